@@ -1,0 +1,165 @@
+"""The result of a simulation run: shares, means and intervals, as tables and as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from montecards.analysis.intervals import normal_mean, wilson
+from montecards.engine.spec import WIN_UNIT, Layout
+from montecards.engine.summary import Summary
+
+
+@dataclass
+class SimulationResult:
+    """A finished run. ``games`` holds the per-game rows when they were kept."""
+
+    game: str
+    title: str
+    layout: Layout
+    n_games: int
+    players: int
+    seed: int
+    strategies: list[str]
+    params: dict[str, Any]
+    summary_data: Summary
+    elapsed_seconds: float
+    rate_metrics: tuple[str, ...] = ()
+    score_name: str = "score"
+    turns_name: str = "turns"
+    games: pd.DataFrame | None = None
+    backend: str = "local"
+    jobs: int = 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # --- the numbers -------------------------------------------------------------------
+
+    def _seat_means(self, name: str) -> list[float]:
+        cols = range(self.layout.seat_slice(name).start, self.layout.seat_slice(name).stop)
+        return [self.summary_data.mean(c) for c in cols]
+
+    def _seat_intervals(self, name: str) -> list[list[float]]:
+        cols = range(self.layout.seat_slice(name).start, self.layout.seat_slice(name).stop)
+        s = self.summary_data
+        return [list(normal_mean(s.mean(c), s.variance(c), s.n_games)) for c in cols]
+
+    @property
+    def win_share(self) -> list[float]:
+        """Each seat's share of the wins (shared wins split 1/k), over all games."""
+        return [m / WIN_UNIT for m in self._seat_means("win")]
+
+    @property
+    def win_share_ci95(self) -> list[list[float]]:
+        return [list(wilson(p, self.n_games)) for p in self.win_share]
+
+    @property
+    def mean_score(self) -> list[float]:
+        return self._seat_means("score")
+
+    @property
+    def mean_turns(self) -> float:
+        return self.summary_data.mean(0)
+
+    @property
+    def unfinished(self) -> int:
+        return int(self.summary_data.sums[1])
+
+    @property
+    def shared_win_rate(self) -> float:
+        return self.summary_data.shared_wins / self.n_games
+
+    @property
+    def games_per_second(self) -> float:
+        return self.n_games / self.elapsed_seconds if self.elapsed_seconds > 0 else float("inf")
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        """The game's own per-game outputs: mean and 95 % interval of each."""
+        s = self.summary_data
+        out: dict[str, dict[str, Any]] = {}
+        for name in self.layout.metrics:
+            col = self.layout.column(name)
+            mean = s.mean(col)
+            if name in self.rate_metrics:
+                ci = wilson(mean, s.n_games)
+            else:
+                ci = normal_mean(mean, s.variance(col), s.n_games)
+            out[name] = {"mean": mean, "ci95": [ci[0], ci[1]]}
+        turns = normal_mean(self.mean_turns, s.variance(0), s.n_games)
+        out["turns"] = {"mean": self.mean_turns, "ci95": [turns[0], turns[1]]}
+        shared = wilson(self.shared_win_rate, s.n_games)
+        out["shared_wins"] = {"mean": self.shared_win_rate, "ci95": [shared[0], shared[1]]}
+        return out
+
+    # --- tables ------------------------------------------------------------------------
+
+    def summary(self) -> pd.DataFrame:
+        """One row per seat: strategy, win share with its Wilson interval, mean score (and
+        every other per-seat output) with normal intervals."""
+        table = pd.DataFrame(
+            {
+                "seat": range(self.players),
+                "strategy": self.strategies,
+                "win_share": self.win_share,
+                "win_low": [ci[0] for ci in self.win_share_ci95],
+                "win_high": [ci[1] for ci in self.win_share_ci95],
+            }
+        )
+        for name in self.layout.seat_block_names[1:]:
+            table[f"mean_{name}"] = self._seat_means(name)
+            cis = self._seat_intervals(name)
+            table[f"{name}_low"] = [ci[0] for ci in cis]
+            table[f"{name}_high"] = [ci[1] for ci in cis]
+        return table.set_index("seat")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``montecards simulate --json`` (DESIGN.md)."""
+        return {
+            "game": self.game,
+            "n_games": self.n_games,
+            "players": self.players,
+            "seed": self.seed,
+            "strategies": list(self.strategies),
+            "params": _jsonable(self.params),
+            "win_share": self.win_share,
+            "win_share_ci95": self.win_share_ci95,
+            "mean_score": self.mean_score,
+            "mean_turns": self.mean_turns,
+            "unfinished": self.unfinished,
+            "elapsed_seconds": self.elapsed_seconds,
+            "games_per_second": self.games_per_second,
+            "metrics": self.metrics(),
+            "seat_outputs": {
+                name: self._seat_means(name) for name in self.layout.seat_outputs
+            },
+            "backend": self.backend,
+            "jobs": self.jobs,
+        }
+
+    def _repr_html_(self) -> str:
+        head = f"<p><b>{self.title}</b>: {self.n_games:,} games, {self.players} players, seed {self.seed}</p>"
+        return head + self.summary().to_html(float_format=lambda x: f"{x:.4f}")
+
+    def __repr__(self) -> str:
+        return f"SimulationResult({self.game}, n={self.n_games:,}, players={self.players}, seed={self.seed})"
+
+
+def games_frame(rows: np.ndarray, layout: Layout) -> pd.DataFrame:
+    """Per-game DataFrame from int64 rows: ``win_k`` as a share in [0, 1], the rest as is."""
+    frame = pd.DataFrame({name: rows[:, k] for k, name in enumerate(layout.columns)})
+    for col in frame.columns[layout.seat_slice("win")]:
+        frame[col] = frame[col] / WIN_UNIT
+    frame["unfinished"] = frame["unfinished"].astype(bool)
+    return frame
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,148 @@
+"""The Python interface: ``simulate`` and ``trace`` (DESIGN.md, Public interface)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from montecards import games
+from montecards.analysis.results import SimulationResult, games_frame
+from montecards.engine.runner import (
+    DEFAULT_CHUNK,
+    MAX_SEED,
+    RunConfig,
+    check_jobs,
+    execute,
+    warm_up,
+)
+from montecards.engine.spec import GameSpec, InputError
+
+
+def new_seed() -> int:
+    """A fresh random seed (63 bits, so it prints and round-trips everywhere)."""
+    return secrets.randbits(63)
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise InputError(f"n (number of games) must be an integer > 0, got {n!r}")
+    return int(n)
+
+
+def prepare(
+    game: str,
+    players: int | None,
+    strategies: Sequence[str] | str | None,
+    params: dict[str, Any] | None,
+    seed: int | None,
+) -> tuple[GameSpec, RunConfig, list[str], dict[str, Any]]:
+    """Validate everything a run needs; raises InputError naming what is allowed."""
+    spec = games.get(game)
+    players = spec.check_players(spec.default_players if players is None else players)
+    names = spec.strategy_codes(players, strategies)
+    resolved = spec.resolve_params(players, params)
+    seed = new_seed() if seed is None else check_seed(seed)
+    config = RunConfig(
+        game=spec.name,
+        seed=seed,
+        players=players,
+        params=spec.pack_params(players, resolved),
+        strategies=spec.strategy_array(names),
+    )
+    return spec, config, names, resolved
+
+
+def simulate(
+    game: str,
+    n: int = 100_000,
+    players: int | None = None,
+    strategies: Sequence[str] | str | None = None,
+    params: dict[str, Any] | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+    keep_games: bool = False,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: bool | None = None,
+    backend: str = "local",
+    client: Any = None,
+    scheduler: str | None = None,
+) -> SimulationResult:
+    """Play ``n`` seeded games of ``game`` and summarise them.
+
+    ``strategies``: one name for every seat or one per seat; ``params``: rule and model
+    parameters by name (values or CLI text); ``seed``: drawn at random when omitted (it is
+    recorded in the result); ``jobs``: threads (local) or workers (dask); ``keep_games``: also
+    return the per-game DataFrame as ``result.games``. The same seed gives the same games
+    whatever ``jobs``, ``chunk_size`` or ``backend``.
+    """
+    n = check_n(n)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    if backend not in ("local", "dask"):
+        raise InputError(f"unknown backend {backend!r} (allowed: local, dask)")
+    if backend == "dask" or client is not None:
+        from montecards.engine.dask_backend import execute_dask
+
+        jobs = jobs or 2
+        start = time.perf_counter()
+        summary, rows = execute_dask(
+            spec, config, n, jobs, chunk_size, keep_games, progress, client, scheduler
+        )
+        backend = "dask"
+    else:
+        jobs = check_jobs(jobs)
+        warm_up(spec, config)
+        start = time.perf_counter()
+        summary, rows = execute(spec, config, n, jobs, chunk_size, keep_games, progress)
+    elapsed = time.perf_counter() - start
+    layout = spec.layout(config.players)
+    return SimulationResult(
+        game=spec.name,
+        title=spec.title,
+        layout=layout,
+        n_games=n,
+        players=config.players,
+        seed=config.seed,
+        strategies=names,
+        params=resolved,
+        summary_data=summary,
+        elapsed_seconds=elapsed,
+        rate_metrics=spec.rate_metrics,
+        score_name=spec.score_name,
+        turns_name=spec.turns_name,
+        games=games_frame(rows, layout) if rows is not None else None,
+        backend=backend,
+        jobs=jobs,
+    )
+
+
+def trace(
+    game: str,
+    seed: int,
+    index: int,
+    players: int | None = None,
+    strategies: Sequence[str] | str | None = None,
+    params: dict[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Every event of game ``index`` of the run with ``seed`` — the very game that run played.
+
+    The outcome row of the game is attached as ``frame.attrs["outcome"]``.
+    """
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
+        raise InputError(f"index must be an integer >= 0, got {index!r}")
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    events, row = spec.trace(config.seed, int(index), config.players, resolved, names)
+    layout = spec.layout(config.players)
+    outcome = games_frame(row.reshape(1, -1), layout).iloc[0].to_dict()
+    events.attrs["outcome"] = outcome
+    return events

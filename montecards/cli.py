@@ -1,0 +1,205 @@
+"""The ``montecards`` command: it only parses arguments and prints (DESIGN.md, CLI).
+
+Bad input (unknown game, strategy or parameter, players out of range, n <= 0, a wrong number
+of strategies, a bad option) exits with status 2 and one line on stderr saying what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from montecards import games
+from montecards.engine.spec import InputError
+
+OUTPUT_FORMATS = (".csv", ".parquet", ".json")
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--param takes KEY=VALUE, got {pair!r}")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def game_options(func):
+    """The options shared by ``simulate`` and ``trace``."""
+    func = click.option("-p", "--players", type=int, default=None, help="Number of players.")(func)
+    func = click.option(
+        "-s", "--strategy", "strategies", multiple=True,
+        help="Strategy: once for every seat, or once per seat in seat order.",
+    )(func)
+    func = click.option(
+        "--param", "params", multiple=True, metavar="KEY=VALUE",
+        help="Rule or model parameter (repeatable; lists comma-separated).",
+    )(func)
+    return func
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="montecards")
+def cli() -> None:
+    """Monte Carlo strategy analysis of Parade, Anomia, Wig Out!, Gift of Tulips and Joker Marbles."""
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def games_command(as_json: bool) -> None:
+    """List the games: player ranges, strategies and parameters."""
+    listing = []
+    for name in games.names():
+        spec = games.get(name)
+        listing.append(
+            {
+                "game": spec.name,
+                "title": spec.title,
+                "players": [spec.min_players, spec.max_players],
+                "default_players": spec.default_players,
+                "strategies": list(spec.strategies),
+                "default_strategy": spec.default_strategy,
+                "params": {
+                    p.name: {"default": _show(p.default_for(spec.default_players)), "help": p.help}
+                    for p in spec.params
+                },
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(listing, indent=2))
+        return
+    for g in listing:
+        click.echo(f"{g['game']:<8} {g['title']} ({g['players'][0]}-{g['players'][1]} players, "
+                   f"default {g['default_players']})")
+        strategies = ", ".join(
+            s + (" (default)" if s == g["default_strategy"] else "") for s in g["strategies"]
+        )
+        click.echo(f"  strategies: {strategies}")
+        for name, p in g["params"].items():
+            click.echo(f"  --param {name}={p['default']}  {p['help']}")
+        click.echo("")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(_show(v) for v in value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("-n", "n", type=int, default=100_000, show_default=True, help="Number of games.")
+@game_options
+@click.option("--seed", type=int, default=None, help="Seed (drawn at random and printed if omitted).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads (local) or workers (dask).")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", default=None, help="Dask scheduler address (tcp://host:port).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write per-game rows (.csv, .parquet) or the result with rows (.json).")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: if a terminal).")
+def simulate(game, n, players, strategies, params, seed, jobs, backend, scheduler, as_json,
+             output, progress) -> None:
+    """Play N seeded games of GAME and summarise them."""
+    from montecards.api import simulate as run_simulation
+    from montecards.cli_format import summary_table
+
+    if output is not None and Path(output).suffix.lower() not in OUTPUT_FORMATS:
+        raise InputError(f"--output must end in {', '.join(OUTPUT_FORMATS)}, got {output!r}")
+    result = run_simulation(
+        game, n=n, players=players, strategies=list(strategies) or None,
+        params=parse_params(params), seed=seed, jobs=jobs, keep_games=output is not None,
+        progress=progress, backend=backend, scheduler=scheduler,
+    )
+    if output is not None:
+        write_output(result, Path(output))
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(summary_table(result))
+
+
+def write_output(result, path: Path) -> None:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        result.games.to_csv(path, index_label="game")
+    elif suffix == ".parquet":
+        result.games.to_parquet(path)
+    else:
+        payload = result.to_dict()
+        payload["games"] = result.games.to_dict(orient="list")
+        path.write_text(json.dumps(payload))
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--seed", type=int, required=True, help="Seed of the run.")
+@click.option("--index", type=int, required=True, help="Index of the game in the run (0-based).")
+@game_options
+@click.option("--json", "as_json", is_flag=True, help="Print the events as JSON.")
+def trace(game, seed, index, players, strategies, params, as_json) -> None:
+    """Show every event of one game of a run (the very game the run played)."""
+    from montecards.api import trace as trace_game
+
+    events = trace_game(
+        game, seed=seed, index=index, players=players, strategies=list(strategies) or None,
+        params=parse_params(params),
+    )
+    outcome = events.attrs.get("outcome", {})
+    if as_json:
+        click.echo(json.dumps({"events": events.to_dict(orient="records"),
+                               "outcome": {k: _plain(v) for k, v in outcome.items()}}))
+        return
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", None, "display.width", 120):
+        click.echo(events.to_string(index=False))
+    click.echo("")
+    click.echo("outcome: " + ", ".join(f"{k}={_plain(v)}" for k, v in outcome.items()))
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+@cli.command()
+@click.argument("game", required=False)
+def warmup(game) -> None:
+    """Compile (or load from cache) the kernels of GAME, or of every game."""
+    from montecards.api import simulate as run_simulation
+
+    for name in [game] if game else games.names():
+        spec = games.get(name)
+        for strategy in spec.strategies:
+            run_simulation(name, n=1, strategies=strategy, seed=0, jobs=1)
+        click.echo(f"{name}: ready")
+
+
+def main() -> None:
+    """Entry point: runs the click group, turning bad input into one line and exit status 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except InputError as exc:
+        fail(str(exc))
+    except click.exceptions.NoSuchOption as exc:
+        fail(exc.format_message())
+    except click.UsageError as exc:
+        fail(exc.format_message())
+    except click.exceptions.Abort:
+        fail("aborted")
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        fail(exc.format_message())

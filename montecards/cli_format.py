@@ -1,0 +1,65 @@
+"""Readable text tables of results for the terminal."""
+
+from __future__ import annotations
+
+from montecards.analysis.results import SimulationResult
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def summary_table(res: SimulationResult) -> str:
+    """Per seat: strategy, win share with its 95 % interval, mean score and seat outputs;
+    then game length, shared wins, unfinished games and the game's metrics."""
+    params = ", ".join(f"{k}={_fmt_value(v)}" for k, v in res.params.items())
+    lines = [
+        f"{res.title}: {res.n_games:,} games, {res.players} players, seed {res.seed}"
+        + (f"  [{params}]" if params else ""),
+        "",
+    ]
+    extra = list(res.layout.seat_outputs)
+    header = f"{'seat':>4}  {'strategy':<14}{'win share':>10}  {'95% CI':<17}{'mean ' + res.score_name:>{max(12, len(res.score_name) + 6)}}"
+    width_score = max(12, len(res.score_name) + 6)
+    for name in extra:
+        header += f"  {name:>14}"
+    lines.append(header)
+    lines.append("-" * len(header))
+    summary = res.summary()
+    for seat, row in summary.iterrows():
+        ci = f"[{_pct(row['win_low'])}, {_pct(row['win_high'])}]"
+        line = (
+            f"{seat:>4}  {row['strategy']:<14}{_pct(row['win_share']):>10}  {ci:<17}"
+            f"{row['mean_score']:>{width_score}.2f}"
+        )
+        for name in extra:
+            line += f"  {row[f'mean_{name}']:>14.2f}"
+        lines.append(line)
+    lines.append("")
+    metrics = res.metrics()
+    turns = metrics.pop("turns")
+    shared = metrics.pop("shared_wins")
+    half = (turns["ci95"][1] - turns["ci95"][0]) / 2
+    lines.append(f"{res.turns_name} per game: {turns['mean']:.2f} ± {half:.2f}")
+    lines.append(
+        f"shared wins: {_pct(shared['mean'])} of games; unfinished: {res.unfinished:,} games"
+    )
+    for name, m in metrics.items():
+        lo, hi = m["ci95"]
+        if name in res.rate_metrics:
+            lines.append(f"{name}: {_pct(m['mean'])} of games [{_pct(lo)}, {_pct(hi)}]")
+        else:
+            lines.append(f"{name} per game: {m['mean']:.3f} [{lo:.3f}, {hi:.3f}]")
+    lines.append(
+        f"elapsed {res.elapsed_seconds:.2f} s, {res.games_per_second:,.0f} games/s "
+        f"({res.backend}, {res.jobs} {'threads' if res.backend == 'local' else 'workers'})"
+    )
+    return "\n".join(lines)
+
+
+def _fmt_value(value) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(_fmt_value(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value).lower() if isinstance(value, bool) else str(value)

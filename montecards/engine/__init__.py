@@ -1,0 +1,1 @@
+"""The engine: game contract, chunked runner and mergeable summaries. It knows no game."""

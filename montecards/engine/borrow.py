@@ -1,0 +1,42 @@
+"""Borrowed array views that numba does not reference-count.
+
+Every jitted call increments and decrements the reference count of each array argument,
+and those are atomic operations: in a game kernel that calls small rule functions a few
+times per turn they cost more than the rules themselves. A view made by ``borrow`` points
+at the same memory but carries no memory-info block, so those operations become no-ops.
+
+The caller must keep the owning array alive for as long as the view is used: numba frees a
+local array right after its last use, so a kernel that borrows views of its working arrays
+calls ``keep_alive(owner)`` after the loop that uses the views.
+"""
+
+from __future__ import annotations
+
+import numba
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _address_as_pointer(typingctx, address):
+    """Reinterpret an integer address as ``void*`` (for ``numba.carray``)."""
+    sig = types.voidptr(address)
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def borrow(array):
+    """A view of a C-contiguous ``array`` without reference counting (keep ``array`` alive)."""
+    return numba.carray(_address_as_pointer(array.ctypes.data), array.shape, array.dtype)
+
+
+@njit(cache=True)
+def keep_alive(owner):
+    """Mark a use of ``owner`` at this point: numba frees a variable after its last use, so a
+    function that borrows views of ``owner`` must call this after the views' last use."""
+    return owner is not None

@@ -1,0 +1,124 @@
+"""The local backend: split a run into chunks, play them with the game's kernel, merge.
+
+A run is a list of chunks ``(seed, start, count)``; a chunk is a pure function of its inputs,
+so the result of a run is identical whatever the chunk size, thread count or backend.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from montecards.engine.spec import GameSpec, InputError
+from montecards.engine.summary import Summary
+
+DEFAULT_CHUNK = 1 << 17
+MAX_SEED = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """A fully resolved run: everything a chunk needs, in kernel form."""
+
+    game: str
+    seed: int
+    players: int
+    params: np.ndarray
+    strategies: np.ndarray
+
+
+def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> list[tuple[int, int]]:
+    """``(start, count)`` of each chunk of a run of ``n`` games."""
+    if chunk_size <= 0:
+        raise InputError(f"chunk size must be > 0, got {chunk_size}")
+    return [(start, min(chunk_size, n - start)) for start in range(0, n, chunk_size)]
+
+
+def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.ndarray:
+    """The per-game rows (int64) of games ``start .. start + count - 1`` of a run."""
+    rows = np.zeros((count, spec.layout(config.players).width), dtype=np.int64)
+    spec.run_chunk(
+        np.uint64(config.seed), start, config.players, config.params, config.strategies, rows
+    )
+    return rows
+
+
+def check_jobs(jobs: int | None) -> int:
+    """Number of threads to use; ``None`` means every core numba may use."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if jobs is None:
+        return limit
+    if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or not 1 <= jobs <= limit:
+        raise InputError(f"jobs must be an integer from 1 to {limit}, got {jobs!r}")
+    return int(jobs)
+
+
+def warm_up(spec: GameSpec, config: RunConfig) -> None:
+    """Compile (or load from cache) the game's kernel by playing one game."""
+    play_chunk(spec, config, 0, 1)
+
+
+def iter_chunks_local(
+    spec: GameSpec, config: RunConfig, chunks: list[tuple[int, int]], jobs: int
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Play chunks in order on this machine with ``jobs`` numba threads."""
+    previous = numba.get_num_threads()
+    numba.set_num_threads(jobs)
+    try:
+        for start, count in chunks:
+            yield start, count, play_chunk(spec, config, start, count)
+    finally:
+        numba.set_num_threads(previous)
+
+
+def progress_bar(total: int, enabled: bool | None) -> Callable[[int], None] | None:
+    """A tqdm bar on stderr (shown by default when stderr is a terminal), or None."""
+    if enabled is None:
+        enabled = sys.stderr.isatty() and not os.environ.get("MONTECARDS_NO_PROGRESS")
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="games", unit_scale=True, file=sys.stderr, leave=False)
+
+    def advance(count: int) -> None:
+        bar.update(count)
+        if bar.n >= total:
+            bar.close()
+
+    return advance
+
+
+def execute(
+    spec: GameSpec,
+    config: RunConfig,
+    n: int,
+    jobs: int,
+    chunk_size: int = DEFAULT_CHUNK,
+    keep_games: bool = False,
+    progress: bool | None = None,
+    on_rows: Callable[[int, np.ndarray], None] | None = None,
+) -> tuple[Summary, np.ndarray | None]:
+    """Play ``n`` games on this machine; return the merged summary and, if kept, every row.
+
+    ``on_rows(start, rows)`` is called with each chunk's rows in order (for streaming them to
+    a file), whether or not they are kept.
+    """
+    layout = spec.layout(config.players)
+    summary = Summary.empty(layout)
+    kept: list[np.ndarray] = []
+    advance = progress_bar(n, progress)
+    for start, count, rows in iter_chunks_local(spec, config, plan_chunks(n, chunk_size), jobs):
+        summary = summary.merge(Summary.of_rows(rows, layout))
+        if keep_games:
+            kept.append(rows)
+        if on_rows is not None:
+            on_rows(start, rows)
+        if advance is not None:
+            advance(count)
+    return summary, (np.concatenate(kept) if keep_games else None)

@@ -1,0 +1,248 @@
+"""The game contract: what every game registers so the engine, analysis and CLI can run it.
+
+The engine knows no game. A game describes itself with a :class:`GameSpec`: player range,
+parameters (with defaults, parsing and validation), strategy names and its per-game output
+columns, and hands over three entry points:
+
+* ``run_chunk(seed, start, players, params, strategies, rows)`` — an ``@njit(parallel=True)``
+  kernel that plays games ``start .. start + len(rows) - 1`` of the run, game ``i`` drawing only
+  from the stream of ``(seed, i)``, and writes one int64 row per game;
+* ``trace(seed, index, players, params, strategies)`` — one game of a run, event by event;
+* ``pack_params(players, params)`` — the validated parameters as the float64 vector the
+  kernel reads.
+
+Row layout (see :class:`Layout`): ``turns, unfinished, <metrics...>`` then one block of
+``players`` columns per seat output: ``win`` (the seat's share of the game's win, in
+sixtieths so that shares of 1/k for k <= 6 stay integers), ``score``, then the game's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+WIN_UNIT = 60
+"""A whole win, in the integer unit of the ``win`` columns (divisible by 1..6)."""
+
+GAME_COLUMNS = ("turns", "unfinished")
+SEAT_COLUMNS = ("win", "score")
+
+
+class InputError(ValueError):
+    """Bad user input: a game, strategy, player count or parameter that is not allowed."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One rule or model parameter of a game.
+
+    ``default`` is a value or a function of the player count. ``parse`` turns the CLI text
+    (lists comma-separated) into a value; ``check(value, players)`` returns the value in its
+    canonical form or raises :class:`InputError` saying what is allowed.
+    """
+
+    name: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any]
+    check: Callable[[Any, int], Any]
+
+    def default_for(self, players: int) -> Any:
+        return self.default(players) if callable(self.default) else self.default
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Column layout of the int64 per-game rows of one game at one player count."""
+
+    metrics: tuple[str, ...]
+    seat_outputs: tuple[str, ...]
+    players: int
+
+    @property
+    def game_columns(self) -> tuple[str, ...]:
+        return GAME_COLUMNS + self.metrics
+
+    @property
+    def columns(self) -> list[str]:
+        seat_cols = [f"{name}_{k}" for name in self.seat_block_names for k in range(self.players)]
+        return list(self.game_columns) + seat_cols
+
+    @property
+    def seat_block_names(self) -> tuple[str, ...]:
+        return SEAT_COLUMNS + self.seat_outputs
+
+    @property
+    def width(self) -> int:
+        return len(self.game_columns) + len(self.seat_block_names) * self.players
+
+    def seat_slice(self, name: str) -> slice:
+        """The columns of seat output ``name`` (one per seat)."""
+        block = self.seat_block_names.index(name)
+        first = len(self.game_columns) + block * self.players
+        return slice(first, first + self.players)
+
+    def column(self, name: str) -> int:
+        return self.columns.index(name)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the engine, analysis and CLI need to know about one game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    strategies: tuple[str, ...]
+    default_strategy: str
+    params: tuple[Param, ...]
+    metrics: tuple[str, ...]
+    seat_outputs: tuple[str, ...]
+    score_name: str
+    turns_name: str
+    run_chunk: Callable[..., None]
+    pack_params: Callable[[int, dict[str, Any]], np.ndarray]
+    trace: Callable[..., Any]
+    notes: str = ""
+    rate_metrics: tuple[str, ...] = field(default=())
+    """Metrics that are 0/1 per game, reported as rates with Wilson intervals."""
+
+    def layout(self, players: int) -> Layout:
+        return Layout(self.metrics, self.seat_outputs, players)
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        allowed = ", ".join(p.name for p in self.params) or "none"
+        raise InputError(f"unknown parameter {name!r} for {self.name} (allowed: {allowed})")
+
+    def check_players(self, players: int) -> int:
+        if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
+            raise InputError(f"players must be an integer, got {players!r}")
+        if not self.min_players <= players <= self.max_players:
+            raise InputError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players, got {players}"
+            )
+        return int(players)
+
+    def resolve_params(self, players: int, given: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with ``given`` (text values parsed), each checked; raises InputError."""
+        given = dict(given or {})
+        resolved = {}
+        for name in given:
+            self.param(name)  # unknown names fail first, with the allowed list
+        for p in self.params:
+            if p.name in given:
+                value = given[p.name]
+                if isinstance(value, str):
+                    value = parse_text(p, value)
+            else:
+                value = p.default_for(players)
+            resolved[p.name] = p.check(value, players)
+        return resolved
+
+    def strategy_codes(self, players: int, names: Sequence[str] | str | None) -> list[str]:
+        """Per-seat strategy names: one name for every seat, or exactly one per seat."""
+        if names is None or len(names) == 0:
+            names = [self.default_strategy]
+        if isinstance(names, str):
+            names = [names]
+        names = list(names)
+        for name in names:
+            if name not in self.strategies:
+                allowed = ", ".join(self.strategies)
+                raise InputError(f"unknown strategy {name!r} for {self.name} (allowed: {allowed})")
+        if len(names) == 1:
+            names = names * players
+        if len(names) != players:
+            raise InputError(
+                f"give one strategy for every seat or exactly {players} (one per seat), got {len(names)}"
+            )
+        return names
+
+    def strategy_array(self, names: Sequence[str]) -> np.ndarray:
+        return np.array([self.strategies.index(n) for n in names], dtype=np.int64)
+
+
+def parse_text(param: Param, text: str) -> Any:
+    try:
+        return param.parse(text)
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"invalid value {text!r} for parameter {param.name}: {exc}") from None
+
+
+# --- reusable parsers and checks -------------------------------------------------------------
+
+
+def parse_bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("expected true or false")
+
+
+def parse_int_list(text: str) -> list[int]:
+    text = text.strip()
+    if text in ("", "none", "[]"):
+        return []
+    return [int(x) for x in text.strip("[]").split(",")]
+
+
+def parse_float_list(text: str) -> list[float]:
+    return [float(x) for x in text.strip().strip("[]").split(",")]
+
+
+def check_choice(name: str, allowed: Sequence[Any]) -> Callable[[Any, int], Any]:
+    def check(value: Any, players: int) -> Any:
+        if value not in allowed:
+            shown = ", ".join(str(a) for a in allowed)
+            raise InputError(f"parameter {name} must be one of {shown}, got {value!r}")
+        return value
+
+    return check
+
+
+def check_int_range(name: str, low: int, high: int | None = None) -> Callable[[Any, int], int]:
+    def check(value: Any, players: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise InputError(f"parameter {name} must be an integer, got {value!r}")
+        if value < low or (high is not None and value > high):
+            upper = "" if high is None else f" and <= {high}"
+            raise InputError(f"parameter {name} must be >= {low}{upper}, got {value}")
+        return int(value)
+
+    return check
+
+
+def check_bool(name: str) -> Callable[[Any, int], bool]:
+    def check(value: Any, players: int) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise InputError(f"parameter {name} must be true or false, got {value!r}")
+        return bool(value)
+
+    return check
+
+
+def check_per_seat_floats(
+    name: str, positive: bool = False, finite: bool = True
+) -> Callable[[Any, int], list[float]]:
+    def check(value: Any, players: int) -> list[float]:
+        values = [value] * players if isinstance(value, (int, float)) else list(value)
+        if len(values) != players:
+            raise InputError(f"parameter {name} needs {players} values (one per seat), got {len(values)}")
+        out = [float(v) for v in values]
+        if finite and not all(np.isfinite(out)):
+            raise InputError(f"parameter {name} values must be finite, got {values}")
+        if positive and min(out) <= 0:
+            raise InputError(f"parameter {name} values must be > 0, got {values}")
+        return out
+
+    return check

@@ -1,0 +1,209 @@
+"""Parade's public face: its spec for the engine, scripted play and trace (rules/parade.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
+from montecards.games.parade import kernel, rules, strategies
+from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
+
+TWO_PLAYER_MARGINS = (0, 1, 2)
+TRIGGER_NAMES = {rules.SIX_COLOURS: "six_colours", rules.DECK_EMPTY: "deck_empty"}
+EVENT_NAMES = {
+    rules.EV_DEAL: "deal",
+    rules.EV_OPENING: "opening_parade",
+    rules.EV_PLAY: "play",
+    rules.EV_TAKE: "take",
+    rules.EV_DRAW: "draw",
+    rules.EV_TRIGGER: "last_round",
+    rules.EV_DISCARD: "discard",
+    rules.EV_KEEP: "keep",
+}
+ERRORS = {
+    kernel.ERR_PLAY_NOT_IN_HAND: "card not in that seat's hand",
+    kernel.ERR_TOO_FEW_PLAYS: "too few plays",
+    kernel.ERR_TOO_MANY_PLAYS: "too many plays",
+    kernel.ERR_DISCARD_NOT_IN_HAND: "discard not two different cards of that seat's final hand",
+}
+
+
+def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
+    return np.array([params["two_player_margin"]], dtype=np.float64)
+
+
+def _parse_margin(text: str) -> int:
+    return int(text)
+
+
+PARAMS = (
+    Param(
+        "two_player_margin",
+        2,
+        "2 players: majority needs count - opponent >= margin (2 official, 1 strictly more, 0 as 3-6p)",
+        _parse_margin,
+        check_choice("two_player_margin", TWO_PLAYER_MARGINS),
+    ),
+)
+
+
+def _new_trace() -> np.ndarray:
+    return np.zeros((rules.MAX_EVENTS, 4), dtype=np.int64)
+
+
+def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
+    """Readable events from a kernel trace buffer (row 0 holds the count)."""
+    events = buffer[1 : buffer[0, 0] + 1]
+    records = []
+    turn = -1
+    for kind, seat, card, aux in events.tolist():
+        if kind == rules.EV_PLAY:
+            turn = aux
+        detail = ""
+        if kind == rules.EV_TRIGGER:
+            detail = TRIGGER_NAMES[aux]
+        records.append(
+            {
+                "turn": turn if kind not in (rules.EV_DEAL, rules.EV_OPENING) else -1,
+                "event": EVENT_NAMES[kind],
+                "seat": seat,
+                "card": label(card) if card >= 0 else "",
+                "detail": detail,
+            }
+        )
+    return pd.DataFrame.from_records(records, columns=["turn", "event", "seat", "card", "detail"])
+
+
+def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[str]):
+    """Every event of game ``index`` of the run with ``seed`` (the very same game the run played)."""
+    buffer = _new_trace()
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    kernel.trace_one(
+        np.uint64(seed), index, players, pack_params(players, params),
+        SPEC.strategy_array(strategy_names), row, buffer,
+    )
+    return _trace_frame(buffer), row
+
+
+def play_scripted(
+    deck: Sequence[str],
+    players: int,
+    plays: Sequence[str],
+    discards: Sequence[Sequence[str]],
+    params: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play one game from an explicit deck order and explicit decisions (DESIGN.md).
+
+    ``deck``: the 66 labels, top first (dealt in blocks as rules/parade.md says); ``plays``: the
+    label played at each turn, all seats in turn order; ``discards``: per seat, the 2 labels
+    discarded at the end. Returns scores, collections, turns, end_trigger and win_share; raises
+    ``ValueError`` with a clear message on any illegal input.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    deck_ids = np.array([card_id(c) for c in deck], dtype=np.int64)
+    if deck_ids.shape[0] != N_CARDS or len(set(deck_ids.tolist())) != N_CARDS:
+        raise ValueError(f"deck must hold each of the {N_CARDS} cards exactly once")
+    play_ids = np.array([card_id(c) for c in plays], dtype=np.int64)
+    if len(discards) != players or any(len(d) != FINAL_HAND - KEPT_AT_END for d in discards):
+        raise ValueError(f"discards must give {FINAL_HAND - KEPT_AT_END} cards for each of {players} seats")
+    discard_ids = np.array([[card_id(c) for c in d] for d in discards], dtype=np.int64)
+    buffer = _new_trace()
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    err = kernel.play_deck(
+        deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer
+    )
+    if err != kernel.ERR_NONE:
+        events = _trace_frame(buffer)
+        turn = int((events["event"] == "play").sum())
+        raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
+    return _scripted_result(_trace_frame(buffer), row, players)
+
+
+def _scripted_result(events: pd.DataFrame, row: np.ndarray, players: int) -> dict[str, Any]:
+    layout = SPEC.layout(players)
+    collections: list[list[str]] = [[] for _ in range(players)]
+    for ev in events.itertuples():
+        if ev.event in ("take", "keep"):
+            collections[ev.seat].append(ev.card)
+    trigger = events.loc[events["event"] == "last_round", "detail"]
+    return {
+        "scores": row[layout.seat_slice("score")].tolist(),
+        "collections": collections,
+        "turns": int(row[kernel.COL_TURNS]),
+        "end_trigger": str(trigger.iloc[0]),
+        "win_share": (row[layout.seat_slice("win")] / WIN_UNIT).tolist(),
+    }
+
+
+SPEC = GameSpec(
+    name="parade",
+    title="Parade",
+    min_players=2,
+    max_players=6,
+    default_players=2,
+    strategies=strategies.NAMES,
+    default_strategy="greedy",
+    params=PARAMS,
+    metrics=("six_colours",),
+    seat_outputs=("collected",),
+    score_name="score (lower wins)",
+    turns_name="turns",
+    run_chunk=kernel.run_chunk,
+    pack_params=pack_params,
+    trace=trace,
+    rate_metrics=("six_colours",),
+    notes="lowest score wins; ties: fewest cards, then shared",
+)
+
+
+
+def _state_with_collections(collections: Sequence[Sequence[str]], margin: int) -> np.ndarray:
+    g = rules.new_state()
+    players = len(collections)
+    g[rules.PLAYERS] = players
+    g[rules.MARGIN] = margin if players == 2 else 0
+    for seat, cards in enumerate(collections):
+        for c in cards:
+            cid = card_id(c)
+            g[rules.count_at(seat, cid // 11)] += 1
+            g[rules.vsum_at(seat, cid // 11)] += cid % 11
+    return g
+
+
+def score(collections: Sequence[Sequence[str]], two_player_margin: int = 2) -> dict[str, list]:
+    """Final scores and win shares of explicit collections (labels), by the kernel's rules."""
+    players = SPEC.check_players(len(collections))
+    check_choice("two_player_margin", TWO_PLAYER_MARGINS)(two_player_margin, players)
+    g = _state_with_collections(collections, two_player_margin)
+    scores = np.array([rules.seat_score(g, s) for s in range(players)], dtype=np.int64)
+    sizes = np.array([len(c) for c in collections], dtype=np.int64)
+    shares = np.zeros(players, dtype=np.int64)
+    rules.win_shares(scores, sizes, players, shares, WIN_UNIT)
+    return {"scores": scores.tolist(), "win_share": (shares / WIN_UNIT).tolist()}
+
+
+def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
+    """The cards ``played`` takes from ``parade`` (front first) and the parade left after it."""
+    g = rules.new_state()
+    g[rules.PLAYERS] = 2
+    ids = [card_id(c) for c in parade]
+    if len(set(ids)) != len(ids) or card_id(played) in ids:
+        raise ValueError("the parade and the played card must be different cards")
+    for i, cid in enumerate(ids):
+        g[rules.PARADE + i] = cid
+    g[rules.PARADE_N] = len(ids)
+    g[rules.hand_at(0, 0)] = card_id(played)
+    g[rules.HAND_N] = 1
+    buffer = _new_trace()
+    rules.play_card(g, 0, 0, buffer)
+    taken = [label(int(c)) for kind, _, c, _ in buffer[1 : buffer[0, 0] + 1] if kind == rules.EV_TAKE]
+    left = [label(int(c)) for c in g[rules.PARADE : rules.PARADE + g[rules.PARADE_N]]]
+    return taken, left
+
+
+__all__ = ["SPEC", "play_scripted", "trace", "score", "removal", "InputError"]

@@ -1,0 +1,234 @@
+"""Parade's kernel: one game from its own random streams, and the chunk runner.
+
+Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
+only the cards that are dealt or drawn), substream 1 feeds the strategies' choices. Keeping
+them apart means the same seed deals the same cards whatever the strategies, so strategy
+and rule-variant comparisons run on common random numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.kernel import block_count, block_start
+from montecards.engine.spec import WIN_UNIT
+from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
+from montecards.games.parade.rules import (
+    DECK,
+    HAND_N,
+    PAIRS,
+    STATE_SIZE,
+    TRIGGER,
+    TURNS,
+    SIX_COLOURS,
+    collection_size,
+    finish_turn,
+    hand_at,
+    keep_cards,
+    play_card,
+    seat_score,
+    set_up,
+    win_shares,
+)
+from montecards.games.parade.strategies import (
+    GREEDY,
+    RANDOM,
+    ROLLOUT,
+    SCRIPTED,
+    greedy_discard,
+    greedy_play,
+    rollout_play,
+)
+from montecards.rng import bounded, seed_stream
+
+DECK_STREAM = 0
+CHOICE_STREAM = 1
+PARAM_MARGIN = 0
+
+# per-game row: turns, unfinished, six_colours, then seat blocks win, score, collected
+COL_TURNS = 0
+COL_SIX_COLOURS = 2
+FIRST_SEAT_COL = 3
+
+ERR_NONE = 0
+ERR_PLAY_NOT_IN_HAND = 1
+ERR_TOO_FEW_PLAYS = 2
+ERR_TOO_MANY_PLAYS = 3
+ERR_DISCARD_NOT_IN_HAND = 4
+
+# rows of the per-seat scratch table
+SEAT_SCORE = 0
+SEAT_SIZE = 1
+SEAT_SHARE = 2
+SEAT_DISCARD = 3
+
+
+@njit(cache=True)
+def new_work():
+    """(game state, deck stream, choice stream, rollout scratch states, unseen cards,
+    per-seat scratch table, empty trace, empty script plays, empty script discards)."""
+    return (
+        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(4, np.uint64),
+        np.zeros(4, np.uint64),
+        np.zeros((2, STATE_SIZE), np.int64),
+        np.zeros(N_CARDS, np.int64),
+        np.zeros((4, MAX_PLAYERS), np.int64),
+        np.zeros((0, 4), np.int64),
+        np.zeros(0, np.int64),
+        np.zeros((0, 2), np.int64),
+    )
+
+
+@njit(cache=True)
+def find_in_hand(g, seat, card):
+    for k in range(g[HAND_N + seat]):
+        if g[hand_at(seat, k)] == card:
+            return k
+    return -1
+
+
+@njit(cache=True, inline="always")
+def choose_play(g, seat, strategy, choice_rng, spare, unseen, no_trace, script_plays):
+    """Hand index of the card the seat plays (or -1 for an illegal scripted play)."""
+    if strategy == RANDOM:
+        return bounded(choice_rng, g[HAND_N + seat])
+    if strategy == GREEDY:
+        return greedy_play(g, seat)
+    if strategy == ROLLOUT:
+        return rollout_play(g, seat, choice_rng, spare, unseen, no_trace)
+    return find_in_hand(g, seat, script_plays[g[TURNS]])
+
+
+@njit(cache=True)
+def choose_discard(g, seat, strategy, choice_rng, script_discards):
+    """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
+    if strategy == RANDOM:
+        return bounded(choice_rng, PAIRS.shape[0])
+    if strategy == SCRIPTED:
+        a = find_in_hand(g, seat, script_discards[seat, 0])
+        b = find_in_hand(g, seat, script_discards[seat, 1])
+        for p in range(PAIRS.shape[0]):
+            if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
+                return p
+        return -1
+    return greedy_discard(g, seat)
+
+
+@njit(cache=True)
+def play_game(
+    g, players, margin, strategies, deck_rng, choice_rng, lazy, spare, unseen, seat_tmp,
+    trace, no_trace, script_plays, script_discards,
+):
+    """Play one whole game in state ``g``; return an ``ERR_*`` code.
+
+    ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
+    deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
+    from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
+    """
+    set_up(g, players, margin, deck_rng, lazy, trace)
+    seat = 0
+    done = False
+    while not done:
+        strategy = strategies[seat]
+        if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
+            return ERR_TOO_FEW_PLAYS
+        k = choose_play(g, seat, strategy, choice_rng, spare, unseen, no_trace, script_plays)
+        if k < 0:
+            return ERR_PLAY_NOT_IN_HAND
+        play_card(g, seat, k, trace)
+        done = finish_turn(g, seat, deck_rng, lazy, trace)
+        seat += 1
+        if seat == players:
+            seat = 0
+    if strategies[0] == SCRIPTED and g[TURNS] != script_plays.shape[0]:
+        return ERR_TOO_MANY_PLAYS
+    for s in range(players):  # simultaneous: every choice is made before any is applied
+        seat_tmp[SEAT_DISCARD, s] = choose_discard(g, s, strategies[s], choice_rng, script_discards)
+        if seat_tmp[SEAT_DISCARD, s] < 0:
+            return ERR_DISCARD_NOT_IN_HAND
+    for s in range(players):
+        keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
+    return ERR_NONE
+
+
+@njit(cache=True)
+def write_row(g, players, seat_tmp, row):
+    """Scores, collection sizes and win shares of a finished game into its output row."""
+    for s in range(players):
+        seat_tmp[SEAT_SCORE, s] = seat_score(g, s)
+        seat_tmp[SEAT_SIZE, s] = collection_size(g, s)
+    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE], WIN_UNIT)
+    row[COL_TURNS] = g[TURNS]
+    row[COL_SIX_COLOURS] = 1 if g[TRIGGER] == SIX_COLOURS else 0
+    for s in range(players):
+        row[FIRST_SEAT_COL + s] = seat_tmp[SEAT_SHARE, s]
+        row[FIRST_SEAT_COL + players + s] = seat_tmp[SEAT_SCORE, s]
+        row[FIRST_SEAT_COL + 2 * players + s] = seat_tmp[SEAT_SIZE, s]
+
+
+@njit(cache=True)
+def play_one(seed, index, players, params, strategies, work, row, trace):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+    g, deck_rng, choice_rng, spare, unseen, seat_tmp, no_trace, no_plays, no_discards = work
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    margin = np.int64(params[PARAM_MARGIN])
+    play_game(
+        g, players, margin, strategies, deck_rng, choice_rng, True, spare, unseen, seat_tmp,
+        trace, no_trace, no_plays, no_discards,
+    )
+    write_row(g, players, seat_tmp, row)
+
+
+@njit(cache=True)
+def play_block(seed, start, players, params, strategies, rows):
+    """Play every game of ``rows`` in order, allocating the working arrays once.
+
+    The games run on borrowed views (``engine.borrow``) of the block's arrays, which
+    ``owned`` keeps alive: no reference counting in the per-turn calls.
+    """
+    owned = new_work()
+    work = (
+        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
+        borrow(owned[4]), borrow(owned[5]), owned[6], owned[7], owned[8],
+    )
+    seat_strategies = borrow(strategies)
+    for g in range(rows.shape[0]):
+        play_one(seed, start + g, players, params, seat_strategies, work, rows[g], work[6])
+    keep_alive(owned)
+    keep_alive(strategies)
+
+
+@njit(cache=True, parallel=True)
+def run_chunk(seed, start, players, params, strategies, rows):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        lo = block_start(n, blocks, b)
+        hi = block_start(n, blocks, b + 1)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi])
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+    play_one(seed, index, players, params, strategies, new_work(), row, trace)
+
+
+@njit(cache=True)
+def play_deck(deck, players, margin, plays, discards, row, trace):
+    """Scripted game: explicit deck order (top first) and every decision; returns ERR_*."""
+    g, deck_rng, choice_rng, spare, unseen, seat_tmp, no_trace, _, _ = new_work()
+    g[DECK : DECK + N_CARDS] = deck
+    strategies = np.full(players, SCRIPTED, np.int64)
+    err = play_game(
+        g, players, margin, strategies, deck_rng, choice_rng, False, spare, unseen, seat_tmp,
+        trace, no_trace, plays, discards,
+    )
+    if err == ERR_NONE:
+        write_row(g, players, seat_tmp, row)
+    return err

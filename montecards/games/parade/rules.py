@@ -1,0 +1,286 @@
+"""Parade's rules as jitted functions over one flat int64 game state (rules/parade.md).
+
+The whole state of a game lives in one int64 array ``g`` (offsets below): one array means
+no reference counting between calls, and copying a game (for rollouts) is one memcpy.
+
+* ``DECK``: the 66 card ids; the first ``g[DRAWN]`` are dealt or drawn, in order (top first);
+* ``HANDS + seat * HAND_SIZE + k`` for ``k < g[HAND_N + seat]``: each player's hand;
+* ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
+* ``COUNT`` / ``VSUM`` ``+ seat * N_COLOURS + colour``: each collection as its number of cards
+  and sum of printed values per colour (all that scoring needs);
+* ``GAIN_COUNT`` / ``GAIN_SUM`` / ``OTHER_BEST`` / ``BASE_SCORE`` ``+ colour``: scratch for
+  evaluating candidate plays (what a play would take; the best other count and the current
+  points per colour).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from montecards.games.parade.cards import (
+    HAND_SIZE,
+    MAX_PLAYERS,
+    N_CARDS,
+    N_COLOURS,
+    OPENING_PARADE,
+    colour_of,
+    value_of,
+)
+from montecards.rng import bounded
+
+DECK = 0
+HANDS = DECK + N_CARDS
+HAND_N = HANDS + MAX_PLAYERS * HAND_SIZE
+PARADE = HAND_N + MAX_PLAYERS
+COUNT = PARADE + N_CARDS
+VSUM = COUNT + MAX_PLAYERS * N_COLOURS
+GAIN_COUNT = VSUM + MAX_PLAYERS * N_COLOURS
+GAIN_SUM = GAIN_COUNT + N_COLOURS
+OTHER_BEST = GAIN_SUM + N_COLOURS
+BASE_SCORE = OTHER_BEST + N_COLOURS
+DRAWN = BASE_SCORE + N_COLOURS
+PARADE_N = DRAWN + 1
+TURNS = DRAWN + 2
+LAST_ROUND_LEFT = DRAWN + 3  # turns left in the last round; -1 before it begins
+TRIGGER = DRAWN + 4
+PLAYERS = DRAWN + 5
+MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
+STATE_SIZE = DRAWN + 7
+
+NO_TRIGGER = 0
+SIX_COLOURS = 1
+DECK_EMPTY = 2
+
+# trace events: (kind, seat, card, aux); row 0 of a trace buffer holds the event count
+EV_DEAL = 0
+EV_OPENING = 1
+EV_PLAY = 2
+EV_TAKE = 3
+EV_DRAW = 4
+EV_TRIGGER = 5
+EV_DISCARD = 6
+EV_KEEP = 7
+MAX_EVENTS = 512
+
+PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
+"""The 6 ways to choose 2 of the final 4 hand cards (by hand position)."""
+
+
+@njit(cache=True, inline="always")
+def hand_at(seat, k):
+    return HANDS + seat * HAND_SIZE + k
+
+
+@njit(cache=True, inline="always")
+def count_at(seat, colour):
+    return COUNT + seat * N_COLOURS + colour
+
+
+@njit(cache=True, inline="always")
+def vsum_at(seat, colour):
+    return VSUM + seat * N_COLOURS + colour
+
+
+@njit(cache=True, inline="always")
+def record(trace, kind, seat, card, aux):
+    """Append an event to the trace buffer (a no-op when tracing is off: empty buffer)."""
+    if trace.shape[0] == 0:
+        return
+    k = trace[0, 0]
+    if k + 1 < trace.shape[0]:
+        trace[k + 1, 0] = kind
+        trace[k + 1, 1] = seat
+        trace[k + 1, 2] = card
+        trace[k + 1, 3] = aux
+        trace[0, 0] = k + 1
+
+
+@njit(cache=True, inline="always")
+def next_card(g, rng, lazy):
+    """The top card of the draw pile: drawn by lazy shuffle from ``rng``, or the next in order."""
+    drawn = g[DRAWN]
+    if lazy:  # lazy Fisher-Yates over the undrawn part of the deck
+        j = DECK + drawn + bounded(rng, N_CARDS - drawn)
+        card = g[j]
+        g[j] = g[DECK + drawn]
+        g[DECK + drawn] = card
+    else:
+        card = g[DECK + drawn]
+    g[DRAWN] = drawn + 1
+    return card
+
+
+@njit(cache=True)
+def set_up(g, players, margin, rng, lazy, trace):
+    """Deal 5 cards to each seat in blocks, then the 6-card opening parade (rules: Setup).
+
+    With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
+    ``g[DECK:DECK + 66]`` already holds the explicit deck order.
+    """
+    g[DECK + N_CARDS :] = 0
+    g[LAST_ROUND_LEFT] = -1
+    g[PLAYERS] = players
+    g[MARGIN] = margin if players == 2 else 0
+    if lazy:
+        for k in range(N_CARDS):
+            g[DECK + k] = k
+    for seat in range(players):
+        for k in range(HAND_SIZE):
+            card = next_card(g, rng, lazy)
+            g[hand_at(seat, k)] = card
+            record(trace, EV_DEAL, seat, card, k)
+        g[HAND_N + seat] = HAND_SIZE
+    for k in range(OPENING_PARADE):
+        card = next_card(g, rng, lazy)
+        g[PARADE + k] = card
+        record(trace, EV_OPENING, -1, card, k)
+    g[PARADE_N] = OPENING_PARADE
+
+
+@njit(cache=True, inline="always")
+def is_taken(card, played, parade_n, position):
+    """Removal rule: is parade card ``card`` at ``position`` taken by ``played``?
+
+    Positions ``position < parade_n - v`` are in removal mode (``v`` the played value; none
+    when ``parade_n <= v``); a card in removal mode is taken iff it has the played colour or a
+    value ``<= v``.
+    """
+    v = value_of(played)
+    if position >= parade_n - v:
+        return False
+    return colour_of(card) == colour_of(played) or value_of(card) <= v
+
+
+@njit(cache=True)
+def play_card(g, seat, hand_index, trace):
+    """Play a hand card to the end of the parade and take the cards it removes."""
+    played = g[hand_at(seat, hand_index)]
+    n = g[HAND_N + seat] - 1
+    g[hand_at(seat, hand_index)] = g[hand_at(seat, n)]
+    g[HAND_N + seat] = n
+    record(trace, EV_PLAY, seat, played, g[TURNS])
+    parade_n = g[PARADE_N]
+    kept = 0
+    for i in range(parade_n):
+        card = g[PARADE + i]
+        if is_taken(card, played, parade_n, i):
+            g[count_at(seat, colour_of(card))] += 1
+            g[vsum_at(seat, colour_of(card))] += value_of(card)
+            record(trace, EV_TAKE, seat, card, 0)
+        else:
+            g[PARADE + kept] = card
+            kept += 1
+    g[PARADE + kept] = played
+    g[PARADE_N] = kept + 1
+
+
+@njit(cache=True, inline="always")
+def has_six_colours(g, seat):
+    for c in range(N_COLOURS):
+        if g[count_at(seat, c)] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def finish_turn(g, seat, rng, lazy, trace):
+    """Draw (unless the last round has begun), then check the end triggers (rules: End).
+
+    Returns True when the game's last turn has just been played.
+    """
+    g[TURNS] += 1
+    if g[LAST_ROUND_LEFT] >= 0:
+        g[LAST_ROUND_LEFT] -= 1
+        return g[LAST_ROUND_LEFT] == 0
+    if g[DRAWN] < N_CARDS:
+        card = next_card(g, rng, lazy)
+        g[hand_at(seat, g[HAND_N + seat])] = card
+        g[HAND_N + seat] += 1
+        record(trace, EV_DRAW, seat, card, 0)
+    trigger = NO_TRIGGER
+    if has_six_colours(g, seat):
+        trigger = SIX_COLOURS
+    elif g[DRAWN] == N_CARDS:
+        trigger = DECK_EMPTY
+    if trigger != NO_TRIGGER:
+        g[TRIGGER] = trigger
+        g[LAST_ROUND_LEFT] = g[PLAYERS]  # the next seat .. the triggering seat
+        record(trace, EV_TRIGGER, seat, -1, trigger)
+    return False
+
+
+@njit(cache=True, inline="always")
+def best_other_count(g, seat, colour):
+    best = 0
+    for other in range(g[PLAYERS]):
+        if other != seat and g[count_at(other, colour)] > best:
+            best = g[count_at(other, colour)]
+    return best
+
+
+@njit(cache=True, inline="always")
+def colour_score(own_count, own_sum, other_best, margin):
+    """Points of one colour: 1 per card in majority, else printed values (rules: Scoring).
+
+    Majority iff ``own_count >= 1`` and ``own_count - other_best >= margin``, where
+    ``other_best`` is the opponent's count (2 players, margin = two_player_margin) or the best
+    other count (3-6 players, margin 0: every tied player has the majority).
+    """
+    if own_count >= 1 and own_count - other_best >= margin:
+        return own_count
+    return own_sum
+
+
+@njit(cache=True)
+def seat_score(g, seat):
+    """The seat's score if the game ended now, against the other collections as they stand."""
+    total = 0
+    for c in range(N_COLOURS):
+        other = best_other_count(g, seat, c)
+        total += colour_score(g[count_at(seat, c)], g[vsum_at(seat, c)], other, g[MARGIN])
+    return total
+
+
+@njit(cache=True)
+def keep_cards(g, seat, pair, trace):
+    """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept."""
+    for k in range(g[HAND_N + seat]):
+        card = g[hand_at(seat, k)]
+        if k == PAIRS[pair, 0] or k == PAIRS[pair, 1]:
+            record(trace, EV_DISCARD, seat, card, 0)
+        else:
+            g[count_at(seat, colour_of(card))] += 1
+            g[vsum_at(seat, colour_of(card))] += value_of(card)
+            record(trace, EV_KEEP, seat, card, 0)
+    g[HAND_N + seat] = 0
+
+
+@njit(cache=True)
+def collection_size(g, seat):
+    total = 0
+    for c in range(N_COLOURS):
+        total += g[count_at(seat, c)]
+    return total
+
+
+@njit(cache=True)
+def win_shares(scores, sizes, players, shares, unit):
+    """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring)."""
+    best = 0
+    for seat in range(1, players):
+        if scores[seat] < scores[best] or (
+            scores[seat] == scores[best] and sizes[seat] < sizes[best]
+        ):
+            best = seat
+    tied = 0
+    for seat in range(players):
+        if scores[seat] == scores[best] and sizes[seat] == sizes[best]:
+            tied += 1
+    for seat in range(players):
+        winner = scores[seat] == scores[best] and sizes[seat] == sizes[best]
+        shares[seat] = unit // tied if winner else 0
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(STATE_SIZE, dtype=np.int64)

@@ -1,0 +1,193 @@
+"""Parade: the kernel against the independent naive oracle (tests/naive/parade.py), game by
+game, plus the rules page's worked examples and facts."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import montecards as mc
+from montecards.games import parade
+from montecards.games.parade.cards import N_CARDS, label
+from tests.naive import parade as naive
+
+SEED = 20261130
+
+
+def kernel_game(seed: int, index: int, players: int, strategies: list[str], margin: int):
+    """The deck order and decisions of one kernel game, read back from its trace."""
+    events = mc.trace(
+        "parade", seed=seed, index=index, players=players, strategies=strategies,
+        params={"two_player_margin": margin},
+    )
+    dealt = events.loc[events["event"].isin(["deal", "opening_parade", "draw"]), "card"].tolist()
+    rest = sorted(set(map(label, range(N_CARDS))) - set(dealt), key=naive.label_id)
+    plays = events.loc[events["event"] == "play", "card"].tolist()
+    discards = [
+        events.loc[(events["event"] == "discard") & (events["seat"] == s), "card"].tolist()
+        for s in range(players)
+    ]
+    return dealt + rest, plays, discards, events
+
+
+CASES = [
+    (players, strategies, margin)
+    for players in range(2, 7)
+    for strategies in ("random", "greedy", "mixed")
+    for margin in ((0, 1, 2) if players == 2 else (2,))
+]
+
+
+@pytest.mark.parametrize("players,strategy,margin", CASES)
+def test_kernel_matches_naive_oracle(players, strategy, margin):
+    """Same deck and decisions -> identical scores, collections, turns, trigger, shares.
+
+    2,000+ games in all across 2-6 players, every strategy and every 2-player margin; for
+    all-greedy games the oracle also makes the decisions itself and must choose the same.
+    """
+    n_games = 200 if players == 2 else 130
+    strategies = {
+        "random": ["random"] * players,
+        "greedy": ["greedy"] * players,
+        "mixed": [("greedy", "random")[s % 2] for s in range(players)],
+    }[strategy]
+    run = mc.simulate(
+        "parade", n=n_games, players=players, strategies=strategies,
+        params={"two_player_margin": margin}, seed=SEED + players, jobs=1, keep_games=True,
+    )
+    for index in range(n_games):
+        deck, plays, discards, events = kernel_game(SEED + players, index, players, strategies, margin)
+        expected = naive.replay(deck, players, plays, discards, two_player_margin=margin)
+        row = run.games.iloc[index]
+        assert [row[f"score_{s}"] for s in range(players)] == expected["scores"]
+        assert [row[f"win_{s}"] for s in range(players)] == pytest.approx(expected["win_share"])
+        assert row["turns"] == expected["turns"]
+        assert bool(row["six_colours"]) == (expected["end_trigger"] == "six_colours")
+        scripted = parade.play_scripted(deck, players, plays, discards, {"two_player_margin": margin})
+        # a collection is an unordered pile (kept cards join in hand order, which is arbitrary)
+        assert [sorted(c) for c in scripted["collections"]] == [sorted(c) for c in expected["collections"]]
+        assert scripted["scores"] == expected["scores"]
+        if strategy == "greedy":
+            chosen = naive.play_greedy(deck, players, two_player_margin=margin)
+            assert chosen["plays"] == plays
+            assert [sorted(d) for d in chosen["discards"]] == [sorted(d) for d in discards]
+
+
+def test_rollout_games_match_naive_oracle():
+    """The stronger strategy's games obey the same rules (a few games: it is slow)."""
+    strategies = ["rollout", "greedy", "random"]
+    for index in range(6):
+        deck, plays, discards, _ = kernel_game(SEED, index, 3, strategies, 2)
+        expected = naive.replay(deck, 3, plays, discards)
+        assert parade.play_scripted(deck, 3, plays, discards)["scores"] == expected["scores"]
+
+
+def test_removal_example_of_the_rules_page():
+    parade_cards = ["green-0", "blue-5", "green-7", "red-3", "green-1", "red-2", "purple-0"]
+    taken, left = parade.removal(parade_cards, "green-3")
+    assert taken == ["green-0", "green-7", "red-3"]
+    assert left == ["blue-5", "green-1", "red-2", "purple-0", "green-3"]
+
+
+ALL_LABELS = [label(c) for c in range(N_CARDS)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.permutations(ALL_LABELS), st.integers(0, 20))
+def test_removal_property_matches_oracle(cards, length):
+    """Property: for any parade and played card, kernel removal == the oracle's."""
+    played, parade_cards = cards[0], cards[1 : 1 + length]
+    taken, left = parade.removal(parade_cards, played)
+    expected_left, expected_taken = naive.resolve_play(parade_cards, played)
+    assert taken == expected_taken
+    assert left == expected_left
+
+
+def test_scoring_example_of_the_rules_page():
+    alice = ["red-10", "red-9", "red-8", "blue-10", "blue-9", "purple-7", "purple-6", "grey-5", "grey-6"]
+    hatter = ["red-3", "purple-10", "purple-9", "green-10", "green-8", "orange-10", "orange-9",
+              "orange-8", "orange-7"]
+    cheshire = ["blue-0", "blue-1", "blue-2", "green-0", "green-1", "green-2", "grey-0", "grey-1",
+                "grey-2", "orange-1", "purple-8", "red-7", "red-6"]
+    result = parade.score([alice, hatter, cheshire])
+    assert result["scores"] == [35, 27, 31]
+    assert result["win_share"] == [0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "mine,theirs,margin,majority",
+    [(1, 0, 2, False), (2, 0, 2, True), (2, 2, 2, False), (3, 1, 2, True), (1, 0, 1, True),
+     (2, 2, 1, False), (2, 2, 0, True), (0, 0, 0, False)],
+)
+def test_two_player_majority_margin(mine, theirs, margin, majority):
+    """2 players: majority iff count >= 1 and count - opponent >= margin."""
+    me = [f"red-{v}" for v in range(5, 5 + mine)]
+    them = [f"red-{v}" for v in range(mine)][:theirs] if theirs <= mine else [f"red-{v}" for v in range(theirs)]
+    them = [c for c in them if c not in me][:theirs]
+    expected = mine if majority else sum(int(c.split("-")[1]) for c in me)
+    assert parade.score([me, them], two_player_margin=margin)["scores"][0] == expected
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_deck_empty_games_have_60_minus_4p_turns(players):
+    run = mc.simulate("parade", n=3000, players=players, strategies="random", seed=1, keep_games=True)
+    games = run.games
+    deck_empty = games[~games["six_colours"].astype(bool)]
+    assert len(deck_empty) > 0
+    assert (deck_empty["turns"] == 60 - 4 * players).all()
+    six = games[games["six_colours"].astype(bool)]
+    assert (six["turns"] <= 60 - 4 * players).all()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_card_conservation(players):
+    """Every card ends in exactly one place: collections, discards or the parade or the pile."""
+    for index in range(40):
+        deck, plays, discards, events = kernel_game(SEED, index, players, ["random"] * players, 2)
+        collected = events.loc[events["event"].isin(["take", "keep"]), "card"].tolist()
+        discarded = events.loc[events["event"] == "discard", "card"].tolist()
+        out = parade.play_scripted(deck, players, plays, discards)
+        in_parade = naive.replay(deck, players, plays, discards)["parade"]
+        drawn = len(events.loc[events["event"].isin(["deal", "opening_parade", "draw"])])
+        pile = N_CARDS - drawn
+        assert len(collected) + len(discarded) + len(in_parade) + pile == N_CARDS
+        assert len(set(collected) | set(discarded) | set(in_parade)) == N_CARDS - pile
+        assert sum(len(c) for c in out["collections"]) == len(collected)
+
+
+def test_play_scripted_rejects_illegal_input():
+    deck = list(ALL_LABELS)
+    random.Random(3).shuffle(deck)
+    plays = [deck[0]] * 3
+    with pytest.raises(ValueError, match="not in that seat's hand"):
+        parade.play_scripted(deck, 2, [deck[0], deck[0]], [[deck[1], deck[2]]] * 2)
+    with pytest.raises(ValueError, match="deck"):
+        parade.play_scripted(deck[:-1], 2, plays, [[deck[1], deck[2]]] * 2)
+    with pytest.raises(ValueError, match="unknown card"):
+        parade.play_scripted(deck, 2, ["pink-3"], [[deck[1], deck[2]]] * 2)
+    with pytest.raises(ValueError, match="too few plays"):
+        parade.play_scripted(deck, 2, [deck[0], deck[5]], [[deck[1], deck[2]]] * 2)
+    with pytest.raises(ValueError):
+        parade.play_scripted(deck, 7, plays, [[deck[1], deck[2]]] * 7)
+
+
+def test_play_scripted_output_form():
+    deck, plays, discards, _ = kernel_game(SEED, 0, 3, ["greedy"] * 3, 2)
+    out = parade.play_scripted(deck, 3, plays, discards)
+    assert set(out) == {"scores", "collections", "turns", "end_trigger", "win_share"}
+    assert out["end_trigger"] in ("six_colours", "deck_empty")
+    assert sum(out["win_share"]) == pytest.approx(1.0)
+    assert out["turns"] == len(plays)
+
+
+def test_rollout_beats_greedy_head_to_head():
+    """The stronger strategy wins more than its fair share against greedy, seats rotated."""
+    shares = []
+    for seats in (["rollout", "greedy"], ["greedy", "rollout"]):
+        res = mc.simulate("parade", n=300, players=2, strategies=seats, seed=99)
+        shares.append(res.win_share[seats.index("rollout")])
+    assert np.mean(shares) > 0.5
