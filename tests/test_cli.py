@@ -1,0 +1,112 @@
+"""The command line: the contract of DESIGN.md, run as a user runs it (a real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from montecards import games
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "montecards", *args], capture_output=True, text=True, timeout=600,
+        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin"},
+    )
+
+
+def test_simulate_json_has_the_contract_keys():
+    out = run("simulate", "parade", "-n", "2000", "-p", "3", "--seed", "7", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["game"] == "parade" and d["n_games"] == 2000 and d["players"] == 3 and d["seed"] == 7
+    assert d["strategies"] == ["greedy"] * 3
+    assert d["params"] == {"two_player_margin": 2}
+    assert sum(d["win_share"]) == pytest.approx(1.0)
+    assert len(d["win_share_ci95"]) == 3
+    assert 0 <= d["metrics"]["six_colours"]["mean"] <= 1
+
+
+def test_simulate_table_is_readable_and_records_the_seed():
+    out = run("simulate", "parade", "-n", "1000", "-p", "3")
+    assert out.returncode == 0, out.stderr
+    assert "seed" in out.stdout and "win share" in out.stdout and "95% CI" in out.stdout
+    assert out.stdout.count("greedy") == 3
+
+
+def test_strategy_per_seat_and_param_list():
+    out = run("simulate", "parade", "-n", "500", "-s", "random", "-s", "greedy",
+              "--param", "two_player_margin=1", "--seed", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["strategies"] == ["random", "greedy"] and d["params"]["two_player_margin"] == 1
+
+
+def test_same_seed_same_json_numbers_for_any_jobs():
+    a = json.loads(run("simulate", "parade", "-n", "3000", "--seed", "5", "-j", "1", "--json").stdout)
+    b = json.loads(run("simulate", "parade", "-n", "3000", "--seed", "5", "-j", "2", "--json").stdout)
+    for key in ("win_share", "win_share_ci95", "mean_score", "mean_turns", "metrics"):
+        assert a[key] == b[key]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "json"])
+def test_output_files(tmp_path, suffix):
+    path = tmp_path / f"games.{suffix}"
+    out = run("simulate", "parade", "-n", "300", "--seed", "3", "-o", str(path))
+    assert out.returncode == 0, out.stderr
+    if suffix == "csv":
+        frame = pd.read_csv(path)
+    elif suffix == "parquet":
+        frame = pd.read_parquet(path)
+    else:
+        frame = pd.DataFrame(json.loads(path.read_text())["games"])
+    assert len(frame) == 300 and {"turns", "score_0", "win_1"} <= set(frame.columns)
+
+
+def test_trace_prints_events_and_outcome():
+    out = run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3")
+    assert out.returncode == 0, out.stderr
+    assert "play" in out.stdout and "outcome:" in out.stdout
+    j = json.loads(run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3", "--json").stdout)
+    assert j["events"] and "turns" in j["outcome"]
+
+
+def test_games_lists_every_game():
+    out = run("games", "--json")
+    listed = {g["game"] for g in json.loads(out.stdout)}
+    assert listed == set(games.names())
+
+
+BAD_INPUTS = [
+    (["simulate", "chess"], "unknown game"),
+    (["simulate", "parade", "-s", "nope"], "unknown strategy"),
+    (["simulate", "parade", "-p", "7"], "2 to 6 players"),
+    (["simulate", "parade", "-p", "1"], "2 to 6 players"),
+    (["simulate", "parade", "-n", "0"], "must be an integer > 0"),
+    (["simulate", "parade", "-n", "-3"], "must be an integer > 0"),
+    (["simulate", "parade", "--param", "colour=red"], "unknown parameter"),
+    (["simulate", "parade", "--param", "two_player_margin=3"], "must be one of 0, 1, 2"),
+    (["simulate", "parade", "--param", "two_player_margin"], "KEY=VALUE"),
+    (["simulate", "parade", "--param", "two_player_margin=x"], "invalid value"),
+    (["simulate", "parade", "-p", "3", "-s", "greedy", "-s", "random"], "one per seat"),
+    (["simulate", "parade", "-o", "out.xlsx"], "--output"),
+    (["simulate", "parade", "-j", "0"], "jobs"),
+    (["simulate", "parade", "--seed", "-1"], "seed"),
+    (["simulate", "parade", "--bogus"], "No such option"),
+    (["trace", "parade", "--seed", "1", "--index", "-1"], "index"),
+    (["trace", "parade", "--index", "1"], "--seed"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD_INPUTS)
+def test_bad_input_exits_2_with_one_clear_line(args, message):
+    out = run(*args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert message in lines[0]
+    assert "Traceback" not in out.stderr
