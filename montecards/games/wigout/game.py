@@ -1,0 +1,408 @@
+"""Wig Out!'s public face: its spec for the engine, scripted play and trace (rules/wigout.md).
+
+Readings of the rules page this implementation chose (the kernel and tests follow them):
+
+* **Dealing** is in blocks from the top of each deal's deck: the first ``hand_size`` cards to
+  seat 0, the next to seat 1, ..., then the two starter cards (one pile of two when they show
+  the same character), the rest is the draw pile, top first. The dealer (seat ``r mod P``) is
+  shown in the trace only: with simultaneous play it changes nothing under this model.
+* **Piles**: only which characters show on the table matters for every rule, so the kernel
+  keeps a mask of them (and the number of cards on the table). Adding a card "to any pile
+  showing the same character" is one action whatever pile takes it; a second pile of a
+  character already on the table is allowed, and a pile is always started with every copy
+  of that character held.
+* **Rates** after every event: ``speed_i`` with a legal play, ``speed_i / draw_time_factor``
+  with none while the draw pile is not empty, ``0`` otherwise (the seat waits). The waiting
+  time is exponential with the total rate; the actor is the first seat whose cumulative rate
+  exceeds ``uniform * total``; it acts on the table as it is then. A seat with a play never
+  draws: the draw is forced.
+* **Deadlock** (every rate 0) is checked right after the deal and after every event; the round
+  ends at once without drawing a waiting time: no points, nobody wins it. With
+  ``deadlock_counts_as_round`` (default) it is one of the ``rounds``; otherwise the round is
+  replayed with a fresh deck (one deck per *deal*). Its actions and draws count in ``turns`` and
+  ``draws`` either way, and ``deadlocks`` counts every deadlocked deal.
+* **Endless games**: with ``deadlock_counts_as_round`` false a game could deal forever (e.g.
+  ``copies=1`` always deadlocks), so it stops after ``rounds * 100`` deals and is marked
+  ``unfinished`` (nobody wins it; its points so far stay in ``score``). With the default rules
+  this never happens.
+* **Wig Out!**: a play that empties the actor's hand ends the round at once (a draw never
+  empties a hand); the actor scores 0, every other seat 1 point per card in hand. After
+  ``rounds`` counted rounds the lowest total wins; ties share the win equally.
+* **random** draws one uniform ``u`` per action where its seat has a play (even a single one)
+  and plays ``plays[floor(u * len(plays))]``; a forced draw draws nothing.
+* The simulated clock is the sum of all waiting times over the whole game (it runs on across
+  rounds); it is shown in the trace only (no output depends on it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from montecards.engine.spec import (
+    WIN_UNIT,
+    GameSpec,
+    InputError,
+    Param,
+    check_bool,
+    check_int_range,
+    check_per_seat_floats,
+    parse_bool,
+    parse_float_list,
+)
+from montecards.games.wigout import kernel
+from montecards.games.wigout.kernel import NAMES
+
+EVENT_NAMES = {
+    kernel.EV_DEAL: "deal",
+    kernel.EV_START: "start",
+    kernel.EV_ADD: "add",
+    kernel.EV_DRAW: "draw",
+    kernel.EV_WIGOUT: "wig_out",
+    kernel.EV_DEADLOCK: "deadlock",
+}
+TRACE_COLUMNS = [
+    "deal", "round", "event", "seat", "character", "cards", "wait", "time", "choice",
+    "hand", "table", "draw_pile", "detail",
+]
+
+
+def default_hand_size(players: int) -> int:
+    """7 cards each with 2-4 players, 5 with 5-6 (rules: Round setup)."""
+    return 7 if players <= 4 else 5
+
+
+def _parse_int(text: str) -> int:
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    return float(text)
+
+
+def _check_draw_time_factor(value: Any, players: int) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputError(f"parameter draw_time_factor must be a number > 0, got {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise InputError(f"parameter draw_time_factor must be a finite number > 0, got {value!r}")
+    return value
+
+
+PARAMS = (
+    Param("characters", 12, "characters in the deck (12; an edition has 14)", _parse_int,
+          check_int_range("characters", 1, kernel.MAX_CHARS)),
+    Param("copies", 5, "copies of each character", _parse_int,
+          check_int_range("copies", 1, 1000)),
+    Param("hand_size", default_hand_size, "cards dealt to each seat (7 with 2-4 players, 5 with 5-6)",
+          _parse_int, check_int_range("hand_size", 1)),
+    Param("rounds", 5, "counted rounds in a game", _parse_int, check_int_range("rounds", 1, 10_000)),
+    Param("deadlock_counts_as_round", True,
+          "a deadlocked round counts as one of the rounds (else it is replayed; capped at rounds*100 deals)",
+          parse_bool, check_bool("deadlock_counts_as_round")),
+    Param("speed", lambda players: [1.0] * players,
+          "per-seat speed (rate of actions), e.g. 1.25,1,1,1", parse_float_list,
+          check_per_seat_floats("speed", positive=True)),
+    Param("draw_time_factor", 1.0, "a draw takes this many times as long as a play (rate / factor)",
+          _parse_float, _check_draw_time_factor),
+)
+
+
+def check_deal(players: int, params: dict[str, Any]) -> None:
+    """Raise InputError when ``hand_size`` cards per seat plus 2 starters exceed the deck."""
+    deck = params["characters"] * params["copies"]
+    need = players * params["hand_size"] + 2
+    if need > deck:
+        raise InputError(
+            f"parameter hand_size: cannot deal {params['hand_size']} cards to {players} players "
+            f"plus 2 starter cards from a deck of {deck} cards (characters x copies)"
+        )
+
+
+def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
+    """The validated parameters as the kernel's float64 vector (raises InputError)."""
+    check_deal(players, params)
+    speed = list(params["speed"])
+    if len(speed) != players:
+        raise InputError(f"parameter speed needs {players} values (one per seat), got {len(speed)}")
+    return np.array(
+        [
+            params["characters"], params["copies"], params["hand_size"], params["rounds"],
+            1.0 if params["deadlock_counts_as_round"] else 0.0, params["draw_time_factor"],
+            *speed,
+        ],
+        dtype=np.float64,
+    )
+
+
+def _new_trace(params: dict[str, Any], factor: int = 1) -> np.ndarray:
+    deck = params["characters"] * params["copies"]
+    rows = factor * (params["rounds"] * (deck + 400) + 64)
+    return np.zeros((rows, kernel.TRACE_WIDTH), dtype=np.float64)
+
+
+def _events(buffer: np.ndarray) -> np.ndarray:
+    return buffer[1 : int(buffer[0, 0]) + 1]
+
+
+def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
+    """Readable events from a kernel trace buffer (the deck of each deal in its ``detail``)."""
+    events = _events(buffer)
+    decks: dict[int, list[int]] = {}
+    for ev in events[events[:, kernel.T_KIND] == kernel.EV_CARD]:
+        decks.setdefault(int(ev[kernel.T_DEAL]), []).append(int(ev[kernel.T_CHAR]))
+    records = []
+    for ev in events:
+        kind = int(ev[kernel.T_KIND])
+        if kind == kernel.EV_CARD:
+            continue
+        deal = int(ev[kernel.T_DEAL])
+        detail = ""
+        character = int(ev[kernel.T_CHAR])
+        if kind == kernel.EV_DEAL:
+            a, b = character, int(ev[kernel.T_AUX])
+            piles = f"one pile of two {a}s" if a == b else f"piles {a} and {b}"
+            deck = " ".join(str(c) for c in decks.get(deal, []))
+            detail = f"dealer {int(ev[kernel.T_SEAT])}; starters: {piles}; deck: {deck}"
+        elif kind == kernel.EV_DEADLOCK:
+            detail = "counts as a round" if ev[kernel.T_AUX] else "not counted: dealt again"
+        records.append(
+            {
+                "deal": deal,
+                "round": int(ev[kernel.T_ROUND]),
+                "event": EVENT_NAMES[kind],
+                "seat": int(ev[kernel.T_SEAT]),
+                "character": character,
+                "cards": int(ev[kernel.T_CARDS]),
+                "wait": float(ev[kernel.T_WAIT]),
+                "time": float(ev[kernel.T_TIME]),
+                "choice": float(ev[kernel.T_CHOICE]),
+                "hand": int(ev[kernel.T_HAND_AFTER]),
+                "table": int(ev[kernel.T_TABLE_AFTER]),
+                "draw_pile": int(ev[kernel.T_PILE_AFTER]),
+                "detail": detail,
+            }
+        )
+    return pd.DataFrame.from_records(records, columns=TRACE_COLUMNS)
+
+
+def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | None,
+                  strategy_names: Sequence[str] | str | None):
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    packed = pack_params(players, resolved)
+    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    factor = 1
+    while True:
+        buffer = _new_trace(resolved, factor)
+        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer)
+        if buffer[0, 0] < buffer.shape[0]:
+            return buffer, row
+        factor *= 4  # an unusually long game: play it again with room for every event
+
+
+def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+          strategy_names: Sequence[str] | str | None = None):
+    """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
+
+    Returns ``(events, row)``: one row per deal (dealer, starters, the whole deck top first in
+    ``detail``), per action (``start``/``add``/``draw`` with ``seat``, ``character``, ``cards``
+    moved, ``wait`` and simulated ``time``, the ``random`` strategy's ``choice`` or -1, and
+    after it the actor's ``hand`` size, the cards on the ``table`` and the ``draw_pile`` size)
+    and per round end (``wig_out`` with the seat, or ``deadlock``); ``row`` is the game's
+    output row as ``run_chunk`` writes it.
+    """
+    buffer, row = _trace_buffer(seed, index, players, params, strategy_names)
+    return _trace_frame(buffer), row
+
+
+def scripted_inputs(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+                    strategy_names: Sequence[str] | str | None = None) -> dict[str, Any]:
+    """The explicit inputs of game ``index`` of a run, in ``play_scripted``'s form.
+
+    ``round_decks`` (one full deck per deal, top first), ``events`` (``(actor, waiting_time)``
+    per action) and ``random_choices`` (the uniforms the ``random`` seats drew), so that
+    ``play_scripted(**scripted_inputs(...), players=..., strategies=..., params=...)`` replays it.
+    """
+    buffer, _row = _trace_buffer(seed, index, players, params, strategy_names)
+    return _inputs_of(buffer)
+
+
+def _inputs_of(buffer: np.ndarray) -> dict[str, Any]:
+    events = _events(buffer)
+    kinds = events[:, kernel.T_KIND]
+    cards = events[kinds == kernel.EV_CARD]
+    n_deals = int(kinds[kinds == kernel.EV_DEAL].shape[0])
+    decks = cards[:, kernel.T_CHAR].astype(np.int64).reshape(n_deals, -1)
+    actions = events[(kinds == kernel.EV_START) | (kinds == kernel.EV_ADD) | (kinds == kernel.EV_DRAW)]
+    choices = actions[:, kernel.T_CHOICE]
+    return {
+        "round_decks": decks.tolist(),
+        "events": list(zip(actions[:, kernel.T_SEAT].astype(np.int64).tolist(),
+                           actions[:, kernel.T_WAIT].tolist())),
+        "random_choices": choices[choices >= 0].tolist(),
+    }
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_real(x: Any) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_decks(round_decks: Sequence[Sequence[int]], characters: int, copies: int) -> np.ndarray:
+    n = characters * copies
+    decks = np.zeros((len(round_decks), n), dtype=np.int64)
+    for d, deck in enumerate(round_decks):
+        deck = list(deck)
+        if len(deck) != n:
+            raise ValueError(f"round deck {d} must hold {n} cards, got {len(deck)}")
+        held = [0] * characters
+        for card in deck:
+            if not _is_int(card) or not 0 <= card < characters:
+                raise ValueError(f"round deck {d}: card {card!r} is not a character 0..{characters - 1}")
+            held[card] += 1
+        for c, k in enumerate(held):
+            if k != copies:
+                raise ValueError(
+                    f"round deck {d} must hold {copies} copies of each character; character {c} "
+                    f"appears {k} times"
+                )
+        decks[d] = deck
+    return decks
+
+
+def _check_events(events: Sequence[tuple[int, float]], players: int) -> tuple[np.ndarray, np.ndarray]:
+    actors = np.zeros(len(events), dtype=np.int64)
+    waits = np.zeros(len(events), dtype=np.float64)
+    for e, event in enumerate(events):
+        try:
+            actor, wait = event
+        except (TypeError, ValueError):
+            raise ValueError(f"event {e} is not (actor, waiting_time): {event!r}") from None
+        if not _is_int(actor) or not 0 <= actor < players:
+            raise ValueError(f"event {e}: actor {actor!r} is not a seat 0..{players - 1}")
+        if not _is_real(wait) or not math.isfinite(wait) or wait < 0:
+            raise ValueError(f"event {e}: waiting time {wait!r} must be a finite number >= 0")
+        actors[e] = actor
+        waits[e] = wait
+    return actors, waits
+
+
+def _check_choices(choices: Sequence[float] | None) -> np.ndarray:
+    values = [] if choices is None else list(choices)
+    for k, u in enumerate(values):
+        if not _is_real(u) or not 0.0 <= u < 1.0:
+            raise ValueError(f"random choice {k} must be a uniform in [0, 1), got {u!r}")
+    return np.array(values, dtype=np.float64)
+
+
+def _script_error(err: int, info: np.ndarray, n_decks: int, n_events: int, n_choices: int,
+                  actors: np.ndarray) -> str:
+    event, deal, used_choices, used_decks = (int(x) for x in info)
+    if err == kernel.ERR_TOO_FEW_DECKS:
+        return f"too few round decks: deal {deal} needs a deck, only {n_decks} given"
+    if err == kernel.ERR_TOO_MANY_DECKS:
+        return f"too many round decks: {n_decks} given, the game used {used_decks}"
+    if err == kernel.ERR_TOO_FEW_EVENTS:
+        return f"too few events: the game is not over after {n_events} events"
+    if err == kernel.ERR_TOO_MANY_EVENTS:
+        return f"too many events: {n_events} given, the game ended after {event}"
+    if err == kernel.ERR_CANNOT_ACT:
+        return (f"event {event}: seat {int(actors[event])} cannot act (no legal play and the draw "
+                f"pile is empty; its rate is 0)")
+    if err == kernel.ERR_TOO_FEW_CHOICES:
+        return f"too few random choices: event {event} needs one, only {n_choices} given"
+    return f"too many random choices: {n_choices} given, the game used {used_choices}"
+
+
+def play_scripted(
+    round_decks: Sequence[Sequence[int]],
+    players: int,
+    events: Sequence[tuple[int, float]],
+    strategies: Sequence[str] | str,
+    params: dict[str, Any] | None = None,
+    random_choices: Sequence[float] | None = None,
+) -> dict[str, Any]:
+    """Play one game from explicit round decks and explicit event times (DESIGN.md).
+
+    ``round_decks``: one deck per deal (characters ``0 .. characters-1``, top first, each a full
+    card set), dealt in blocks (``hand_size`` cards to seat 0, then seat 1, ..., then the two
+    starters, then the draw pile); with ``deadlock_counts_as_round`` false a deadlocked deal
+    takes the next deck. ``events``: ``(actor, waiting_time)`` of every action of the game, in
+    order (the actor must have a positive rate then). ``strategies``: one name for all seats or
+    one per seat; ``random`` seats take one uniform in [0, 1) from ``random_choices`` per action
+    where they have a play.
+
+    Returns a dict: ``points`` (= ``scores``), ``rounds_won``, ``win_share``, ``deadlocks``,
+    ``draws``, ``turns`` (= ``actions``), ``deals``, ``unfinished``, ``time`` and ``events`` (the
+    trace DataFrame). Any illegal or inconsistent input raises ``ValueError`` (``InputError`` for
+    bad parameters) with a clear message.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    packed = pack_params(players, resolved)
+    codes = SPEC.strategy_array(SPEC.strategy_codes(players, strategies))
+    decks = _check_decks(round_decks, resolved["characters"], resolved["copies"])
+    actors, waits = _check_events(events, players)
+    choices = _check_choices(random_choices)
+    layout = SPEC.layout(players)
+    row = np.zeros(layout.width, dtype=np.int64)
+    info = np.zeros(4, dtype=np.int64)
+    rows = 1 + decks.shape[0] * (decks.shape[1] + 4) + 2 * actors.shape[0] + 8
+    buffer = np.zeros((rows, kernel.TRACE_WIDTH), dtype=np.float64)
+    err = kernel.play_script(players, packed, codes, decks, actors, waits, choices, row, buffer, info)
+    if err != kernel.ERR_NONE:
+        raise ValueError(
+            "illegal script: "
+            + _script_error(err, info, decks.shape[0], actors.shape[0], choices.shape[0], actors)
+        )
+    frame = _trace_frame(buffer)
+    points = row[layout.seat_slice("score")].tolist()
+    return {
+        "points": points,
+        "scores": points,
+        "rounds_won": row[layout.seat_slice("rounds_won")].tolist(),
+        "win_share": (row[layout.seat_slice("win")] / WIN_UNIT).tolist(),
+        "deadlocks": int(row[kernel.COL_DEADLOCKS]),
+        "draws": int(row[kernel.COL_DRAWS]),
+        "turns": int(row[kernel.COL_TURNS]),
+        "actions": int(row[kernel.COL_TURNS]),
+        "deals": int(info[1]),
+        "unfinished": bool(row[kernel.COL_UNFINISHED]),
+        "time": float(waits.sum()),
+        "events": frame,
+    }
+
+
+SPEC = GameSpec(
+    name="wigout",
+    title="Wig Out!",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    strategies=NAMES,
+    default_strategy="greedy",
+    params=PARAMS,
+    metrics=("deadlocks", "draws"),
+    seat_outputs=("rounds_won",),
+    score_name="points (lower wins)",
+    turns_name="actions",
+    run_chunk=kernel.run_chunk,
+    pack_params=pack_params,
+    trace=trace,
+    notes=(
+        "real-time race modelled as competing hazards; lowest total points wins, ties shared; "
+        "deadlocks (5-6 players) are tied rounds; unfinished = deal cap (rounds*100) reached "
+        "when deadlocks do not count"
+    ),
+)
+
+__all__ = ["SPEC", "play_scripted", "trace", "scripted_inputs", "InputError"]
