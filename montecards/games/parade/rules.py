@@ -152,7 +152,7 @@ def is_taken(card, played, parade_n, position):
     return colour_of(card) == colour_of(played) or value_of(card) <= v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
     played = g[hand_at(seat, hand_index)]
@@ -161,8 +161,9 @@ def play_card(g, seat, hand_index, trace):
     g[HAND_N + seat] = n
     record(trace, EV_PLAY, seat, played, g[TURNS])
     parade_n = g[PARADE_N]
+    in_removal_mode = parade_n - value_of(played)  # positions before this one may be taken
     kept = 0
-    for i in range(parade_n):
+    for i in range(max(in_removal_mode, 0)):
         card = g[PARADE + i]
         if is_taken(card, played, parade_n, i):
             g[count_at(seat, colour_of(card))] += 1
@@ -171,6 +172,9 @@ def play_card(g, seat, hand_index, trace):
         else:
             g[PARADE + kept] = card
             kept += 1
+    for i in range(max(in_removal_mode, 0), parade_n):  # the safe cards close up in order
+        g[PARADE + kept] = g[PARADE + i]
+        kept += 1
     g[PARADE + kept] = played
     g[PARADE_N] = kept + 1
 
@@ -183,7 +187,7 @@ def has_six_colours(g, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_turn(g, seat, rng, lazy, trace):
     """Draw (unless the last round has begun), then check the end triggers (rules: End).
 
