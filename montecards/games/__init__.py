@@ -9,6 +9,7 @@ from montecards.engine.spec import GameSpec, InputError
 GAME_MODULES = {
     "parade": "montecards.games.parade",
     "wigout": "montecards.games.wigout",
+    "tulips": "montecards.games.tulips",
 }
 
 

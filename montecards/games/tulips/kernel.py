@@ -1,0 +1,331 @@
+"""Gift of Tulips' kernel: one game from its own random streams, and the chunk runner.
+
+Game ``i`` of a run with seed ``s`` uses two streams. Substream 0 (the table) draws, in this
+order: the deck (a lazy Fisher-Yates in drawing order; the two festival cards are redrawn
+until their colours differ, which is exact rejection sampling of the whole deck), the
+opening tie order (a random permutation of the colours, stably sorted by total), the rest of
+the deck as it is dealt and drawn, then the secret-festival reveal (which cards and their
+order). Substream 1 feeds the ``random`` strategy. So the same seed deals the same cards
+whatever the strategies (common random numbers); only the reveal depends on how many cards
+went to the secret festival.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.kernel import block_count, block_start
+from montecards.engine.spec import WIN_UNIT
+from montecards.games.tulips.rules import (
+    ACTIONS,
+    DECK,
+    DRAWN,
+    ERR_AT,
+    EV_DEAL,
+    EV_DRAW,
+    EV_RANKING,
+    EV_SETUP,
+    EV_TURN,
+    GIVE,
+    GIVE_PTS,
+    KEEP_PTS,
+    MAJ_PTS,
+    PILE_END,
+    PLAYERS,
+    SCORE,
+    SETUP_CHOICE,
+    SHARE,
+    STATE_SIZE,
+    TRACE_COLS,
+    TULIPS,
+    TURNS,
+    action_class,
+    apply_action,
+    draw_festival,
+    final_scores,
+    init_tables,
+    next_card,
+    open_festival_setup,
+    random_opening,
+    rank_code,
+    record,
+    reset_game,
+    reveal_secret,
+    set_ranking,
+    to_bouquet,
+    to_secret,
+)
+from montecards.games.tulips.strategies import (
+    GREEDY,
+    MAJORITY,
+    RANDOM,
+    SCRIPTED,
+    decode,
+    greedy_action,
+    greedy_setup,
+    majority_action,
+    majority_setup,
+    random_action,
+    random_setup,
+)
+from montecards.rng import seed_stream
+
+DECK_STREAM = 0
+CHOICE_STREAM = 1
+
+# per-game row: turns, unfinished, keep_points, give_points, majority_points (sums over
+# seats), then seat blocks win, score, keep_points, give_points, majority_points, tulips
+COL_TURNS = 0
+COL_KEEP = 2
+COL_GIVE = 3
+COL_MAJ = 4
+FIRST_SEAT_COL = 5
+
+ERR_NONE = 0
+ERR_FESTIVAL_COLOUR = 1
+ERR_OPENING_ORDER = 2
+ERR_SETUP_CHOICE = 3
+ERR_TOO_FEW_DECISIONS = 4
+ERR_TOO_MANY_DECISIONS = 5
+ERR_BAD_ACTION = 6
+ERR_SAME_ACTION = 7
+ERR_BAD_RECEIVER = 8
+ERR_REVEAL = 9
+
+
+@njit(cache=True)
+def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
+    """Hand index (0/1) of the seat's card that goes to the bouquet."""
+    if strategy == GREEDY:
+        return greedy_setup(g, a, b)
+    if strategy == RANDOM:
+        return random_setup(choice_rng)
+    if strategy == MAJORITY:
+        return majority_setup(g, seat, a, b, no_trace)
+    return script_setup[seat]
+
+
+@njit(cache=True, inline="always")
+def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
+    """Decision code of a strategy seat's action with ``card`` (see strategies.decode)."""
+    if strategy == GREEDY:
+        return greedy_action(g, seat, card, first_class)
+    if strategy == RANDOM:
+        return random_action(g, seat, first_class, choice_rng)
+    return majority_action(g, seat, card, first_class, no_trace)
+
+
+@njit(cache=True)
+def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup):
+    """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice."""
+    players = g[PLAYERS]
+    reset_game(g, lazy)
+    if not draw_festival(g, deck_rng, lazy):
+        return ERR_FESTIVAL_COLOUR
+    open_festival_setup(g, trace)
+    if lazy:
+        random_opening(g, deck_rng)
+    elif not set_ranking(g, script_open):
+        return ERR_OPENING_ORDER
+    record(trace, EV_RANKING, -1, -1, rank_code(g), 0, 0)
+    for seat in range(players):
+        for k in range(2):
+            card = next_card(g, deck_rng, lazy)
+            record(trace, EV_DEAL, seat, card, k, 0, 0)
+    for seat in range(players):  # simultaneous: every choice is made before any is applied
+        a = g[DECK + 2 + 2 * seat]
+        b = g[DECK + 3 + 2 * seat]
+        k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
+        if k != 0 and k != 1:
+            g[ERR_AT] = seat
+            return ERR_SETUP_CHOICE
+        g[SETUP_CHOICE + seat] = k
+    for seat in range(players):
+        a = g[DECK + 2 + 2 * seat]
+        b = g[DECK + 3 + 2 * seat]
+        keep = a if g[SETUP_CHOICE + seat] == 0 else b
+        hide = b if g[SETUP_CHOICE + seat] == 0 else a
+        to_bouquet(g, seat, keep)
+        to_secret(g, hide)
+        record(trace, EV_SETUP, seat, keep, hide, g[SETUP_CHOICE + seat], 0)
+    return ERR_NONE
+
+
+@njit(cache=True)
+def play_game(
+    g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
+    script_open, script_setup, script_dec, script_reveal,
+):
+    """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
+
+    ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
+    drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
+    """
+    err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
+    if err != ERR_NONE:
+        return err
+    players = g[PLAYERS]
+    pile_end = g[PILE_END]
+    seat = 0
+    while g[DRAWN] < pile_end:
+        g[TURNS] += 1
+        record(trace, EV_TURN, seat, -1, g[TURNS], 0, 0)
+        strategy = strategies[seat]
+        first_class = -1
+        for step in range(2):
+            if g[DRAWN] >= pile_end:
+                break
+            card = next_card(g, deck_rng, lazy)
+            record(trace, EV_DRAW, seat, card, step, 0, 0)
+            if strategy == SCRIPTED:
+                k = g[ACTIONS]
+                if k >= script_dec.shape[0]:
+                    g[ERR_AT] = k
+                    return ERR_TOO_FEW_DECISIONS
+                err = check_decision(g, seat, first_class, script_dec)
+                if err != ERR_NONE:
+                    g[ERR_AT] = k
+                    return err
+                action = script_dec[k, 0]
+                receiver = script_dec[k, 1]
+            else:
+                action, receiver = decode(
+                    choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
+                )
+            apply_action(g, seat, card, action, receiver, trace)
+            first_class = action_class(action)
+        seat += 1
+        if seat == players:
+            seat = 0
+    if not lazy and g[ACTIONS] != script_dec.shape[0]:
+        g[ERR_AT] = g[ACTIONS]
+        return ERR_TOO_MANY_DECISIONS
+    if not reveal_secret(g, deck_rng, lazy, script_reveal, trace):
+        return ERR_REVEAL
+    final_scores(g, WIN_UNIT, trace)
+    return ERR_NONE
+
+
+@njit(cache=True)
+def check_decision(g, seat, first_class, script_dec):
+    """``ERR_*`` of the scripted decision for the next action (ERR_NONE when legal)."""
+    k = g[ACTIONS]
+    action = script_dec[k, 0]
+    receiver = script_dec[k, 1]
+    if action < 0 or action > 3:
+        return ERR_BAD_ACTION
+    if action_class(action) == first_class:
+        return ERR_SAME_ACTION
+    if action == GIVE:
+        if receiver < 0 or receiver >= g[PLAYERS] or receiver == seat:
+            return ERR_BAD_RECEIVER
+    elif receiver != -1:
+        return ERR_BAD_RECEIVER
+    return ERR_NONE
+
+
+@njit(cache=True)
+def write_row(g, rows, k):
+    """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
+    players = g[PLAYERS]
+    rows[k, COL_TURNS] = g[TURNS]
+    keep = 0
+    give = 0
+    maj = 0
+    for s in range(players):
+        keep += g[KEEP_PTS + s]
+        give += g[GIVE_PTS + s]
+        maj += g[MAJ_PTS + s]
+        rows[k, FIRST_SEAT_COL + s] = g[SHARE + s]
+        rows[k, FIRST_SEAT_COL + players + s] = g[SCORE + s]
+        rows[k, FIRST_SEAT_COL + 2 * players + s] = g[KEEP_PTS + s]
+        rows[k, FIRST_SEAT_COL + 3 * players + s] = g[GIVE_PTS + s]
+        rows[k, FIRST_SEAT_COL + 4 * players + s] = g[MAJ_PTS + s]
+        rows[k, FIRST_SEAT_COL + 5 * players + s] = g[TULIPS + s]
+    rows[k, COL_KEEP] = keep
+    rows[k, COL_GIVE] = give
+    rows[k, COL_MAJ] = maj
+
+
+@njit(cache=True)
+def new_work():
+    """(game state, deck stream, choice stream, empty trace, empty scripts)."""
+    return (
+        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(4, np.uint64),
+        np.zeros(4, np.uint64),
+        np.zeros((0, TRACE_COLS), np.int64),
+        np.zeros(0, np.int64),
+        np.zeros((0, 2), np.int64),
+    )
+
+
+@njit(cache=True)
+def play_one(seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``."""
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+    write_row(g, rows, k)
+
+
+@njit(cache=True)
+def play_block(seed, start, players, params, strategies, rows):
+    """Play every game of ``rows`` in order, allocating the working arrays once.
+
+    The games run on borrowed views (``engine.borrow``) of the block's arrays, which
+    ``owned`` keeps alive: no reference counting in the per-action calls.
+    """
+    owned = new_work()
+    init_tables(owned[0], players, params)
+    g = borrow(owned[0])
+    deck_rng = borrow(owned[1])
+    choice_rng = borrow(owned[2])
+    no_trace = borrow(owned[3])
+    no_1d = borrow(owned[4])
+    no_2d = borrow(owned[5])
+    seat_strategies = borrow(strategies)
+    out = borrow(rows)
+    for k in range(rows.shape[0]):
+        play_one(seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
+                 no_trace, no_trace, no_1d, no_2d)
+    keep_alive(owned)
+    keep_alive(strategies)
+    keep_alive(rows)
+
+
+@njit(cache=True, parallel=True)
+def run_chunk(seed, start, players, params, strategies, rows):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        lo = block_start(n, blocks, b)
+        hi = block_start(n, blocks, b + 1)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi])
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+    g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
+    init_tables(g, players, params)
+    play_one(seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0, trace, no_trace, no_1d, no_2d)
+
+
+@njit(cache=True)
+def play_deck(deck, players, params, opening, setup, decisions, reveal, row, trace, err_at):
+    """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
+    decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault)."""
+    g, deck_rng, choice_rng, no_trace, _, _ = new_work()
+    init_tables(g, players, params)
+    for k in range(deck.shape[0]):
+        g[DECK + k] = deck[k]
+    strategies = np.full(players, SCRIPTED, np.int64)
+    err = play_game(g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions, reveal)
+    err_at[0] = g[ERR_AT]
+    if err == ERR_NONE:
+        write_row(g, row.reshape(1, -1), 0)
+    return err

@@ -1,0 +1,495 @@
+"""Gift of Tulips' rules as jitted functions over ONE flat int64 game state (rules/tulips.md).
+
+The state ``g`` holds every number of a game at the named offsets below (no tuples of
+arrays, no slices in the hot loop):
+
+* run constants (set once per block by :func:`init_tables` from the packed parameters):
+  player count, deck size, the deck's card ids in canonical order, each card's colour and
+  value, the festival board (give/keep bonus per place, majority points per place and
+  majority), the number of majorities paid and the secret-festival reveal size;
+* the deck ``DECK``, in **drawing order**: the 2 festival cards, 2 cards per seat, the draw
+  pile, then (last) the cards removed face down at setup. A run shuffles lazily, so the
+  removed cards are simply the cards never drawn; the rules' layout (removed first) is
+  restored by the scripted entry point and the trace;
+* the festival: ``TOTALS[colour]``, ``RANK[place]`` (colour in each place, 1st first) and
+  ``PLACE[colour]``; the secret festival ``SECRET[:N_SECRET]``;
+* the bouquets as cards and value per (seat, colour) — all that majorities need — and the
+  points so far per seat.
+
+Readings of the rules (also in the package docstring):
+
+* re-ranking: a raised colour moves just above the highest-placed colour whose total is
+  <= its new total (ties favour the colour just raised); values are >= 0, so a colour only
+  ever moves up;
+* majorities (dense tie rule): holders of >= 1 card of the colour are grouped by
+  ``(count, total value)``, best first; group ``k`` is paid majority ``k`` of that colour's
+  place when ``k`` < the number of majorities (1 with 2 players, 2 with 3-4, 3 with 5-6);
+  only the colours in places 1st-3rd pay;
+* a turn whose second draw finds the pile empty ends the turn and the game; it still counts
+  as a turn (``turns`` counts turns begun, all seats together).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from montecards.games.tulips.cards import (
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_VALUES,
+    N_COLOURS,
+    N_MAJORITY_COLS,
+    N_PLACES,
+)
+from montecards.rng import bounded
+
+# --- the packed parameter vector (float64, see game.pack_params) ------------------------------
+P_NVALUES = 0
+P_VALUES = 1
+P_BASE = P_VALUES + MAX_VALUES
+P_MARKED = P_BASE + 1
+P_REMOVED = P_MARKED + 1  # 5 entries: 2..6 players
+P_GIVE = P_REMOVED + 5
+P_KEEP = P_GIVE + N_PLACES
+P_MAJ = P_KEEP + N_PLACES  # place-major, 4 x 3
+P_REVEAL = P_MAJ + N_PLACES * N_MAJORITY_COLS
+N_PARAMS = P_REVEAL + 1
+
+# --- offsets in the flat state ----------------------------------------------------------------
+# scalars
+PLAYERS = 0
+N_DECK = 1  # cards in the deck with this player count
+PILE_END = 2  # DECK[:PILE_END] is festival + deal + draw pile; the rest is removed
+DRAWN = 3
+TURNS = 4
+ACTIONS = 5
+N_SECRET = 6
+N_MAJ = 7  # majorities paid per colour
+REVEAL = 8  # secret_reveal
+ERR_AT = 9  # scripted play: the action (or seat) at which the script went wrong
+N_SCALARS = 16
+# run tables
+CANON = N_SCALARS  # the deck's ids in canonical order
+COLOUR_OF = CANON + MAX_CARDS  # by card id
+VALUE_OF = COLOUR_OF + MAX_CARDS
+GIVE_BONUS = VALUE_OF + MAX_CARDS  # by place (0 = 1st)
+KEEP_BONUS = GIVE_BONUS + N_PLACES
+MAJ_TABLE = KEEP_BONUS + N_PLACES  # [place * 3 + k]
+# the game
+DECK = MAJ_TABLE + N_PLACES * N_MAJORITY_COLS
+TOTALS = DECK + MAX_CARDS
+RANK = TOTALS + N_COLOURS
+PLACE = RANK + N_PLACES
+COUNT = PLACE + N_COLOURS  # [seat * 4 + colour]
+VSUM = COUNT + MAX_PLAYERS * N_COLOURS
+TULIPS = VSUM + MAX_PLAYERS * N_COLOURS
+KEEP_PTS = TULIPS + MAX_PLAYERS
+GIVE_PTS = KEEP_PTS + MAX_PLAYERS
+MAJ_PTS = GIVE_PTS + MAX_PLAYERS
+SCORE = MAJ_PTS + MAX_PLAYERS
+SHARE = SCORE + MAX_PLAYERS
+SECRET = SHARE + MAX_PLAYERS
+SETUP_CHOICE = SECRET + MAX_CARDS
+# strategy scratch
+MAJ_NOW = SETUP_CHOICE + MAX_PLAYERS
+SAVE_RANK = MAJ_NOW + MAX_PLAYERS
+SAVE_PLACE = SAVE_RANK + N_PLACES
+STATE_SIZE = SAVE_PLACE + N_COLOURS
+
+# --- actions ------------------------------------------------------------------------------------
+KEEP = 0
+GIVE = 1
+OPEN = 2  # festival, open
+SECRET_ACTION = 3  # festival, secret
+ACTION_NAMES = ("keep", "give", "open", "secret")
+NO_CLASS = -1  # before a turn's first action
+# classes for the "different action" rule: keep 0, give 1, festival 2 (open and secret)
+
+KEY_SHIFT = 1 << 20  # majority key: count * KEY_SHIFT + total value (values <= 1000, <= 256 cards)
+
+# --- trace events: (kind, seat, card, a, b, c); row 0 holds the count -----------------------------
+EV_FESTIVAL = 0  # card opened at setup; a = its colour's total
+EV_RANKING = 1  # a = ranking code (rank_code), b = 1 if the order changed, card = cause (-1 at setup)
+EV_DEAL = 2  # seat, card, a = hand index
+EV_SETUP = 3  # seat, card = to the bouquet, a = to the secret festival, b = hand index kept
+EV_TURN = 4  # seat, a = turn number (1-based)
+EV_DRAW = 5  # seat, card, a = action of the turn (0, 1)
+EV_KEEP = 6  # seat, card, a = points
+EV_GIVE = 7  # seat, card, a = points, b = receiver
+EV_OPEN = 8  # seat, card, a = new total
+EV_SECRET = 9  # seat, card
+EV_REVEAL = 10  # card, a = new total
+EV_DISCARD = 11  # card: a secret-festival card not revealed
+EV_REMOVED = 12  # card: removed face down at setup (recorded at the end: the undrawn cards)
+EV_MAJORITY = 13  # seat, a = points, b = colour, c = place * 8 + k (0-based)
+EV_END = 14  # a = the seat's score, b = tulips, c = win share (sixtieths)
+TRACE_COLS = 6
+MAX_EVENTS = 8 * MAX_CARDS + 64
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def record(trace, kind, seat, card, a, b, c):
+    """Append one event to ``trace`` (a (0, k) buffer means tracing is off)."""
+    if trace.shape[0] == 0:
+        return
+    n = trace[0, 0] + 1
+    if n < trace.shape[0]:
+        trace[n, 0] = kind
+        trace[n, 1] = seat
+        trace[n, 2] = card
+        trace[n, 3] = a
+        trace[n, 4] = b
+        trace[n, 5] = c
+        trace[0, 0] = n
+
+
+@njit(cache=True)
+def init_tables(g, players, params):
+    """Run constants from the packed parameters (once per block: they never change in a run)."""
+    n_values = np.int64(params[P_NVALUES])
+    base = np.int64(params[P_BASE])
+    marked = np.int64(params[P_MARKED])
+    cpc = n_values * (base + marked)
+    n_base = n_values * base
+    g[PLAYERS] = players
+    g[N_MAJ] = 1 if players == 2 else (2 if players <= 4 else 3)
+    g[REVEAL] = np.int64(params[P_REVEAL])
+    n = 0
+    for colour in range(N_COLOURS):
+        for index in range(cpc):
+            card = colour * cpc + index
+            if index < n_base:
+                value = params[P_VALUES + index // base]
+            else:
+                value = params[P_VALUES + (index - n_base) // marked]
+            g[COLOUR_OF + card] = colour
+            g[VALUE_OF + card] = np.int64(value)
+            if players >= 5 or index < n_base:
+                g[CANON + n] = card
+                n += 1
+    g[N_DECK] = n
+    g[PILE_END] = n - np.int64(params[P_REMOVED + players - 2])
+    for p in range(N_PLACES):
+        g[GIVE_BONUS + p] = np.int64(params[P_GIVE + p])
+        g[KEEP_BONUS + p] = np.int64(params[P_KEEP + p])
+        for k in range(N_MAJORITY_COLS):
+            g[MAJ_TABLE + p * N_MAJORITY_COLS + k] = np.int64(params[P_MAJ + p * N_MAJORITY_COLS + k])
+
+
+@njit(cache=True)
+def reset_game(g, lazy):
+    """Clear one game's state (the run tables stay); a run reloads the canonical deck."""
+    g[DRAWN] = 0
+    g[TURNS] = 0
+    g[ACTIONS] = 0
+    g[N_SECRET] = 0
+    g[ERR_AT] = -1
+    for c in range(N_COLOURS):
+        g[TOTALS + c] = 0
+    for i in range(MAX_PLAYERS * N_COLOURS):
+        g[COUNT + i] = 0
+        g[VSUM + i] = 0
+    for s in range(MAX_PLAYERS):
+        g[TULIPS + s] = 0
+        g[KEEP_PTS + s] = 0
+        g[GIVE_PTS + s] = 0
+        g[MAJ_PTS + s] = 0
+    if lazy:
+        for k in range(g[N_DECK]):
+            g[DECK + k] = g[CANON + k]
+
+
+@njit(cache=True, inline="always")
+def next_card(g, rng, lazy):
+    """The next card in drawing order: a lazy Fisher-Yates draw (run) or the scripted order."""
+    drawn = g[DRAWN]
+    if lazy:
+        j = drawn + bounded(rng, g[N_DECK] - drawn)
+        card = g[DECK + j]
+        g[DECK + j] = g[DECK + drawn]
+        g[DECK + drawn] = card
+    else:
+        card = g[DECK + drawn]
+    g[DRAWN] = drawn + 1
+    return card
+
+
+@njit(cache=True, inline="always")
+def colour_of(g, card):
+    return g[COLOUR_OF + card]
+
+
+@njit(cache=True, inline="always")
+def value_of(g, card):
+    return g[VALUE_OF + card]
+
+
+@njit(cache=True, inline="always")
+def place_of(g, colour):
+    return g[PLACE + colour]
+
+
+@njit(cache=True, inline="always")
+def rank_code(g):
+    """The ranking as one number: colour in place p at bits 2p (1st place lowest)."""
+    return g[RANK] + 4 * g[RANK + 1] + 16 * g[RANK + 2] + 64 * g[RANK + 3]
+
+
+@njit(cache=True, inline="always")
+def so_far(g, seat):
+    """Points so far (keep + give; majorities only come at the end)."""
+    return g[KEEP_PTS + seat] + g[GIVE_PTS + seat]
+
+
+@njit(cache=True)
+def draw_festival(g, rng, lazy):
+    """The two opening festival cards; a run redraws until their colours differ (rejection).
+
+    Returns False for a scripted deck whose two festival cards share a colour.
+    """
+    while True:
+        g[DRAWN] = 0
+        a = next_card(g, rng, lazy)
+        b = next_card(g, rng, lazy)
+        if colour_of(g, a) != colour_of(g, b):
+            return True
+        if not lazy:
+            return False
+
+
+@njit(cache=True)
+def open_festival_setup(g, trace):
+    """Add the two festival cards to their colours' totals."""
+    for k in range(2):
+        card = g[DECK + k]
+        colour = colour_of(g, card)
+        g[TOTALS + colour] += value_of(g, card)
+        record(trace, EV_FESTIVAL, -1, card, g[TOTALS + colour], 0, 0)
+
+
+@njit(cache=True)
+def random_opening(g, rng):
+    """A random permutation of the colours, then a stable sort by total (highest first)."""
+    for c in range(N_COLOURS):
+        g[RANK + c] = c
+    for k in range(N_COLOURS - 1):
+        j = k + bounded(rng, N_COLOURS - k)
+        t = g[RANK + j]
+        g[RANK + j] = g[RANK + k]
+        g[RANK + k] = t
+    sort_ranking(g)
+
+
+@njit(cache=True)
+def sort_ranking(g):
+    """Stable insertion sort of ``RANK`` by total, highest first; then ``PLACE``."""
+    for i in range(1, N_PLACES):
+        c = g[RANK + i]
+        t = g[TOTALS + c]
+        j = i - 1
+        while j >= 0 and g[TOTALS + g[RANK + j]] < t:
+            g[RANK + j + 1] = g[RANK + j]
+            j -= 1
+        g[RANK + j + 1] = c
+    for p in range(N_PLACES):
+        g[PLACE + g[RANK + p]] = p
+
+
+@njit(cache=True)
+def set_ranking(g, order):
+    """A given opening ranking (scripted); False unless it is a permutation sorted by total."""
+    seen = 0
+    for p in range(N_PLACES):
+        c = order[p]
+        if c < 0 or c >= N_COLOURS or (seen >> c) & 1:
+            return False
+        seen |= 1 << c
+        if p > 0 and g[TOTALS + order[p - 1]] < g[TOTALS + c]:
+            return False
+    for p in range(N_PLACES):
+        g[RANK + p] = order[p]
+        g[PLACE + order[p]] = p
+    return True
+
+
+@njit(cache=True, inline="always")
+def raise_colour(g, colour, value):
+    """Add ``value`` to ``colour``'s total and re-rank; return True if the order changed.
+
+    The colour moves just above the highest-placed colour whose total is <= its new total
+    (ties favour the colour just raised; the others keep their order). The ranking is sorted
+    and ``value >= 0``, so only the colours above it need looking at.
+    """
+    g[TOTALS + colour] += value
+    t = g[TOTALS + colour]
+    p = g[PLACE + colour]
+    q = 0
+    while q < p and g[TOTALS + g[RANK + q]] > t:
+        q += 1
+    if q == p:
+        return False
+    for i in range(p, q, -1):
+        other = g[RANK + i - 1]
+        g[RANK + i] = other
+        g[PLACE + other] = i
+    g[RANK + q] = colour
+    g[PLACE + colour] = q
+    return True
+
+
+@njit(cache=True, inline="always")
+def to_bouquet(g, seat, card):
+    colour = colour_of(g, card)
+    g[COUNT + seat * N_COLOURS + colour] += 1
+    g[VSUM + seat * N_COLOURS + colour] += value_of(g, card)
+    g[TULIPS + seat] += 1
+
+
+@njit(cache=True, inline="always")
+def to_secret(g, card):
+    g[SECRET + g[N_SECRET]] = card
+    g[N_SECRET] += 1
+
+
+@njit(cache=True, inline="always")
+def keep_points(g, card):
+    return g[KEEP_BONUS + g[PLACE + colour_of(g, card)]]
+
+
+@njit(cache=True, inline="always")
+def give_points(g, card):
+    return value_of(g, card) + g[GIVE_BONUS + g[PLACE + colour_of(g, card)]]
+
+
+@njit(cache=True, inline="always")
+def apply_action(g, seat, card, action, receiver, trace):
+    """Do one action with the drawn ``card`` (places read now, before the action)."""
+    if action == KEEP:
+        pts = keep_points(g, card)
+        g[KEEP_PTS + seat] += pts
+        to_bouquet(g, seat, card)
+        record(trace, EV_KEEP, seat, card, pts, 0, 0)
+    elif action == GIVE:
+        pts = give_points(g, card)
+        g[GIVE_PTS + seat] += pts
+        to_bouquet(g, receiver, card)
+        record(trace, EV_GIVE, seat, card, pts, receiver, 0)
+    elif action == OPEN:
+        colour = colour_of(g, card)
+        changed = raise_colour(g, colour, value_of(g, card))
+        record(trace, EV_OPEN, seat, card, g[TOTALS + colour], 0, 0)
+        record(trace, EV_RANKING, seat, card, rank_code(g), 1 if changed else 0, 0)
+    else:
+        to_secret(g, card)
+        record(trace, EV_SECRET, seat, card, 0, 0, 0)
+    g[ACTIONS] += 1
+
+
+@njit(cache=True, inline="always")
+def action_class(action):
+    return OPEN if action >= OPEN else action
+
+
+@njit(cache=True)
+def majorities(g, out, trace):
+    """Majority points per seat at the current ranking into ``g[out : out + players]``.
+
+    For the colours in places 1st-3rd: holders (>= 1 card) grouped by (count, total value),
+    best first (dense rule: tied holders share a majority's points, the next group gets the
+    following majority); ``N_MAJ`` majorities are paid.
+    """
+    players = g[PLAYERS]
+    n_maj = g[N_MAJ]
+    for s in range(players):
+        g[out + s] = 0
+    for place in range(3):
+        colour = g[RANK + place]
+        above = np.int64(1) << 62  # keys of the groups already paid are >= this
+        for k in range(n_maj):
+            best = 0
+            for s in range(players):
+                i = s * N_COLOURS + colour
+                n = g[COUNT + i]
+                if n > 0:
+                    key = n * KEY_SHIFT + g[VSUM + i]
+                    if key < above and key > best:
+                        best = key
+            if best == 0:
+                break
+            pts = g[MAJ_TABLE + place * N_MAJORITY_COLS + k]
+            for s in range(players):
+                i = s * N_COLOURS + colour
+                if g[COUNT + i] > 0 and g[COUNT + i] * KEY_SHIFT + g[VSUM + i] == best:
+                    g[out + s] += pts
+                    record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
+            above = best
+
+
+@njit(cache=True)
+def reveal_secret(g, rng, lazy, order, trace):
+    """End: ``min(N_SECRET, REVEAL)`` secret cards, chosen at random in random order (a run:
+    partial Fisher-Yates on the secret festival) or ``order`` (scripted), are opened one at a
+    time with a re-ranking after each; the rest are discarded. False on a bad scripted order.
+    """
+    n = g[N_SECRET]
+    k = min(n, g[REVEAL])
+    if lazy:
+        for i in range(k):
+            j = i + bounded(rng, n - i)
+            t = g[SECRET + j]
+            g[SECRET + j] = g[SECRET + i]
+            g[SECRET + i] = t
+    else:
+        if order.shape[0] != k:
+            return False
+        for i in range(k):  # move order[i] to position i (each must be an unrevealed card)
+            found = -1
+            for j in range(i, n):
+                if g[SECRET + j] == order[i]:
+                    found = j
+                    break
+            if found < 0:
+                return False
+            t = g[SECRET + found]
+            g[SECRET + found] = g[SECRET + i]
+            g[SECRET + i] = t
+    for i in range(k):
+        card = g[SECRET + i]
+        colour = colour_of(g, card)
+        changed = raise_colour(g, colour, value_of(g, card))
+        record(trace, EV_REVEAL, -1, card, g[TOTALS + colour], 0, 0)
+        record(trace, EV_RANKING, -1, card, rank_code(g), 1 if changed else 0, 0)
+    for i in range(k, n):
+        record(trace, EV_DISCARD, -1, g[SECRET + i], 0, 0, 0)
+    return True
+
+
+@njit(cache=True)
+def final_scores(g, unit, trace):
+    """Majorities, scores and win shares: most points; tie: most tulips; still tied: shared."""
+    players = g[PLAYERS]
+    if trace.shape[0] > 0:
+        for k in range(g[PILE_END], g[N_DECK]):
+            record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
+    majorities(g, MAJ_PTS, trace)
+    best = 0
+    for s in range(players):
+        g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]
+        if s > 0 and (
+            g[SCORE + s] > g[SCORE + best]
+            or (g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] > g[TULIPS + best])
+        ):
+            best = s
+    tied = 0
+    for s in range(players):
+        if g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] == g[TULIPS + best]:
+            tied += 1
+    for s in range(players):
+        win = g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] == g[TULIPS + best]
+        g[SHARE + s] = unit // tied if win else 0
+        record(trace, EV_END, s, -1, g[SCORE + s], g[TULIPS + s], g[SHARE + s])

@@ -1,0 +1,243 @@
+"""Gift of Tulips strategies, as integer codes dispatched inside the kernel.
+
+Each strategy sees only what its seat sees at the table (rules: What a strategy may see):
+the card it has just drawn (and, at setup, its two cards), every bouquet, the open festival
+totals and ranking, the points so far of every seat and the size of the draw pile. None
+looks at the faces of the secret festival.
+
+An action decision is returned as one integer ``action * 8 + receiver`` (receiver 0 unless
+the action is a gift); see :func:`decode`.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from montecards.games.tulips.rules import (
+    COUNT,
+    GIVE,
+    KEEP,
+    MAJ_NOW,
+    N_COLOURS,
+    OPEN,
+    PLACE,
+    PLAYERS,
+    RANK,
+    SAVE_PLACE,
+    SAVE_RANK,
+    SECRET_ACTION,
+    TOTALS,
+    TULIPS,
+    VSUM,
+    colour_of,
+    give_points,
+    keep_points,
+    majorities,
+    raise_colour,
+    so_far,
+    value_of,
+)
+from montecards.rng import bounded
+
+RANDOM = 0
+GREEDY = 1
+MAJORITY = 2
+NAMES = ("random", "greedy", "majority")
+SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
+
+NEG = -(1 << 60)
+
+
+@njit(cache=True, inline="always")
+def encode(action, receiver):
+    return action * 8 + receiver
+
+
+@njit(cache=True, inline="always")
+def decode(code):
+    """``(action, receiver)`` of a decision code."""
+    return code >> 3, code & 7
+
+
+# --- random -------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def random_setup(rng):
+    """Which of the two dealt cards goes to the bouquet: uniform."""
+    return bounded(rng, 2)
+
+
+@njit(cache=True, inline="always")
+def random_action(g, seat, first_class, rng):
+    """The action class uniformly among the allowed ones (in the order keep, give, festival),
+    then the receiver uniformly among the other seats (a gift) or open/secret uniformly (a
+    festival card)."""
+    players = g[PLAYERS]
+    n = 3 if first_class < 0 else 2
+    cls = bounded(rng, n)
+    if first_class >= 0 and cls >= first_class:
+        cls += 1  # skip the class already used this turn
+    if cls == KEEP:
+        return encode(KEEP, 0)
+    if cls == GIVE:
+        return encode(GIVE, (seat + 1 + bounded(rng, players - 1)) % players)
+    return encode(OPEN if bounded(rng, 2) == 0 else SECRET_ACTION, 0)
+
+
+# --- greedy -------------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def greedy_setup(g, a, b):
+    """Hand index (0/1) going to the bouquet: the card of the better-placed colour; ties (same
+    colour): the higher value; still tied: the first card."""
+    pa = g[PLACE + colour_of(g, a)]
+    pb = g[PLACE + colour_of(g, b)]
+    if pa != pb:
+        return 0 if pa < pb else 1
+    return 1 if value_of(g, b) > value_of(g, a) else 0
+
+
+@njit(cache=True, inline="always")
+def lowest_scorer(g, seat):
+    """The other seat with the fewest points so far (keep + give); ties: the first one met
+    going clockwise from ``seat``."""
+    players = g[PLAYERS]
+    best = -1
+    best_pts = 0
+    for step in range(1, players):
+        other = seat + step
+        if other >= players:
+            other -= players
+        pts = so_far(g, other)
+        if best < 0 or pts < best_pts:
+            best = other
+            best_pts = pts
+    return best
+
+
+@njit(cache=True, inline="always")
+def greedy_action(g, seat, card, first_class):
+    """The allowed action with the most immediate points for the seat: keep = keep bonus of
+    the colour's current place, give = value + give bonus of that place, open or secret
+    festival = 0. Ties in the order give, keep, open, secret. A gift goes to
+    :func:`lowest_scorer`. Myopic: each card is judged alone when drawn."""
+    best = -1
+    best_pts = 0
+    if first_class != GIVE:
+        best = GIVE
+        best_pts = give_points(g, card)
+    if first_class != KEEP:
+        pts = keep_points(g, card)
+        if best < 0 or pts > best_pts:
+            best = KEEP
+            best_pts = pts
+    if first_class != OPEN and best_pts < 0:
+        best = OPEN
+    if best == GIVE:
+        return encode(GIVE, lowest_scorer(g, seat))
+    return encode(best, 0)
+
+
+# --- majority -----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def standing(g, seat, own_extra, notrace):
+    """``(margin, own)``: the seat's points if the game ended now (points so far + ``own_extra``
+    + majorities at the current ranking) and that minus the best other seat's."""
+    majorities(g, MAJ_NOW, notrace)
+    own = so_far(g, seat) + own_extra + g[MAJ_NOW + seat]
+    best_other = NEG
+    for other in range(g[PLAYERS]):
+        if other != seat:
+            v = so_far(g, other) + g[MAJ_NOW + other]
+            if v > best_other:
+                best_other = v
+    return own - best_other, own
+
+
+@njit(cache=True, inline="always")
+def with_card(g, seat, card, sign):
+    i = COUNT + seat * N_COLOURS + colour_of(g, card)
+    g[i] += sign
+    g[VSUM + seat * N_COLOURS + colour_of(g, card)] += sign * value_of(g, card)
+    g[TULIPS + seat] += sign
+
+
+@njit(cache=True)
+def majority_setup(g, seat, a, b, notrace):
+    """Hand index going to the bouquet: the card giving the better standing (margin, then own
+    points) against the bouquets as they are before anybody places a card (the choice is
+    simultaneous); ties: :func:`greedy_setup`."""
+    with_card(g, seat, a, 1)
+    ma, oa = standing(g, seat, 0, notrace)
+    with_card(g, seat, a, -1)
+    with_card(g, seat, b, 1)
+    mb, ob = standing(g, seat, 0, notrace)
+    with_card(g, seat, b, -1)
+    if ma != mb:
+        return 0 if ma > mb else 1
+    if oa != ob:
+        return 0 if oa > ob else 1
+    return greedy_setup(g, a, b)
+
+
+@njit(cache=True)
+def majority_action(g, seat, card, first_class, notrace):
+    """The allowed action giving the best standing as if the game ended right after it.
+
+    Standing = (the seat's points so far + the action's immediate points + its majority
+    points at the current ranking) minus the same for the best other seat; so it keeps
+    colours it leads or can take in the top places, opens a colour to lift one it leads
+    (or sink one an opponent leads), and gives to the player who gains least from the
+    card relative to the seat (one that cannot overtake it). Tie-breaks: the higher own
+    points, then the order give, keep, open, secret; among receivers the first met going
+    clockwise from the seat.
+    """
+    players = g[PLAYERS]
+    colour = colour_of(g, card)
+    value = value_of(g, card)
+    best = -1
+    best_m = NEG
+    best_o = NEG
+    if first_class != GIVE:
+        pts = give_points(g, card)
+        for step in range(1, players):
+            other = seat + step
+            if other >= players:
+                other -= players
+            with_card(g, other, card, 1)
+            m, o = standing(g, seat, pts, notrace)
+            with_card(g, other, card, -1)
+            if m > best_m or (m == best_m and o > best_o):
+                best = encode(GIVE, other)
+                best_m = m
+                best_o = o
+    if first_class != KEEP:
+        with_card(g, seat, card, 1)
+        m, o = standing(g, seat, keep_points(g, card), notrace)
+        with_card(g, seat, card, -1)
+        if m > best_m or (m == best_m and o > best_o):
+            best = encode(KEEP, 0)
+            best_m = m
+            best_o = o
+    if first_class != OPEN:
+        for p in range(4):
+            g[SAVE_RANK + p] = g[RANK + p]
+            g[SAVE_PLACE + p] = g[PLACE + p]
+        raise_colour(g, colour, value)
+        m, o = standing(g, seat, 0, notrace)
+        g[TOTALS + colour] -= value
+        for p in range(4):
+            g[RANK + p] = g[SAVE_RANK + p]
+            g[PLACE + p] = g[SAVE_PLACE + p]
+        if m > best_m or (m == best_m and o > best_o):
+            best = encode(OPEN, 0)
+            best_m = m
+            best_o = o
+        m, o = standing(g, seat, 0, notrace)
+        if m > best_m or (m == best_m and o > best_o):
+            best = encode(SECRET_ACTION, 0)
+    return best
