@@ -203,3 +203,6 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
         fail(exc.format_message())
+
+from montecards.cli_analysis import register as _register_analysis  # noqa: E402  (seats, compare, sweep, report)
+_register_analysis(cli)

@@ -28,3 +28,36 @@ def normal_mean(mean: float, variance: float, n: int, z: float = Z95) -> tuple[f
         return (float("nan"), float("nan"))
     half = z * math.sqrt(max(variance, 0.0) / n)
     return (mean - half, mean + half)
+
+
+def half_width(interval: tuple[float, float] | list[float]) -> float:
+    """Half the width of an interval (the "±" of a reported value)."""
+    return (interval[1] - interval[0]) / 2.0
+
+
+def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of per-game values and its normal 95 % interval: ``(mean, low, high)``.
+
+    Used for paired differences (common random numbers): pass the per-game differences.
+    """
+    import numpy as np
+
+    arr = np.asarray(values, dtype=np.float64)
+    n = arr.shape[0]
+    if n == 0:
+        return (float("nan"), float("nan"), float("nan"))
+    mean = float(arr.mean())
+    var = float(arr.var(ddof=1)) if n > 1 else 0.0
+    low, high = normal_mean(mean, var, n, z)
+    return (mean, low, high)
+
+
+def share_interval(values, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of per-game shares in [0, 1] with its Wilson 95 % interval: ``(share, low, high)``."""
+    import numpy as np
+
+    arr = np.asarray(values, dtype=np.float64)
+    n = arr.shape[0]
+    share = float(arr.mean()) if n else float("nan")
+    low, high = wilson(share, n, z)
+    return (share, low, high)

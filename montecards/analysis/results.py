@@ -138,6 +138,14 @@ class SimulationResult:
             "jobs": self.jobs,
         }
 
+    @property
+    def plot(self):
+        """Figures of this run: ``res.plot.win_share()``, ``res.plot.scores()``,
+        ``res.plot.length()`` (matplotlib Figures; they display in Jupyter)."""
+        from montecards.plots import ResultPlots
+
+        return ResultPlots(self)
+
     def _repr_html_(self) -> str:
         head = f"<p><b>{self.title}</b>: {self.n_games:,} games, {self.players} players, seed {self.seed}</p>"
         return head + self.summary().to_html(float_format=lambda x: f"{x:.4f}")

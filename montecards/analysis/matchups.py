@@ -1,0 +1,327 @@
+"""Strategy matchups over all seat rotations.
+
+For strategies A and B at P players, the lineup is one seat of A against P - 1 seats of B.
+The lineup is played in every rotation (A in seat 0, 1, ..., P - 1) with the **same seed**,
+so deal ``i`` is the same in every rotation (common random numbers): seat effects cancel and
+each deal contributes A's share averaged over the rotations. ``matrix[A][B]`` is that share,
+with a normal 95 % interval over deals (exact under the pairing); the fair share is 1/P. At two
+players the same games give both ``matrix[A][B]`` and ``matrix[B][A]``.
+
+The ranking counts significant wins and losses (interval entirely above or below the fair
+share) and says so when the "beats" relation has a cycle: then no ranking is honest.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from montecards import games
+from montecards.analysis.intervals import half_width, mean_interval
+from montecards.analysis.runs import (
+    DEFAULT_MAX_GAMES,
+    Adaptive,
+    check_count,
+    check_precision,
+    run_adaptive,
+    setup,
+    timed,
+)
+from montecards.engine.spec import WIN_UNIT, InputError
+
+
+@dataclass
+class Matchup:
+    """Per-deal shares of one lineup (``a`` in one seat, ``b`` in the others), all rotations."""
+
+    a: str
+    b: str
+    players: int
+    a_share: list[np.ndarray] = field(default_factory=list)
+    b_share: list[np.ndarray] = field(default_factory=list)
+
+    @property
+    def n_deals(self) -> int:
+        return int(sum(x.shape[0] for x in self.a_share))
+
+    def values(self, who: str) -> np.ndarray:
+        parts = self.a_share if who == "a" else self.b_share
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+
+@dataclass
+class MatchupResult:
+    """Win-rate matrix with intervals, ranking, and the runs behind them."""
+
+    game: str
+    title: str
+    players: int
+    strategies: list[str]
+    seed: int
+    params: dict[str, Any]
+    matchups: list[Matchup]
+    elapsed_seconds: float = 0.0
+    adaptive: Adaptive | None = None
+
+    @property
+    def fair_share(self) -> float:
+        return 1.0 / self.players
+
+    def _entries(self) -> dict[tuple[str, str], tuple[float, float, float, int]]:
+        out: dict[tuple[str, str], tuple[float, float, float, int]] = {}
+        for m in self.matchups:
+            out[(m.a, m.b)] = (*mean_interval(m.values("a")), m.n_deals * self.players)
+            if self.players == 2:
+                out[(m.b, m.a)] = (*mean_interval(m.values("b")), m.n_deals * self.players)
+        return out
+
+    def table(self) -> pd.DataFrame:
+        """Long form: one row per ordered pair (row strategy vs column strategy)."""
+        rows = []
+        for (a, b), (share, low, high, games_played) in self._entries().items():
+            rows.append(
+                {
+                    "strategy": a,
+                    "opponent": b,
+                    "win_share": share,
+                    "low": low,
+                    "high": high,
+                    "fair_share": self.fair_share,
+                    "games": games_played,
+                    "verdict": self._verdict(low, high),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def _verdict(self, low: float, high: float) -> str:
+        if low > self.fair_share:
+            return "wins"
+        if high < self.fair_share:
+            return "loses"
+        return "undecided"
+
+    def matrix(self, what: str = "win_share") -> pd.DataFrame:
+        """Strategy × opponent matrix of ``win_share``, ``low`` or ``high`` (NaN on the diagonal
+        and where a pair was not played)."""
+        m = pd.DataFrame(np.nan, index=self.strategies, columns=self.strategies, dtype=float)
+        m.index.name = "strategy"
+        m.columns.name = "opponent"
+        t = self.table()
+        for row in t.itertuples():
+            m.loc[row.strategy, row.opponent] = getattr(row, what)
+        return m
+
+    def beats(self) -> dict[str, set[str]]:
+        """``beats()[A]``: the opponents A beats significantly (interval above the fair share)."""
+        out: dict[str, set[str]] = {s: set() for s in self.strategies}
+        for row in self.table().itertuples():
+            if row.verdict == "wins":
+                out[row.strategy].add(row.opponent)
+        return out
+
+    def cycles(self) -> list[list[str]]:
+        """Cycles of the significant "beats" relation (A beats B beats ... beats A)."""
+        beats = self.beats()
+        found: list[list[str]] = []
+        seen: set[tuple[str, ...]] = set()
+        for size in range(2, len(self.strategies) + 1):
+            for combo in itertools.permutations(self.strategies, size):
+                if combo[0] != min(combo):
+                    continue
+                if all(combo[(i + 1) % size] in beats[combo[i]] for i in range(size)):
+                    key = tuple(combo)
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(list(combo))
+            if len(found) >= 10:
+                break
+        return found
+
+    @property
+    def transitive(self) -> bool:
+        return not self.cycles()
+
+    def ranking(self) -> pd.DataFrame:
+        """Strategies by significant wins minus losses, then mean share against the others.
+
+        ``rank`` is shared by strategies with the same wins-minus-losses; the column
+        ``in_cycle`` marks strategies caught in a non-transitive cycle (their order is not
+        meaningful)."""
+        t = self.table()
+        in_cycle = {s for c in self.cycles() for s in c}
+        rows = []
+        for s in self.strategies:
+            mine = t[t["strategy"] == s]
+            rows.append(
+                {
+                    "strategy": s,
+                    "wins": int((mine["verdict"] == "wins").sum()),
+                    "losses": int((mine["verdict"] == "loses").sum()),
+                    "undecided": int((mine["verdict"] == "undecided").sum()),
+                    "mean_share": float(mine["win_share"].mean()) if len(mine) else float("nan"),
+                    "in_cycle": s in in_cycle,
+                }
+            )
+        r = pd.DataFrame(rows)
+        r["net"] = r["wins"] - r["losses"]
+        r = r.sort_values(["net", "mean_share"], ascending=[False, False]).reset_index(drop=True)
+        r["rank"] = r["net"].rank(method="min", ascending=False).astype(int)
+        return r.set_index("rank")[["strategy", "wins", "losses", "undecided", "mean_share", "in_cycle"]]
+
+    def verdict(self) -> str:
+        """One honest sentence about the order of the strategies."""
+        cycles = self.cycles()
+        if cycles:
+            shown = "; ".join(" > ".join(c + [c[0]]) for c in cycles[:3])
+            return f"The matchups are non-transitive ({shown}): no single ranking describes them."
+        r = self.ranking()
+        groups: dict[int, list[str]] = {}
+        for rank, row in r.iterrows():
+            groups.setdefault(int(rank), []).append(row["strategy"])
+        order = " > ".join(" = ".join(g) for _, g in sorted(groups.items()))
+        undecided = int(r["undecided"].sum())
+        tail = (
+            f" ({undecided // (2 if self.players == 2 else 1)} pair(s) undecided at this size)"
+            if undecided
+            else ""
+        )
+        return f"Ranking by significant head-to-head results: {order}{tail}."
+
+    def findings(self) -> list[str]:
+        out = []
+        for (a, b), (share, low, high, games_played) in self._entries().items():
+            if self.players == 2 and self.strategies.index(a) > self.strategies.index(b):
+                continue
+            out.append(
+                f"{a} against {b}: {a} wins {100 * share:.1f} % ± {100 * half_width((low, high)):.1f} % "
+                f"of the games (fair {100 * self.fair_share:.1f} %; {games_played:,} games over all seat rotations)."
+            )
+        out.append(self.verdict())
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "analysis": "matchups",
+            "players": self.players,
+            "seed": self.seed,
+            "params": _plain(self.params),
+            "strategies": self.strategies,
+            "fair_share": self.fair_share,
+            "matchups": self.table().to_dict(orient="records"),
+            "ranking": self.ranking().reset_index().to_dict(orient="records"),
+            "transitive": self.transitive,
+            "cycles": self.cycles(),
+            "verdict": self.verdict(),
+            "elapsed_seconds": self.elapsed_seconds,
+            **({"adaptive": self.adaptive.to_dict()} if self.adaptive else {}),
+        }
+
+    @property
+    def plot(self):
+        from montecards.plots import MatchupPlots
+
+        return MatchupPlots(self)
+
+    def _repr_html_(self) -> str:
+        head = (
+            f"<p><b>{self.title}</b>: matchups at {self.players} players over all seat rotations "
+            f"(fair share {100 * self.fair_share:.1f} %)</p>"
+        )
+        return head + self.matrix().to_html(float_format=lambda x: f"{x:.4f}") + self.ranking().to_html()
+
+
+def _plain(value: Any) -> Any:
+    from montecards.analysis.results import _jsonable
+
+    return _jsonable(value)
+
+
+def matchups(
+    game: str,
+    strategies: Sequence[str],
+    players: int = 2,
+    n: int = 20_000,
+    params: dict[str, Any] | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+    n_for: Mapping[str, int] | None = None,
+    precision: float | None = None,
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> MatchupResult:
+    """Every pair of ``strategies`` head to head over all seat rotations.
+
+    ``n``: deals per pair (each deal is played once per rotation, i.e. ``players`` games).
+    ``n_for``: a smaller number of deals for pairs involving a slow strategy, e.g.
+    ``{"rollout": 500}``. ``precision``: instead of ``n``, add deals until every matrix entry's
+    95 % half-width is at most this (capped at ``max_games`` deals per pair).
+    """
+    spec = games.get(game)
+    names = list(dict.fromkeys(strategies))
+    if len(names) < 2:
+        raise InputError(
+            f"a matchup needs at least 2 different strategies (allowed: {', '.join(spec.strategies)})"
+        )
+    for s in names:
+        spec.strategy_codes(spec.check_players(players), [s])
+    n = check_count("n", n)
+    precision = check_precision(precision)
+    n_for = dict(n_for or {})
+    first = setup(game, players, names[0], params, seed, jobs)
+    seed = first.seed
+    if players == 2:
+        pairs = list(itertools.combinations(names, 2))
+    else:
+        pairs = list(itertools.permutations(names, 2))
+    plans = []
+    for a, b in pairs:
+        runs = []
+        for r in range(players):
+            lineup = [b] * players
+            lineup[r] = a
+            runs.append((r, setup(game, players, lineup, params, seed, jobs)))
+        deals = min([n] + [n_for[s] for s in (a, b) if s in n_for])
+        plans.append((Matchup(a, b, players), runs, check_count("n_for", deals)))
+
+    def step_pair(plan, start: int, count: int) -> None:
+        m, runs, _ = plan
+        a_sum = np.zeros(count)
+        b_sum = np.zeros(count)
+        for r, run in runs:
+            _, rows = run.play(start, count, keep=True)
+            win = rows[:, run.layout.seat_slice("win")] / WIN_UNIT
+            a_sum += win[:, r]
+            b_sum += (win.sum(axis=1) - win[:, r]) / (players - 1)
+        m.a_share.append(a_sum / players)
+        m.b_share.append(b_sum / players)
+
+    def widest() -> float:
+        worst = 0.0
+        for m, _, _ in plans:
+            for who in ("a", "b") if players == 2 else ("a",):
+                _, low, high = mean_interval(m.values(who))
+                worst = max(worst, half_width((low, high)) if np.isfinite(low) else np.inf)
+        return worst
+
+    def play_all() -> Adaptive | None:
+        if precision is None:
+            for plan in plans:
+                step_pair(plan, 0, plan[2])
+            return None
+        return run_adaptive(
+            lambda start, count: [step_pair(plan, start, count) for plan in plans],
+            widest,
+            precision,
+            first=min(2_000, max_games),
+            max_games=max_games,
+        )
+
+    info, elapsed = timed(play_all)
+    return MatchupResult(
+        spec.name, spec.title, players, names, seed, first.params, [p[0] for p in plans], elapsed, info
+    )

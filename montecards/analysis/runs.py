@@ -1,0 +1,224 @@
+"""Runs for the analysis layer: one configuration played in batches of consecutive games.
+
+A :class:`Setup` is one validated configuration (game, players, strategies, parameters, seed).
+``Setup.play(start, count)`` plays games ``start .. start + count - 1`` of that run through
+the game-agnostic engine, so batches played one after another give exactly the games of
+``montecards.simulate(..., n=start + count, seed=seed)`` — an adaptive run that stopped at N
+games is the run ``simulate(n=N)`` would have made. Game ``i`` draws only from ``(seed, i)``,
+so two setups that differ only in a rule variant or a strategy deal the same cards to game
+``i`` (common random numbers): per-game rows pair by game index.
+
+Nothing here knows a kernel: it goes through the registry's spec and the engine runner.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from montecards.analysis.results import SimulationResult, games_frame
+from montecards.engine.runner import DEFAULT_CHUNK, RunConfig, check_jobs, iter_chunks_local, warm_up
+from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
+from montecards.engine.summary import Summary
+
+DEFAULT_MAX_GAMES = 50_000_000
+
+
+@dataclass
+class Setup:
+    """One validated run configuration; play it in batches with :meth:`play`."""
+
+    spec: GameSpec
+    config: RunConfig
+    strategies: list[str]
+    params: dict[str, Any]
+    jobs: int
+    chunk_size: int = DEFAULT_CHUNK
+    _warm: bool = field(default=False, repr=False)
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    @property
+    def layout(self) -> Layout:
+        return self.spec.layout(self.config.players)
+
+    def play(self, start: int, count: int, keep: bool = False) -> tuple[Summary, np.ndarray | None]:
+        """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows."""
+        if not self._warm:
+            warm_up(self.spec, self.config)
+            self._warm = True
+        layout = self.layout
+        summary = Summary.empty(layout)
+        chunks = [
+            (s, min(self.chunk_size, start + count - s)) for s in range(start, start + count, self.chunk_size)
+        ]
+        kept = []
+        for _, _, rows in iter_chunks_local(self.spec, self.config, chunks, self.jobs):
+            summary = summary.merge(Summary.of_rows(rows, layout))
+            if keep:
+                kept.append(rows)
+        return summary, (np.concatenate(kept) if keep and kept else None)
+
+    def result(self, summary: Summary, elapsed: float, rows: np.ndarray | None = None) -> SimulationResult:
+        """A :class:`SimulationResult` of the games summarised by ``summary``."""
+        layout = self.layout
+        return SimulationResult(
+            game=self.spec.name,
+            title=self.spec.title,
+            layout=layout,
+            n_games=summary.n_games,
+            players=self.players,
+            seed=self.seed,
+            strategies=list(self.strategies),
+            params=dict(self.params),
+            summary_data=summary,
+            elapsed_seconds=elapsed,
+            rate_metrics=self.spec.rate_metrics,
+            score_name=self.spec.score_name,
+            turns_name=self.spec.turns_name,
+            games=games_frame(rows, layout) if rows is not None else None,
+            backend="local",
+            jobs=self.jobs,
+        )
+
+
+def setup(
+    game: str,
+    players: int | None = None,
+    strategies: Sequence[str] | str | None = None,
+    params: dict[str, Any] | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+) -> Setup:
+    """Validate a configuration (raises InputError naming what is allowed)."""
+    from montecards.api import prepare
+
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    return Setup(spec, config, names, resolved, check_jobs(jobs))
+
+
+def check_count(name: str, value: Any, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise InputError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_precision(precision: Any) -> float | None:
+    if precision is None:
+        return None
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 1:
+        raise InputError(f"precision must be a number between 0 and 1 (a 95 % half-width), got {precision!r}")
+    return float(precision)
+
+
+# --- per-game quantities from int64 rows --------------------------------------------------------
+
+
+def per_game(rows: np.ndarray, layout: Layout) -> dict[str, np.ndarray]:
+    """Per-game float columns of a block of rows: ``win_k`` (share), ``score_k``, every other
+    seat output ``<name>_k``, ``turns``, each metric, ``shared`` (0/1: a finished game whose win
+    was split) and ``unfinished`` (0/1)."""
+    out: dict[str, np.ndarray] = {}
+    win = rows[:, layout.seat_slice("win")]
+    for k in range(layout.players):
+        out[f"win_{k}"] = win[:, k] / WIN_UNIT
+    for name in layout.seat_block_names[1:]:
+        block = rows[:, layout.seat_slice(name)]
+        for k in range(layout.players):
+            out[f"{name}_{k}"] = block[:, k].astype(np.float64)
+    out["turns"] = rows[:, 0].astype(np.float64)
+    for name in layout.metrics:
+        out[name] = rows[:, layout.column(name)].astype(np.float64)
+    finished = rows[:, 1] == 0
+    out["shared"] = (finished & (win.max(axis=1) < WIN_UNIT)).astype(np.float64)
+    out["unfinished"] = (~finished).astype(np.float64)
+    return out
+
+
+def proportion_columns(layout: Layout, rate_metrics: Sequence[str]) -> set[str]:
+    """Per-game columns that are shares or 0/1 rates (Wilson intervals); the rest are means."""
+    cols = {f"win_{k}" for k in range(layout.players)}
+    cols |= {"shared", "unfinished"} | set(rate_metrics)
+    return cols
+
+
+# --- adaptive runs ------------------------------------------------------------------------------
+
+
+@dataclass
+class Adaptive:
+    """How an adaptive run went: games played, batches, and the widest interval at the end."""
+
+    precision: float
+    n_games: int
+    batches: int
+    max_half_width: float
+    reached: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "precision": self.precision,
+            "n_games": self.n_games,
+            "batches": self.batches,
+            "max_half_width": self.max_half_width,
+            "reached": self.reached,
+        }
+
+    def sentence(self) -> str:
+        verb = "reached" if self.reached else "NOT reached (game cap hit)"
+        return (
+            f"precision ±{self.precision:g} {verb} after {self.n_games:,} games per configuration "
+            f"in {self.batches} batches (widest interval ±{self.max_half_width:.4g})"
+        )
+
+
+def run_adaptive(
+    step: Callable[[int, int], None],
+    widest: Callable[[], float],
+    precision: float,
+    first: int = 20_000,
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> Adaptive:
+    """Play batches of consecutive games until ``widest()`` (the largest 95 % half-width of the
+    requested intervals) is at most ``precision``, or ``max_games`` games were played.
+
+    ``step(start, count)`` plays games ``start .. start + count - 1`` of every configuration.
+    The next batch is sized from the current width (half-width shrinks as 1/sqrt(n)), with a
+    10 % margin, at least a quarter and at most three times the games played so far.
+    """
+    n = 0
+    batches = 0
+    count = min(first, max_games)
+    while True:
+        step(n, count)
+        n += count
+        batches += 1
+        worst = widest()
+        if worst <= precision:
+            return Adaptive(precision, n, batches, worst, True)
+        if n >= max_games:
+            return Adaptive(precision, n, batches, worst, False)
+        need = int(np.ceil(n * (worst / precision) ** 2 * 1.1)) if np.isfinite(worst) else 4 * n
+        count = int(min(max(need - n, n // 4, 1000), 3 * n, max_games - n))
+        count = max(1, int(np.ceil(count / 1000.0) * 1000) if count >= 1000 else count)
+        count = min(count, max_games - n)
+
+
+def timed(func: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    value = func()
+    return value, time.perf_counter() - start

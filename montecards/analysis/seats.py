@@ -1,0 +1,226 @@
+"""Seat advantage per player count: every seat plays the same strategy, so any difference
+between seats' win shares is the seat's own advantage."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from montecards import games
+from montecards.analysis.intervals import half_width
+from montecards.analysis.results import SimulationResult
+from montecards.analysis.runs import (
+    DEFAULT_MAX_GAMES,
+    Adaptive,
+    check_count,
+    check_precision,
+    run_adaptive,
+    setup,
+    timed,
+)
+from montecards.engine.spec import InputError
+
+
+@dataclass
+class SeatAdvantage:
+    """One :class:`SimulationResult` per player count (``results[players]``)."""
+
+    game: str
+    title: str
+    results: dict[int, SimulationResult]
+    adaptive: dict[int, Adaptive] = field(default_factory=dict)
+
+    @property
+    def player_counts(self) -> list[int]:
+        return sorted(self.results)
+
+    def table(self) -> pd.DataFrame:
+        """One row per (players, seat): win share with its Wilson interval, the fair share
+        1/players, the share relative to fair, and the mean score with its interval."""
+        rows = []
+        for p in self.player_counts:
+            res = self.results[p]
+            summary = res.summary()
+            for seat, row in summary.iterrows():
+                rows.append(
+                    {
+                        "players": p,
+                        "seat": seat,
+                        "strategy": row["strategy"],
+                        "n_games": res.n_games,
+                        "win_share": row["win_share"],
+                        "win_low": row["win_low"],
+                        "win_high": row["win_high"],
+                        "fair_share": 1.0 / p,
+                        "relative": row["win_share"] * p,
+                        "mean_score": row["mean_score"],
+                        "score_low": row["score_low"],
+                        "score_high": row["score_high"],
+                    }
+                )
+        return pd.DataFrame(rows).set_index(["players", "seat"])
+
+    def game_table(self) -> pd.DataFrame:
+        """One row per player count: games, game length, shared wins, unfinished and the
+        game's own metrics, each with its interval."""
+        rows = []
+        for p in self.player_counts:
+            res = self.results[p]
+            row: dict[str, Any] = {"players": p, "n_games": res.n_games, "unfinished": res.unfinished}
+            for name, m in res.metrics().items():
+                row[name] = m["mean"]
+                row[f"{name}_low"] = m["ci95"][0]
+                row[f"{name}_high"] = m["ci95"][1]
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("players")
+
+    def first_seat(self, players: int) -> tuple[float, float, float]:
+        """Seat 0's win share with its interval at ``players``."""
+        res = self.results[players]
+        low, high = res.win_share_ci95[0]
+        return res.win_share[0], low, high
+
+    def findings(self) -> list[str]:
+        """Plain sentences: the first seat's share against the fair share per player count."""
+        out = []
+        for p in self.player_counts:
+            share, low, high = self.first_seat(p)
+            fair = 1.0 / p
+            if low > fair:
+                verdict = "an advantage"
+            elif high < fair:
+                verdict = "a disadvantage"
+            else:
+                verdict = "no detectable advantage"
+            res = self.results[p]
+            best = max(range(p), key=lambda k: res.win_share[k])
+            hw = half_width((low, high))
+            digits = 1 if hw >= 0.0005 else 2
+            out.append(
+                f"With {p} players the first seat wins {pct(share, digits)} ± {pct(hw, digits)} "
+                f"(fair share {pct(fair)}: {verdict}); the best seat is seat {best + 1} with "
+                f"{pct(res.win_share[best])} ({res.n_games:,} games)."
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "analysis": "seats",
+            "players": {
+                str(p): {
+                    **self.results[p].to_dict(),
+                    **({"adaptive": self.adaptive[p].to_dict()} if p in self.adaptive else {}),
+                }
+                for p in self.player_counts
+            },
+        }
+
+    @property
+    def plot(self):
+        from montecards.plots import SeatPlots
+
+        return SeatPlots(self)
+
+    def _repr_html_(self) -> str:
+        head = f"<p><b>{self.title}</b>: seat advantage for {', '.join(map(str, self.player_counts))} players</p>"
+        return head + self.table().to_html(float_format=lambda x: f"{x:.4f}")
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage with ``digits`` decimals ("35.1 %")."""
+    return f"{100 * x:.{digits}f} %"
+
+
+def seat_advantage(
+    game: str,
+    players: Sequence[int] | int | None = None,
+    n: int = 100_000,
+    strategy: str | None = None,
+    params: dict[str, Any] | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+    precision: float | None = None,
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> SeatAdvantage:
+    """Win share of every seat for each player count, every seat playing ``strategy``.
+
+    ``players``: one count, a list, or every count the game allows. ``precision``: play
+    batches until every seat's 95 % half-width is at most this (``n`` is then ignored and the
+    games it took are recorded in ``adaptive``). Player count ``p`` uses seed ``seed`` too.
+    """
+    spec = games.get(game)
+    if players is None:
+        counts = list(range(spec.min_players, spec.max_players + 1))
+    elif isinstance(players, int):
+        counts = [players]
+    else:
+        counts = list(players)
+    if not counts:
+        raise InputError("give at least one player count")
+    precision = check_precision(precision)
+    n = check_count("n", n)
+    if strategy is not None and not isinstance(strategy, str):
+        raise InputError("seat advantage takes one strategy for every seat")
+    results: dict[int, SimulationResult] = {}
+    adaptive: dict[int, Adaptive] = {}
+    first = setup(game, counts[0], strategy, params, seed, jobs)
+    seed = first.seed
+    for p in counts:
+        run = setup(game, p, strategy, params, seed, jobs)
+        if precision is None:
+            (summary, _), elapsed = timed(lambda run=run: run.play(0, n))
+        else:
+            state: dict[str, Any] = {"summary": None}
+
+            def step(start: int, count: int, run=run, state=state) -> None:
+                s, _ = run.play(start, count)
+                state["summary"] = s if state["summary"] is None else state["summary"].merge(s)
+
+            def widest(run=run, state=state) -> float:
+                res = run.result(state["summary"], 0.0)
+                return max(half_width(ci) for ci in res.win_share_ci95)
+
+            adaptive[p], elapsed = timed(
+                lambda step=step, widest=widest: run_adaptive(step, widest, precision, max_games=max_games)
+            )
+            summary = state["summary"]
+        results[p] = run.result(summary, elapsed)
+    return SeatAdvantage(spec.name, spec.title, results, adaptive)
+
+
+def simulate_adaptive(
+    game: str,
+    precision: float,
+    players: int | None = None,
+    strategies: Sequence[str] | str | None = None,
+    params: dict[str, Any] | None = None,
+    seed: int | None = None,
+    jobs: int | None = None,
+    max_games: int = DEFAULT_MAX_GAMES,
+    first: int = 20_000,
+) -> SimulationResult:
+    """Like ``montecards.simulate`` but plays until every seat's win-share 95 % half-width is at
+    most ``precision``. The result equals ``simulate(n=result.n_games, seed=result.seed)``;
+    ``result.extra["adaptive"]`` says how it went."""
+    precision = check_precision(precision)
+    if precision is None:
+        raise InputError("simulate_adaptive needs a precision")
+    run = setup(game, players, strategies, params, seed, jobs)
+    state: dict[str, Any] = {"summary": None}
+
+    def step(start: int, count: int) -> None:
+        s, _ = run.play(start, count)
+        state["summary"] = s if state["summary"] is None else state["summary"].merge(s)
+
+    def widest() -> float:
+        res = run.result(state["summary"], 0.0)
+        return max(half_width(ci) for ci in res.win_share_ci95)
+
+    info, elapsed = timed(lambda: run_adaptive(step, widest, precision, first=first, max_games=max_games))
+    res = run.result(state["summary"], elapsed)
+    res.extra["adaptive"] = info.to_dict()
+    return res

@@ -1,0 +1,311 @@
+"""Analysis commands of ``montecards``: ``seats``, ``compare``, ``sweep`` and ``report``.
+
+They only parse arguments, call :mod:`montecards.analysis` / :mod:`montecards.report` and
+print (a readable table, or exactly one JSON object with ``--json``). Bad input raises
+InputError, which ``montecards.cli.main`` turns into one line on stderr and exit status 2.
+They are registered on the ``cli`` group by ``montecards/cli.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from montecards.engine.spec import InputError
+
+
+def _params(pairs: tuple[str, ...]) -> dict[str, str]:
+    from montecards.cli import parse_params
+
+    return parse_params(pairs)
+
+
+def _common(func):
+    """Options shared by the analysis commands."""
+    func = click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")(func)
+    func = click.option("-j", "--jobs", type=int, default=None, help="Threads.")(func)
+    func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(func)
+    func = click.option(
+        "--precision",
+        type=float,
+        default=None,
+        help="Play until every requested 95 %% interval has at most this half-width (e.g. 0.002); "
+        "replaces -n.",
+    )(func)
+    func = click.option(
+        "--param",
+        "params",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Rule or model parameter for every run (repeatable; lists comma-separated).",
+    )(func)
+    func = click.option(
+        "--plot",
+        "plot_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Also write the analysis figure to this PNG file.",
+    )(func)
+    return func
+
+
+def _emit(result, as_json: bool, text: str, plot_path: str | None, figure=None) -> None:
+    if plot_path is not None:
+        from montecards.plots import save
+
+        if not plot_path.lower().endswith(".png"):
+            raise InputError(f"--plot must end in .png, got {plot_path!r}")
+        save(figure() if figure else result.plot(), plot_path)
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(text)
+
+
+def _frame_text(frame) -> str:
+    import pandas as pd
+
+    with pd.option_context("display.max_rows", None, "display.width", 140, "display.max_columns", None):
+        return frame.to_string(float_format=lambda x: f"{x:.4f}")
+
+
+@click.command("seats")
+@click.argument("game")
+@click.option(
+    "-p",
+    "--players",
+    "players",
+    multiple=True,
+    type=int,
+    help="Player count (repeatable; default: every count the game allows).",
+)
+@click.option("-s", "--strategy", default=None, help="Strategy of every seat (default: the game's).")
+@click.option("-n", "n", type=int, default=100_000, show_default=True, help="Games per player count.")
+@_common
+def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, params, plot_path) -> None:
+    """Seat advantage: every seat's win share per player count, with 95 % intervals."""
+    from montecards.analysis import seat_advantage
+
+    sa = seat_advantage(
+        game,
+        players=list(players) or None,
+        n=n,
+        strategy=strategy,
+        params=_params(params),
+        seed=seed,
+        jobs=jobs,
+        precision=precision,
+    )
+    lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
+    for p, info in sa.adaptive.items():
+        lines.append(f"{p} players: {info.sentence()}")
+    lines += ["", _frame_text(sa.table()), ""] + sa.findings()
+    _emit(sa, as_json, "\n".join(lines), plot_path, lambda: sa.plot.win_share())
+
+
+def _variant(text: str) -> dict[str, str]:
+    from montecards.cli import parse_params
+
+    pairs = tuple(text.split())
+    if not pairs:
+        raise InputError("--variant takes KEY=VALUE (several separated by spaces), got an empty value")
+    return parse_params(pairs)
+
+
+@click.command("compare")
+@click.argument("game")
+@click.option(
+    "-s",
+    "--strategy",
+    "strategies",
+    multiple=True,
+    help="Matchups: a strategy to compare (repeat, 2 or more). With --variant: seat strategies.",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="'KEY=VALUE ...'",
+    help="A rule variant (repeat, 2 or more; the first is the baseline).",
+)
+@click.option("-p", "--players", type=int, default=None, help="Number of players.")
+@click.option(
+    "-n",
+    "n",
+    type=int,
+    default=None,
+    help="Deals per pair (matchups, default 20,000) or per variant (default 100,000).",
+)
+@click.option(
+    "--n-for",
+    "n_for",
+    multiple=True,
+    metavar="STRATEGY=N",
+    help="Fewer deals for pairs involving a slow strategy, e.g. rollout=500.",
+)
+@_common
+def compare_command(
+    game, strategies, variants, players, n, n_for, seed, jobs, as_json, precision, params, plot_path
+) -> None:
+    """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
+    random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
+    from montecards import games
+    from montecards.analysis import compare_variants, matchups
+
+    spec = games.get(game)
+    if variants:
+        if len(variants) < 2:
+            raise InputError("give at least 2 --variant (the first is the baseline)")
+        named = {v.strip(): _variant(v) for v in variants}
+        cmp = compare_variants(
+            game,
+            named,
+            n=n or 100_000,
+            players=players,
+            strategies=list(strategies) or None,
+            params=_params(params),
+            seed=seed,
+            jobs=jobs,
+            precision=precision,
+        )
+        head = (
+            f"{cmp.title}: {len(cmp.labels)} variants, {cmp.n_games:,} common deals, "
+            f"{cmp.players} players, seed {cmp.seed}, baseline {cmp.baseline}"
+        )
+        if cmp.adaptive:
+            head += f"\n{cmp.adaptive.sentence()}"
+        text = "\n".join(
+            [
+                head,
+                "",
+                "levels:",
+                _frame_text(cmp.levels()),
+                "",
+                "paired differences (variant - baseline):",
+                _frame_text(cmp.differences()),
+                "",
+            ]
+            + cmp.findings()
+        )
+        _emit(cmp, as_json, text, plot_path)
+        return
+    if len(set(strategies)) < 2:
+        raise InputError(
+            "compare needs at least 2 different -s strategies (matchups) or 2 --variant "
+            f"(allowed strategies for {spec.name}: {', '.join(spec.strategies)})"
+        )
+    slow: dict[str, int] = {}
+    for item in n_for:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise InputError(f"--n-for takes STRATEGY=N, got {item!r}")
+        if name not in spec.strategies:
+            raise InputError(f"unknown strategy {name!r} in --n-for (allowed: {', '.join(spec.strategies)})")
+        slow[name] = int(value)
+    res = matchups(
+        game,
+        list(strategies),
+        players=players or 2,
+        n=n or 20_000,
+        params=_params(params),
+        seed=seed,
+        jobs=jobs,
+        n_for=slow,
+        precision=precision,
+    )
+    head = (
+        f"{res.title}: matchups at {res.players} players over all seat rotations, seed {res.seed} "
+        f"(fair share {100 * res.fair_share:.1f} %)"
+    )
+    if res.adaptive:
+        head += f"\n{res.adaptive.sentence()}"
+    text = "\n".join(
+        [
+            head,
+            "",
+            "win share of row strategy:",
+            _frame_text(res.matrix()),
+            "",
+            _frame_text(res.ranking()),
+            "",
+        ]
+        + res.findings()
+    )
+    _emit(res, as_json, text, plot_path)
+
+
+@click.command("sweep")
+@click.argument("game")
+@click.argument("parameter")
+@click.argument("values", nargs=-1)
+@click.option("-p", "--players", type=int, default=None, help="Number of players.")
+@click.option("-s", "--strategy", "strategies", multiple=True, help="Strategy (once, or once per seat).")
+@click.option("-n", "n", type=int, default=100_000, show_default=True, help="Deals per value.")
+@_common
+def sweep_command(
+    game, parameter, values, players, strategies, n, seed, jobs, as_json, precision, params, plot_path
+) -> None:
+    """Play PARAMETER at each VALUE (lists comma-separated: speed 1,1,1,1 1.1,1,1,1) on the
+    same deals; print each seat's win share and the paired difference from the first value."""
+    from montecards.analysis import sweep
+
+    if not values:
+        raise InputError(f"sweep of {parameter} needs at least one value")
+    res = sweep(
+        game,
+        parameter,
+        list(values),
+        n=n,
+        players=players,
+        strategies=list(strategies) or None,
+        params=_params(params),
+        seed=seed,
+        jobs=jobs,
+        precision=precision,
+    )
+    c = res.comparison
+    head = (
+        f"{c.title}: {parameter} over {len(res.x)} values, {c.n_games:,} common deals each, "
+        f"{c.players} players, seed {c.seed}"
+    )
+    if c.adaptive:
+        head += f"\n{c.adaptive.sentence()}"
+    parts = [head]
+    for k in range(c.players):
+        parts += ["", f"seat {k + 1} win share:", _frame_text(res.table(f"win_{k}").set_index("value"))]
+    _emit(res, as_json, "\n".join(parts), plot_path)
+
+
+@click.command("report")
+@click.argument("game")
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Folder for README.md and the figures (default: reports/GAME).",
+)
+@click.option("--quick", is_flag=True, help="Small runs (under a minute): for tests and previews.")
+@click.option("--seed", type=int, default=None, help="Seed (default: the reports' fixed seed).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+def report_command(game, out_dir, quick, seed, jobs) -> None:
+    """Write README.md + PNG figures answering GAME's questions (rules page, last section)."""
+    from montecards.report import DEFAULT_SEED, build_report
+
+    if seed is not None and not 0 <= seed < 2**64:
+        raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed}")
+    path = build_report(game, out_dir, quick=quick, seed=DEFAULT_SEED if seed is None else seed, jobs=jobs)
+    click.echo(f"wrote {path} and {len(list(Path(path).parent.glob('*.png')))} figures")
+
+
+COMMANDS = (seats_command, compare_command, sweep_command, report_command)
+
+
+def register(group: click.Group) -> None:
+    """Add the analysis commands to the ``montecards`` click group."""
+    for command in COMMANDS:
+        if command.name not in group.commands:
+            group.add_command(command)

@@ -1,0 +1,92 @@
+"""matplotlib figures of results and analyses, in one consistent style.
+
+Every function returns a :class:`matplotlib.figure.Figure` built without pyplot (no global
+state, no GUI: the Agg canvas renders it), which Jupyter displays inline and
+:func:`save` writes as PNG. Result objects expose them as accessors:
+``res.plot.win_share()``, ``seats.plot.win_share()``, ``matchup.plot.heatmap()``,
+``comparison.plot.differences()``, ``sweep_result.plot.curve()``.
+"""
+
+from montecards.plots.figures import (
+    game_length,
+    matchup_heatmap,
+    metric_by_players,
+    save,
+    score_distribution,
+    sweep_curve,
+    variant_differences,
+    win_share_by_seat,
+)
+from montecards.plots.style import STYLE, new_figure
+
+
+class ResultPlots:
+    """``res.plot``: figures of one :class:`SimulationResult`."""
+
+    def __init__(self, result):
+        self._r = result
+
+    def win_share(self):
+        return win_share_by_seat(self._r)
+
+    def scores(self):
+        return score_distribution(self._r)
+
+    def length(self):
+        return game_length(self._r)
+
+    def metrics(self, names, labels=None, ylabel=None):
+        return metric_by_players(self._r, names, labels, ylabel)
+
+
+class SeatPlots(ResultPlots):
+    """``seats.plot``: the same figures, one panel or line per player count."""
+
+
+class MatchupPlots:
+    def __init__(self, result):
+        self._r = result
+
+    def heatmap(self):
+        return matchup_heatmap(self._r)
+
+    __call__ = heatmap
+
+
+class VariantPlots:
+    def __init__(self, result):
+        self._r = result
+
+    def differences(self, quantities=None):
+        return variant_differences(self._r, quantities)
+
+    __call__ = differences
+
+
+class SweepPlots:
+    def __init__(self, result):
+        self._r = result
+
+    def curve(self, quantities=None):
+        return sweep_curve(self._r, quantities)
+
+    __call__ = curve
+
+
+__all__ = [
+    "STYLE",
+    "MatchupPlots",
+    "ResultPlots",
+    "SeatPlots",
+    "SweepPlots",
+    "VariantPlots",
+    "game_length",
+    "matchup_heatmap",
+    "metric_by_players",
+    "new_figure",
+    "save",
+    "score_distribution",
+    "sweep_curve",
+    "variant_differences",
+    "win_share_by_seat",
+]

@@ -1,0 +1,353 @@
+"""The figures. Inputs are result objects of :mod:`montecards.analysis`; outputs are Figures."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from montecards.plots.style import FAIR, colour, new_figure, styled
+
+
+def save(fig, path: str | Path) -> Path:
+    """Write ``fig`` as a PNG (or any format matplotlib knows from the suffix)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, bbox_inches="tight")
+    return path
+
+
+def _by_players(obj: Any) -> dict[int, Any]:
+    """``{players: SimulationResult}`` from a SeatAdvantage, a dict or one result."""
+    if hasattr(obj, "results") and isinstance(obj.results, dict):
+        return dict(sorted(obj.results.items()))
+    if isinstance(obj, dict):
+        return dict(sorted(obj.items()))
+    return {obj.players: obj}
+
+
+def _grid(count: int, max_cols: int = 3) -> tuple[int, int]:
+    cols = min(count, max_cols)
+    return math.ceil(count / cols), cols
+
+
+def _title(obj: Any) -> str:
+    if hasattr(obj, "title"):
+        return obj.title
+    first = next(iter(_by_players(obj).values()))
+    return first.title
+
+
+@styled
+def win_share_by_seat(obj: Any):
+    """Win share of each seat with its 95 % interval, one panel per player count, against the
+    fair share 1/players (dashed)."""
+    results = _by_players(obj)
+    nrows, ncols = _grid(len(results))
+    fig, axes = new_figure(nrows, ncols, width=3.4 * ncols + 0.6, height=3.1 * nrows + 0.5, squeeze=False)
+    for ax in axes.flat[len(results) :]:
+        ax.set_visible(False)
+    for ax, (p, res) in zip(axes.flat, results.items(), strict=False):
+        share = np.array(res.win_share) * 100
+        ci = np.array(res.win_share_ci95) * 100
+        seats = np.arange(1, p + 1)
+        err = np.vstack([share - ci[:, 0], ci[:, 1] - share])
+        ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
+        ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
+        ax.axhline(100 / p, color=FAIR, ls="--", lw=1, label=f"fair share {100 / p:.1f} %")
+        top = max(ci[:, 1].max(), 100 / p)
+        for x, y, hi in zip(seats, share, ci[:, 1], strict=True):
+            ax.text(x, hi + top * 0.02, f"{y:.1f}", ha="center", va="bottom", fontsize=8)
+        ax.set_ylim(0, top * 1.22)
+        ax.set_xticks(seats)
+        ax.set_xlabel("seat (1 = first to play)")
+        ax.set_ylabel("win share (%)")
+        strat = res.strategies[0] if len(set(res.strategies)) == 1 else "mixed"
+        ax.set_title(f"{p} players — {res.n_games:,} games ({strat})", fontsize=10)
+        ax.legend(loc="lower right")
+    fig.suptitle(f"{_title(obj)}: win share by seat, 95 % intervals")
+    return fig
+
+
+@styled
+def score_distribution(obj: Any):
+    """Distribution of each seat's final score, one panel per player count."""
+    results = _by_players(obj)
+    nrows, ncols = _grid(len(results))
+    fig, axes = new_figure(nrows, ncols, width=3.6 * ncols + 0.6, height=3.0 * nrows + 0.5, squeeze=False)
+    for ax in axes.flat[len(results) :]:
+        ax.set_visible(False)
+    for ax, (p, res) in zip(axes.flat, results.items(), strict=False):
+        drawn = False
+        for k in range(p):
+            counts = _score_counts(res, k)
+            if counts is None:
+                continue
+            values, freq = counts
+            ax.step(
+                values,
+                100 * freq / freq.sum(),
+                where="mid",
+                color=colour(k),
+                lw=1.3,
+                label=f"seat {k + 1} (mean {res.mean_score[k]:.1f})",
+            )
+            drawn = True
+        if not drawn:
+            ax.text(
+                0.5,
+                0.5,
+                "no score histogram\n(negative scores; keep games)",
+                ha="center",
+                va="center",
+                transform=ax.transAxes,
+            )
+        ax.set_xlabel(res.score_name)
+        ax.set_ylabel("games (%)")
+        ax.set_title(f"{p} players — {res.n_games:,} games", fontsize=10)
+        if drawn:
+            ax.legend(loc="upper right", fontsize=8)
+    fig.suptitle(f"{_title(obj)}: final score by seat")
+    return fig
+
+
+def _score_counts(res: Any, seat: int) -> tuple[np.ndarray, np.ndarray] | None:
+    hist = res.summary_data.hists.get(f"score_{seat}")
+    if hist is not None and hist.sum() > 0:
+        values = np.nonzero(hist)[0]
+        lo, hi = values.min(), values.max()
+        return np.arange(lo, hi + 1), hist[lo : hi + 1].astype(float)
+    if res.games is not None and f"score_{seat}" in res.games:
+        vals, freq = np.unique(res.games[f"score_{seat}"].to_numpy(), return_counts=True)
+        return vals, freq.astype(float)
+    return None
+
+
+@styled
+def game_length(obj: Any):
+    """Distribution of game length (the game's own unit: turns, actions, draws), one panel per
+    player count, with the mean and its 95 % interval in the title."""
+    results = _by_players(obj)
+    nrows, ncols = _grid(len(results))
+    fig, axes = new_figure(nrows, ncols, width=3.4 * ncols + 0.6, height=2.9 * nrows + 0.5, squeeze=False)
+    for ax in axes.flat[len(results) :]:
+        ax.set_visible(False)
+    for i, (ax, (p, res)) in enumerate(zip(axes.flat, results.items(), strict=False)):
+        hist = res.summary_data.hists.get("turns")
+        if hist is None or hist.sum() == 0:
+            continue
+        values = np.nonzero(hist)[0]
+        lo, hi = values.min(), values.max()
+        x = np.arange(lo, hi + 1)
+        y = 100 * hist[lo : hi + 1] / hist.sum()
+        ax.bar(x, y, width=1.0, color=colour(i), alpha=0.8)
+        m = res.metrics()["turns"]
+        ax.axvline(m["mean"], color=FAIR, ls="--", lw=1)
+        ax.set_title(
+            f"{p} players: mean {m['mean']:.1f} ± {(m['ci95'][1] - m['ci95'][0]) / 2:.2f}", fontsize=10
+        )
+        ax.set_xlabel(f"{res.turns_name} per game (all seats)")
+        ax.set_ylabel("games (%)")
+    fig.suptitle(f"{_title(obj)}: game length (dashed: mean)")
+    return fig
+
+
+@styled
+def matchup_heatmap(result: Any):
+    """Win share of the row strategy against the column strategy (over all seat rotations),
+    coloured by its distance from the fair share, annotated with value ± half-width."""
+    share = result.matrix("win_share")
+    low = result.matrix("low")
+    high = result.matrix("high")
+    names = list(share.index)
+    k = len(names)
+    fair = result.fair_share
+    fig, ax = new_figure(width=2.0 + 1.5 * k, height=1.6 + 1.2 * k)
+    data = (share.to_numpy() - fair) * 100
+    span = max(5.0, float(np.nanmax(np.abs(data))) if np.isfinite(data).any() else 5.0)
+    im = ax.imshow(data, cmap="RdBu", vmin=-span, vmax=span)
+    ax.grid(False)
+    for i in range(k):
+        for j in range(k):
+            v = share.iat[i, j]
+            if np.isnan(v):
+                ax.text(j, i, "—", ha="center", va="center", color=FAIR)
+                continue
+            hw = (high.iat[i, j] - low.iat[i, j]) / 2 * 100
+            strong = abs(data[i, j]) > span * 0.6
+            ax.text(
+                j,
+                i,
+                f"{100 * v:.1f} %\n± {hw:.1f}",
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="white" if strong else "black",
+            )
+    ax.set_xticks(range(k), names)
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("strategy")
+    cbar = fig.colorbar(im, ax=ax, shrink=0.8)
+    cbar.set_label("win share − fair share (pp)")
+    lineup = "head to head" if result.players == 2 else f"one seat vs {result.players - 1} opponents"
+    ax.set_title(
+        f"{result.title}: win share of row strategy\n{result.players} players, {lineup}, "
+        f"all seat rotations (fair {100 * fair:.1f} %)",
+        fontsize=10,
+    )
+    return fig
+
+
+def _base(quantity: str) -> str:
+    name, _, k = quantity.rpartition("_")
+    return name if name and k.isdigit() else quantity
+
+
+@styled
+def variant_differences(cmp: Any, quantities: Sequence[str] | None = None):
+    """Paired differences variant − baseline with 95 % intervals, one panel per kind of
+    quantity (shares and rates in percentage points; scores, lengths in their units)."""
+    from montecards.analysis.variants import describe
+
+    df = cmp.differences().reset_index()
+    if quantities is None:
+        quantities = [
+            q
+            for q in cmp.quantities
+            if q != "unfinished" or df[df.quantity == q]["difference"].abs().sum() > 0
+        ]
+    df = df[df["quantity"].isin(quantities)]
+    groups: dict[str, list[str]] = {}
+    for q in quantities:
+        key = "shares and rates" if q in cmp.proportions else _base(q)
+        groups.setdefault(key, []).append(q)
+    nrows, ncols = _grid(len(groups), 2)
+    variants = cmp.labels[1:]
+    height_per = max(2.6, 0.32 * max(len(v) for v in groups.values()) * len(variants) + 1.4)
+    fig, axes = new_figure(
+        nrows, ncols, width=5.2 * ncols + 0.5, height=height_per * nrows + 0.6, squeeze=False
+    )
+    for ax in axes.flat[len(groups) :]:
+        ax.set_visible(False)
+    for ax, (key, qs) in zip(axes.flat, groups.items(), strict=False):
+        scale = 100 if key == "shares and rates" else 1
+        ticks, labels = [], []
+        y = 0
+        for q in qs:
+            for vi, label in enumerate(variants):
+                row = df[(df["quantity"] == q) & (df["variant"] == label)]
+                if row.empty:
+                    continue
+                d, lo, hi = (float(row[c].iloc[0]) * scale for c in ("difference", "low", "high"))
+                ax.errorbar(
+                    d,
+                    y,
+                    xerr=[[d - lo], [hi - d]],
+                    fmt="o",
+                    color=colour(vi),
+                    capsize=3,
+                    label=label if q == qs[0] else None,
+                )
+                ticks.append(y)
+                labels.append(describe(q))
+                y -= 1
+            y -= 0.5
+        ax.axvline(0, color=FAIR, lw=1, ls="--")
+        ax.set_yticks(ticks, labels)
+        ax.set_xlabel("difference (percentage points)" if scale == 100 else f"difference ({_unit(cmp, key)})")
+        ax.set_title(key, fontsize=10)
+        ax.grid(axis="y", alpha=0)
+        if len(variants) > 1 or key == list(groups)[0]:
+            ax.legend(loc="best", fontsize=8, title="variant", title_fontsize=8)
+    fig.suptitle(
+        f"{cmp.title}: variants − baseline ({cmp.baseline}), {cmp.players} players, "
+        f"{cmp.n_games:,} paired deals, 95 % intervals"
+    )
+    return fig
+
+
+def _unit(cmp: Any, base: str) -> str:
+    if base == "score":
+        return cmp.score_name
+    if base == "turns":
+        return cmp.turns_name
+    return base.replace("_", " ")
+
+
+@styled
+def sweep_curve(result: Any, quantities: Sequence[str] | None = None):
+    """Level of each quantity (default: every seat's win share) against the swept parameter
+    with its 95 % band, and the paired difference from the first value with its band."""
+    from montecards.analysis.variants import describe
+
+    cmp = result.comparison
+    if quantities is None:
+        quantities = [q for q in cmp.quantities if q.startswith("win_")]
+    props = all(q in cmp.proportions for q in quantities)
+    scale = 100 if props else 1
+    unit = " (%)" if props else ""
+    fig, axes = new_figure(1, 2, width=11.0, height=4.0)
+    for i, q in enumerate(quantities):
+        t = result.table(q)
+        x = t["x"].to_numpy()
+        axes[0].plot(x, scale * t[q], marker="o", color=colour(i), label=describe(q))
+        axes[0].fill_between(x, scale * t["low"], scale * t["high"], color=colour(i), alpha=0.2)
+        axes[1].plot(x, scale * t["difference"], marker="o", color=colour(i), label=describe(q))
+        axes[1].fill_between(x, scale * t["diff_low"], scale * t["diff_high"], color=colour(i), alpha=0.2)
+    if props and all(q.startswith("win_") for q in quantities):
+        axes[0].axhline(100 / cmp.players, color=FAIR, ls="--", lw=1, label="fair share")
+    axes[1].axhline(0, color=FAIR, ls="--", lw=1)
+    xs = list(result.x)
+    if len(xs) <= 8:
+        for ax in axes:
+            ax.set_xticks(xs, [f"{v:g}" for v in xs])
+    axes[0].set_ylabel(("level" if not props else "win share / rate") + unit)
+    axes[1].set_ylabel("difference from first value" + (" (pp)" if props else ""))
+    for ax in axes:
+        ax.set_xlabel(result.x_label)
+    axes[0].set_title("level, 95 % band", fontsize=10)
+    axes[1].set_title("paired difference from first value, 95 % band", fontsize=10)
+    axes[0].legend(loc="best", fontsize=8)
+    fig.suptitle(
+        f"{cmp.title}: sweep of {result.parameter}, {cmp.players} players, {cmp.n_games:,} common deals per value"
+    )
+    return fig
+
+
+@styled
+def metric_by_players(
+    obj: Any,
+    names: Sequence[str],
+    labels: Sequence[str] | None = None,
+    ylabel: str | None = None,
+    percent: bool | None = None,
+):
+    """Game-level metrics (means or rates) against the player count, with 95 % intervals."""
+    results = _by_players(obj)
+    fig, ax = new_figure(width=6.4, height=3.8)
+    ps = list(results)
+    first = next(iter(results.values()))
+    if percent is None:
+        percent = all(n in first.rate_metrics or n == "shared_wins" for n in names)
+    scale = 100 if percent else 1
+    for i, name in enumerate(names):
+        m = [results[p].metrics()[name] for p in ps]
+        y = np.array([v["mean"] for v in m]) * scale
+        lo = np.array([v["ci95"][0] for v in m]) * scale
+        hi = np.array([v["ci95"][1] for v in m]) * scale
+        label = labels[i] if labels else name.replace("_", " ")
+        ax.errorbar(ps, y, yerr=[y - lo, hi - y], marker="o", capsize=4, color=colour(i), label=label)
+    ax.set_xticks(ps)
+    ax.set_xlabel("players")
+    ax.set_ylabel(ylabel or ("games (%)" if percent else "mean per game"))
+    if len(names) > 1 or labels:
+        ax.legend(loc="best")
+    ax.set_title(
+        f"{_title(obj)}: {', '.join(labels or [n.replace('_', ' ') for n in names])} by player count",
+        fontsize=10,
+    )
+    return fig

@@ -1,0 +1,81 @@
+"""The report of a game without its own recipe: seat advantage over every player count,
+game length, scores, the game's metrics by player count, and matchups of all strategies."""
+
+from __future__ import annotations
+
+from montecards.analysis import matchups
+from montecards.report import Report, seat_section, timed
+
+
+def build(
+    rep: Report, n_seats: tuple[int, int] = (100_000, 2_000), n_matchup: tuple[int, int] = (20_000, 500)
+) -> None:
+    spec = rep.spec
+    counts = range(spec.min_players, spec.max_players + 1)
+    sa = seat_section(rep, spec.default_strategy, counts, rep.n(*n_seats))
+    metrics_section(rep, sa)
+    if len(spec.strategies) >= 2:
+        matchup_section(rep, list(spec.strategies), spec.default_players, rep.n(*n_matchup))
+
+
+def metrics_section(rep: Report, sa, names=None) -> None:
+    spec = rep.spec
+    rep.section("Game length and the game's own outputs", "Same runs as the seat advantage.")
+    for p in sa.player_counts:
+        m = sa.results[p].metrics()
+        parts = [
+            f"{spec.turns_name} {m['turns']['mean']:.1f} ± {(m['turns']['ci95'][1] - m['turns']['ci95'][0]) / 2:.2f}"
+        ]
+        for name in names or spec.metrics:
+            v = m[name]
+            hw = (v["ci95"][1] - v["ci95"][0]) / 2
+            if name in spec.rate_metrics:
+                parts.append(f"{name.replace('_', ' ')} {100 * v['mean']:.2f} % ± {100 * hw:.2f}")
+            else:
+                parts.append(f"{name.replace('_', ' ')} {v['mean']:.3f} ± {hw:.3f}")
+        sh = m["shared_wins"]
+        parts.append(
+            f"shared wins {100 * sh['mean']:.2f} % ± {100 * (sh['ci95'][1] - sh['ci95'][0]) / 2:.2f}"
+        )
+        rep.finding(f"With {p} players, per game: " + "; ".join(parts) + ".")
+    rep.end_list()
+    rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")
+    rep.figure(sa.plot.scores(), "scores", f"Final {spec.score_name} by seat.")
+    for name in names or spec.metrics:
+        rep.figure(
+            sa.plot.metrics([name]),
+            f"metric_{name}",
+            f"{name.replace('_', ' ')} per game by player count, 95 % intervals.",
+        )
+    rep.table(sa.game_table())
+
+
+def matchup_section(rep: Report, strategies, players: int, n: int, n_for=None):
+    mu = timed(
+        rep,
+        f"strategy matchups, {players} players, all seat rotations",
+        f"{n:,} deals per pair × {players} rotations",
+        lambda: matchups(
+            rep.game, strategies, players=players, n=n, n_for=n_for, seed=rep.seed, jobs=rep.jobs
+        ),
+    )
+    lineup = (
+        "head to head"
+        if players == 2
+        else f"one seat of the row strategy against {players - 1} of the column strategy"
+    )
+    rep.section(
+        "Strategy matchups",
+        f"{players} players, {lineup}; each deal is played in every seat rotation so seat effects cancel "
+        f"(fair share {100 / players:.1f} %).",
+    )
+    for sentence in mu.findings():
+        rep.finding(sentence)
+    rep.end_list()
+    rep.figure(
+        mu.plot.heatmap(),
+        f"matchups_{players}p",
+        "Win share of the row strategy against the column strategy.",
+    )
+    rep.table(mu.ranking())
+    return mu

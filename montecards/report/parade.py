@@ -1,0 +1,132 @@
+"""Parade report: seat advantage 2-6 players, the 2-player majority margin (2 official vs 1
+and 0), end triggers, game length, strategy matchups (rules/parade.md, Questions)."""
+
+from __future__ import annotations
+
+from montecards.analysis import compare_variants, matchups
+from montecards.report import Report, pm, rate, seat_section, timed
+
+
+def build(rep: Report) -> None:
+    n_seats = rep.n(300_000, 3_000)
+    sa = seat_section(rep, "greedy", range(2, 7), n_seats)
+
+    # --- end triggers and game length ---------------------------------------------------
+    rep.section(
+        "End triggers and game length",
+        "A game ends either when a player has collected all six colours or when the draw pile "
+        "runs out (then every seat plays one more turn). Same runs as above.",
+    )
+    for p in sa.player_counts:
+        m = sa.results[p].metrics()
+        six = m["six_colours"]
+        turns = m["turns"]
+        rep.finding(
+            f"With {p} players the six-colour trigger ends {rate(six['mean'], *six['ci95'])} of "
+            f"the games (deck empty: the rest); a game lasts {turns['mean']:.1f} ± "
+            f"{(turns['ci95'][1] - turns['ci95'][0]) / 2:.2f} turns (all seats together)."
+        )
+    rep.end_list()
+    rep.figure(
+        sa.plot.metrics(["six_colours"], ["six-colour trigger"], "games ended by six colours (%)"),
+        "end_triggers",
+        "Share of games ended by the six-colour trigger (the rest: deck empty), 95 % intervals.",
+    )
+    rep.figure(
+        sa.plot.length(),
+        "game_length",
+        "Game length in turns; the spike is the deck-empty length 60 − 4P (rules/parade.md).",
+    )
+    rep.figure(sa.plot.scores(), "scores", "Final score by seat (lower wins).")
+    rep.table(
+        sa.game_table()[
+            [
+                "turns",
+                "turns_low",
+                "turns_high",
+                "six_colours",
+                "six_colours_low",
+                "six_colours_high",
+                "shared_wins",
+                "shared_wins_low",
+                "shared_wins_high",
+            ]
+        ]
+    )
+
+    # --- 2-player majority margin -------------------------------------------------------
+    n_var = rep.n(200_000, 2_000)
+    variants = {
+        "margin=2 (official)": {"two_player_margin": 2},
+        "margin=1": {"two_player_margin": 1},
+        "margin=0": {"two_player_margin": 0},
+    }
+    cmp = timed(
+        rep,
+        "2-player majority margin (greedy, 3 variants, common deals)",
+        f"{n_var:,} deals × 3 variants",
+        lambda: compare_variants(
+            "parade", variants, n=n_var, players=2, strategies="greedy", seed=rep.seed, jobs=rep.jobs
+        ),
+    )
+    rep.section(
+        "Two-player majority margin",
+        "With two players a colour's majority needs `count − opponent ≥ margin` (2 is the official "
+        "rule, 1 means strictly more, 0 is the 3–6-player rule). All three variants are played on "
+        f"the same {n_var:,} deals (common random numbers) and compared deal by deal.",
+    )
+    for label in cmp.labels:
+        w0 = cmp.level(label, "win_0")
+        sc = cmp.level(label, "score_0")
+        sh = cmp.level(label, "shared")
+        rep.finding(
+            f"2 players, {label}: the first seat wins {rate(*w0)}, mean score "
+            f"(seat 1) {sc[0]:.2f} {pm(sc[1], sc[2], 2, 1)}, shared wins (ties) {rate(*sh, 2)}."
+        )
+    for label in cmp.labels[1:]:
+        d_sc = cmp.difference(label, "score_0")
+        d_w = cmp.difference(label, "win_0")
+        d_sh = cmp.difference(label, "shared")
+        rep.finding(
+            f"{label} vs official: seat-1 score {d_sc[0]:+.2f} {pm(d_sc[1], d_sc[2], 2, 1)} points, "
+            f"first-seat win share {100 * d_w[0]:+.2f} {pm(d_w[1], d_w[2], 2, unit=' pp')}, ties "
+            f"{100 * d_sh[0]:+.2f} {pm(d_sh[1], d_sh[2], 2, unit=' pp')} (paired differences)."
+        )
+    rep.end_list()
+    rep.figure(
+        cmp.plot.differences(),
+        "margin_variants",
+        "Paired differences from the official margin 2, 95 % intervals.",
+    )
+    lv = cmp.levels().reset_index()
+    lv = lv[lv["quantity"].isin(["win_0", "win_1", "score_0", "score_1", "shared", "six_colours", "turns"])]
+    rep.table(lv.set_index(["variant", "quantity"]))
+
+    # --- strategy matchups --------------------------------------------------------------
+    n_fast = rep.n(50_000, 1_000)
+    n_slow = rep.n(600, 10)
+    mu = timed(
+        rep,
+        "strategy matchups, 2 players, all seat rotations",
+        f"{n_fast:,} deals per pair ({n_slow:,} for pairs with rollout) × 2 rotations",
+        lambda: matchups(
+            "parade",
+            ["random", "greedy", "rollout"],
+            players=2,
+            n=n_fast,
+            n_for={"rollout": n_slow},
+            seed=rep.seed,
+            jobs=rep.jobs,
+        ),
+    )
+    rep.section(
+        "Strategy matchups",
+        "Two-player head-to-head games; each deal is played in both seatings so the seat "
+        "advantage cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
+        "slower than `greedy`, so its pairs use fewer deals.",
+    )
+    for sentence in mu.findings():
+        rep.finding(sentence)
+    rep.end_list()
+    rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
+    rep.table(mu.ranking())

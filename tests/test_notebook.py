@@ -1,0 +1,26 @@
+"""reports/quickstart.ipynb runs top to bottom (small N) and shows tables and figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "reports" / "quickstart.ipynb"
+
+
+def test_quickstart_notebook_runs(tmp_path):
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    html = [o for o in outputs if "text/html" in o.get("data", {})]
+    images = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert html, "results should display as tables"
+    assert len(images) >= 5, "figures should display inline"
