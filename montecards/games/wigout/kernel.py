@@ -23,7 +23,9 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import block_count, block_start
@@ -226,21 +228,26 @@ def has_play(st, seat):
     return st[O_M2 + seat] != 0 or (st[O_M1 + seat] & st[S_TABLE]) != 0
 
 
+@intrinsic
+def _popcount(typingctx, mask):
+    """The number of set bits of an int64 (LLVM ``ctpop``)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def lowest_bit(mask):
-    c = 0
-    while (mask >> c) & 1 == 0:
-        c += 1
-    return c
+    """Index of the lowest set bit of a non-zero mask."""
+    return np.int64(trailing_zeros(mask))
 
 
 @njit(cache=True, inline="always")
 def count_bits(mask):
-    n = 0
-    while mask != 0:
-        mask &= mask - 1
-        n += 1
-    return n
+    return _popcount(mask)
 
 
 @njit(cache=True, inline="always")
@@ -253,16 +260,13 @@ def greedy_play(st, seat):
         best = -1
         best_n = 1
         base = O_HAND + seat * MAX_CHARS
-        c = lowest_bit(m2)
-        m2 >>= c
-        while m2 != 0:
-            if m2 & 1:
-                n = st[base + c]
-                if n > best_n:
-                    best = c
-                    best_n = n
-            m2 >>= 1
-            c += 1
+        while m2 != 0:  # the characters held >= 2 times, lowest first
+            c = lowest_bit(m2)
+            n = st[base + c]
+            if n > best_n:
+                best = c
+                best_n = n
+            m2 &= m2 - 1
         return 2 * best
     return 2 * lowest_bit(st[O_M1 + seat] & st[S_TABLE]) + ADD
 
@@ -284,17 +288,19 @@ def random_play(st, seat, u):
     m2 = st[O_M2 + seat]
     addable = st[O_M1 + seat] & st[S_TABLE]
     k = np.int64(u * (count_bits(m2) + count_bits(addable)))
-    c = 0
-    while True:
-        if (m2 >> c) & 1:
+    either = m2 | addable
+    while True:  # the characters with a play, lowest first
+        c = lowest_bit(either)
+        bit = either & -either
+        if m2 & bit:
             if k == 0:
                 return 2 * c
             k -= 1
-        if (addable >> c) & 1:
+        if addable & bit:
             if k == 0:
                 return 2 * c + ADD
             k -= 1
-        c += 1
+        either ^= bit
 
 
 @njit(cache=True)
