@@ -78,6 +78,7 @@ CHOICE_STREAM = 1
 # per-game row: turns, unfinished, keep_points, give_points, majority_points (sums over
 # seats), then seat blocks win, score, keep_points, give_points, majority_points, tulips
 COL_TURNS = 0
+COL_UNFINISHED = 1
 COL_KEEP = 2
 COL_GIVE = 3
 COL_MAJ = 4
@@ -231,6 +232,7 @@ def write_row(g, rows, k):
     """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
     players = g[PLAYERS]
     rows[k, COL_TURNS] = g[TURNS]
+    rows[k, COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
     keep = 0
     give = 0
     maj = 0

@@ -87,13 +87,15 @@ TULIPS = VSUM + MAX_PLAYERS * N_COLOURS
 KEEP_PTS = TULIPS + MAX_PLAYERS
 GIVE_PTS = KEEP_PTS + MAX_PLAYERS
 MAJ_PTS = GIVE_PTS + MAX_PLAYERS
-SCORE = MAJ_PTS + MAX_PLAYERS
+SO_FAR = MAJ_PTS + MAX_PLAYERS  # keep + give points so far
+SCORE = SO_FAR + MAX_PLAYERS
 SHARE = SCORE + MAX_PLAYERS
 SECRET = SHARE + MAX_PLAYERS
 SETUP_CHOICE = SECRET + MAX_CARDS
 # strategy scratch
 MAJ_NOW = SETUP_CHOICE + MAX_PLAYERS
-SAVE_RANK = MAJ_NOW + MAX_PLAYERS
+MAJ_TRY = MAJ_NOW + MAX_PLAYERS
+SAVE_RANK = MAJ_TRY + MAX_PLAYERS
 SAVE_PLACE = SAVE_RANK + N_PLACES
 STATE_SIZE = SAVE_PLACE + N_COLOURS
 
@@ -181,7 +183,7 @@ def init_tables(g, players, params):
             g[MAJ_TABLE + p * N_MAJORITY_COLS + k] = np.int64(params[P_MAJ + p * N_MAJORITY_COLS + k])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_game(g, lazy):
     """Clear one game's state (the run tables stay); a run reloads the canonical deck."""
     g[DRAWN] = 0
@@ -199,6 +201,7 @@ def reset_game(g, lazy):
         g[KEEP_PTS + s] = 0
         g[GIVE_PTS + s] = 0
         g[MAJ_PTS + s] = 0
+        g[SO_FAR + s] = 0
     if lazy:
         for k in range(g[N_DECK]):
             g[DECK + k] = g[CANON + k]
@@ -243,10 +246,10 @@ def rank_code(g):
 @njit(cache=True, inline="always")
 def so_far(g, seat):
     """Points so far (keep + give; majorities only come at the end)."""
-    return g[KEEP_PTS + seat] + g[GIVE_PTS + seat]
+    return g[SO_FAR + seat]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_festival(g, rng, lazy):
     """The two opening festival cards; a run redraws until their colours differ (rejection).
 
@@ -262,7 +265,7 @@ def draw_festival(g, rng, lazy):
             return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_festival_setup(g, trace):
     """Add the two festival cards to their colours' totals."""
     for k in range(2):
@@ -272,7 +275,7 @@ def open_festival_setup(g, trace):
         record(trace, EV_FESTIVAL, -1, card, g[TOTALS + colour], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_opening(g, rng):
     """A random permutation of the colours, then a stable sort by total (highest first)."""
     for c in range(N_COLOURS):
@@ -285,7 +288,7 @@ def random_opening(g, rng):
     sort_ranking(g)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sort_ranking(g):
     """Stable insertion sort of ``RANK`` by total, highest first; then ``PLACE``."""
     for i in range(1, N_PLACES):
@@ -372,11 +375,13 @@ def apply_action(g, seat, card, action, receiver, trace):
     if action == KEEP:
         pts = keep_points(g, card)
         g[KEEP_PTS + seat] += pts
+        g[SO_FAR + seat] += pts
         to_bouquet(g, seat, card)
         record(trace, EV_KEEP, seat, card, pts, 0, 0)
     elif action == GIVE:
         pts = give_points(g, card)
         g[GIVE_PTS + seat] += pts
+        g[SO_FAR + seat] += pts
         to_bouquet(g, receiver, card)
         record(trace, EV_GIVE, seat, card, pts, receiver, 0)
     elif action == OPEN:
@@ -395,39 +400,42 @@ def action_class(action):
     return OPEN if action >= OPEN else action
 
 
+@njit(cache=True, inline="always")
+def colour_majorities(g, colour, place, out, sign, trace):
+    """Add ``sign`` x the majority points of ``colour`` (standing in ``place``) to each seat's
+    ``g[out + seat]``: holders (>= 1 card) grouped by (count, total value), best first; group
+    ``k`` gets majority ``k`` of the place (dense rule: tied holders share a majority's
+    points, the next group gets the following majority); ``N_MAJ`` majorities are paid."""
+    players = g[PLAYERS]
+    above = np.int64(1) << 62  # keys of the groups already paid are >= this
+    for k in range(g[N_MAJ]):
+        best = 0
+        for s in range(players):
+            i = s * N_COLOURS + colour
+            n = g[COUNT + i]
+            if n > 0:
+                key = n * KEY_SHIFT + g[VSUM + i]
+                if key < above and key > best:
+                    best = key
+        if best == 0:
+            return
+        pts = g[MAJ_TABLE + place * N_MAJORITY_COLS + k]
+        for s in range(players):
+            i = s * N_COLOURS + colour
+            if g[COUNT + i] > 0 and g[COUNT + i] * KEY_SHIFT + g[VSUM + i] == best:
+                g[out + s] += sign * pts
+                record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
+        above = best
+
+
 @njit(cache=True)
 def majorities(g, out, trace):
-    """Majority points per seat at the current ranking into ``g[out : out + players]``.
-
-    For the colours in places 1st-3rd: holders (>= 1 card) grouped by (count, total value),
-    best first (dense rule: tied holders share a majority's points, the next group gets the
-    following majority); ``N_MAJ`` majorities are paid.
-    """
-    players = g[PLAYERS]
-    n_maj = g[N_MAJ]
-    for s in range(players):
+    """Majority points per seat at the current ranking into ``g[out : out + players]``: the
+    colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
+    for s in range(g[PLAYERS]):
         g[out + s] = 0
     for place in range(3):
-        colour = g[RANK + place]
-        above = np.int64(1) << 62  # keys of the groups already paid are >= this
-        for k in range(n_maj):
-            best = 0
-            for s in range(players):
-                i = s * N_COLOURS + colour
-                n = g[COUNT + i]
-                if n > 0:
-                    key = n * KEY_SHIFT + g[VSUM + i]
-                    if key < above and key > best:
-                        best = key
-            if best == 0:
-                break
-            pts = g[MAJ_TABLE + place * N_MAJORITY_COLS + k]
-            for s in range(players):
-                i = s * N_COLOURS + colour
-                if g[COUNT + i] > 0 and g[COUNT + i] * KEY_SHIFT + g[VSUM + i] == best:
-                    g[out + s] += pts
-                    record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
-            above = best
+        colour_majorities(g, g[RANK + place], place, out, 1, trace)
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from montecards.games.tulips.rules import (
     GIVE,
     KEEP,
     MAJ_NOW,
+    MAJ_TRY,
     N_COLOURS,
     OPEN,
     PLACE,
@@ -29,6 +30,7 @@ from montecards.games.tulips.rules import (
     TOTALS,
     TULIPS,
     VSUM,
+    colour_majorities,
     colour_of,
     give_points,
     keep_points,
@@ -143,16 +145,16 @@ def greedy_action(g, seat, card, first_class):
 # --- majority -----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def standing(g, seat, own_extra, notrace):
-    """``(margin, own)``: the seat's points if the game ended now (points so far + ``own_extra``
-    + majorities at the current ranking) and that minus the best other seat's."""
-    majorities(g, MAJ_NOW, notrace)
-    own = so_far(g, seat) + own_extra + g[MAJ_NOW + seat]
+@njit(cache=True, inline="always")
+def standing(g, seat, majority, own_extra):
+    """``(margin, own)`` with the majority points per seat at ``g[majority:]``: the seat's
+    points if the game ended now (points so far + ``own_extra`` + majorities) and that minus
+    the best other seat's."""
+    own = so_far(g, seat) + own_extra + g[majority + seat]
     best_other = NEG
     for other in range(g[PLAYERS]):
         if other != seat:
-            v = so_far(g, other) + g[MAJ_NOW + other]
+            v = so_far(g, other) + g[majority + other]
             if v > best_other:
                 best_other = v
     return own - best_other, own
@@ -160,22 +162,38 @@ def standing(g, seat, own_extra, notrace):
 
 @njit(cache=True, inline="always")
 def with_card(g, seat, card, sign):
-    i = COUNT + seat * N_COLOURS + colour_of(g, card)
-    g[i] += sign
-    g[VSUM + seat * N_COLOURS + colour_of(g, card)] += sign * value_of(g, card)
+    colour = colour_of(g, card)
+    g[COUNT + seat * N_COLOURS + colour] += sign
+    g[VSUM + seat * N_COLOURS + colour] += sign * value_of(g, card)
     g[TULIPS + seat] += sign
+
+
+@njit(cache=True, inline="always")
+def trial_majorities(g, holder, card, place, notrace):
+    """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
+    ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
+    for s in range(g[PLAYERS]):
+        g[MAJ_TRY + s] = g[MAJ_NOW + s]
+    if place < 3:
+        if holder >= 0:
+            with_card(g, holder, card, 1)
+        colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, notrace)
+        if holder >= 0:
+            with_card(g, holder, card, -1)
 
 
 @njit(cache=True)
 def majority_setup(g, seat, a, b, notrace):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
-    points) against the bouquets as they are before anybody places a card (the choice is
-    simultaneous); ties: :func:`greedy_setup`."""
+    points; see :func:`majority_action`) against the bouquets as they are before anybody
+    places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
     with_card(g, seat, a, 1)
-    ma, oa = standing(g, seat, 0, notrace)
+    majorities(g, MAJ_TRY, notrace)
+    ma, oa = standing(g, seat, MAJ_TRY, 0)
     with_card(g, seat, a, -1)
     with_card(g, seat, b, 1)
-    mb, ob = standing(g, seat, 0, notrace)
+    majorities(g, MAJ_TRY, notrace)
+    mb, ob = standing(g, seat, MAJ_TRY, 0)
     with_card(g, seat, b, -1)
     if ma != mb:
         return 0 if ma > mb else 1
@@ -199,6 +217,10 @@ def majority_action(g, seat, card, first_class, notrace):
     players = g[PLAYERS]
     colour = colour_of(g, card)
     value = value_of(g, card)
+    place = g[PLACE + colour]
+    majorities(g, MAJ_NOW, notrace)
+    if place < 3:  # MAJ_NOW: every colour but the card's
+        colour_majorities(g, colour, place, MAJ_NOW, -1, notrace)
     best = -1
     best_m = NEG
     best_o = NEG
@@ -208,17 +230,15 @@ def majority_action(g, seat, card, first_class, notrace):
             other = seat + step
             if other >= players:
                 other -= players
-            with_card(g, other, card, 1)
-            m, o = standing(g, seat, pts, notrace)
-            with_card(g, other, card, -1)
+            trial_majorities(g, other, card, place, notrace)
+            m, o = standing(g, seat, MAJ_TRY, pts)
             if m > best_m or (m == best_m and o > best_o):
                 best = encode(GIVE, other)
                 best_m = m
                 best_o = o
     if first_class != KEEP:
-        with_card(g, seat, card, 1)
-        m, o = standing(g, seat, keep_points(g, card), notrace)
-        with_card(g, seat, card, -1)
+        trial_majorities(g, seat, card, place, notrace)
+        m, o = standing(g, seat, MAJ_TRY, keep_points(g, card))
         if m > best_m or (m == best_m and o > best_o):
             best = encode(KEEP, 0)
             best_m = m
@@ -228,7 +248,8 @@ def majority_action(g, seat, card, first_class, notrace):
             g[SAVE_RANK + p] = g[RANK + p]
             g[SAVE_PLACE + p] = g[PLACE + p]
         raise_colour(g, colour, value)
-        m, o = standing(g, seat, 0, notrace)
+        majorities(g, MAJ_TRY, notrace)
+        m, o = standing(g, seat, MAJ_TRY, 0)
         g[TOTALS + colour] -= value
         for p in range(4):
             g[RANK + p] = g[SAVE_RANK + p]
@@ -237,7 +258,8 @@ def majority_action(g, seat, card, first_class, notrace):
             best = encode(OPEN, 0)
             best_m = m
             best_o = o
-        m, o = standing(g, seat, 0, notrace)
+        trial_majorities(g, -1, card, place, notrace)
+        m, o = standing(g, seat, MAJ_TRY, 0)
         if m > best_m or (m == best_m and o > best_o):
             best = encode(SECRET_ACTION, 0)
     return best
