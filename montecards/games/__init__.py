@@ -8,6 +8,7 @@ from montecards.engine.spec import GameSpec, InputError
 
 GAME_MODULES = {
     "parade": "montecards.games.parade",
+    "anomia": "montecards.games.anomia",
     "wigout": "montecards.games.wigout",
     "tulips": "montecards.games.tulips",
 }

@@ -1,0 +1,12 @@
+"""Anomia (3-6 players): rules kernel, skill model, scripted play and trace (rules/anomia.md)."""
+
+from montecards.games.anomia.game import (
+    SPEC,
+    TwoMatchesError,
+    deck_in_play,
+    play_scripted,
+    replay_inputs,
+    trace,
+)
+
+__all__ = ["SPEC", "TwoMatchesError", "deck_in_play", "play_scripted", "replay_inputs", "trace"]
