@@ -405,27 +405,47 @@ def colour_majorities(g, colour, place, out, sign, trace):
     """Add ``sign`` x the majority points of ``colour`` (standing in ``place``) to each seat's
     ``g[out + seat]``: holders (>= 1 card) grouped by (count, total value), best first; group
     ``k`` gets majority ``k`` of the place (dense rule: tied holders share a majority's
-    points, the next group gets the following majority); ``N_MAJ`` majorities are paid."""
+    points, the next group gets the following majority); ``N_MAJ`` majorities are paid.
+
+    One pass finds the best three distinct keys ``count * KEY_SHIFT + total``, a second pays.
+    """
     players = g[PLAYERS]
-    above = np.int64(1) << 62  # keys of the groups already paid are >= this
-    for k in range(g[N_MAJ]):
-        best = 0
-        for s in range(players):
-            i = s * N_COLOURS + colour
-            n = g[COUNT + i]
-            if n > 0:
-                key = n * KEY_SHIFT + g[VSUM + i]
-                if key < above and key > best:
-                    best = key
-        if best == 0:
-            return
-        pts = g[MAJ_TABLE + place * N_MAJORITY_COLS + k]
-        for s in range(players):
-            i = s * N_COLOURS + colour
-            if g[COUNT + i] > 0 and g[COUNT + i] * KEY_SHIFT + g[VSUM + i] == best:
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    for s in range(players):
+        i = s * N_COLOURS + colour
+        n = g[COUNT + i]
+        if n > 0:
+            key = n * KEY_SHIFT + g[VSUM + i]
+            if key > k1:
+                k3 = k2
+                k2 = k1
+                k1 = key
+            elif key < k1:
+                if key > k2:
+                    k3 = k2
+                    k2 = key
+                elif key < k2 and key > k3:
+                    k3 = key
+    if k1 == 0:
+        return
+    n_maj = g[N_MAJ]
+    if n_maj < 3:
+        k3 = -1
+        if n_maj < 2:
+            k2 = -1
+    row = MAJ_TABLE + place * N_MAJORITY_COLS
+    for s in range(players):
+        i = s * N_COLOURS + colour
+        n = g[COUNT + i]
+        if n > 0:
+            key = n * KEY_SHIFT + g[VSUM + i]
+            k = 0 if key == k1 else (1 if key == k2 else (2 if key == k3 else -1))
+            if k >= 0:
+                pts = g[row + k]
                 g[out + s] += sign * pts
                 record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
-        above = best
 
 
 @njit(cache=True)

@@ -219,6 +219,8 @@ def majority_action(g, seat, card, first_class, notrace):
     value = value_of(g, card)
     place = g[PLACE + colour]
     majorities(g, MAJ_NOW, notrace)
+    # secret (and open when the order stays): nothing changes before the end
+    still_m, still_o = standing(g, seat, MAJ_NOW, 0)
     if place < 3:  # MAJ_NOW: every colour but the card's
         colour_majorities(g, colour, place, MAJ_NOW, -1, notrace)
     best = -1
@@ -247,19 +249,18 @@ def majority_action(g, seat, card, first_class, notrace):
         for p in range(4):
             g[SAVE_RANK + p] = g[RANK + p]
             g[SAVE_PLACE + p] = g[PLACE + p]
-        raise_colour(g, colour, value)
-        majorities(g, MAJ_TRY, notrace)
-        m, o = standing(g, seat, MAJ_TRY, 0)
+        m, o = still_m, still_o
+        if raise_colour(g, colour, value):
+            majorities(g, MAJ_TRY, notrace)
+            m, o = standing(g, seat, MAJ_TRY, 0)
+            for p in range(4):
+                g[RANK + p] = g[SAVE_RANK + p]
+                g[PLACE + p] = g[SAVE_PLACE + p]
         g[TOTALS + colour] -= value
-        for p in range(4):
-            g[RANK + p] = g[SAVE_RANK + p]
-            g[PLACE + p] = g[SAVE_PLACE + p]
         if m > best_m or (m == best_m and o > best_o):
             best = encode(OPEN, 0)
             best_m = m
             best_o = o
-        trial_majorities(g, -1, card, place, notrace)
-        m, o = standing(g, seat, MAJ_TRY, 0)
-        if m > best_m or (m == best_m and o > best_o):
+        if still_m > best_m or (still_m == best_m and still_o > best_o):
             best = encode(SECRET_ACTION, 0)
     return best
