@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -77,6 +79,8 @@ def simulate(
     backend: str = "local",
     client: Any = None,
     scheduler: str | None = None,
+    checkpoint: str | os.PathLike | None = None,
+    output: str | os.PathLike | None = None,
 ) -> SimulationResult:
     """Play ``n`` seeded games of ``game`` and summarise them.
 
@@ -85,27 +89,68 @@ def simulate(
     recorded in the result); ``jobs``: threads (local) or workers (dask); ``keep_games``: also
     return the per-game DataFrame as ``result.games``. The same seed gives the same games
     whatever ``jobs``, ``chunk_size`` or ``backend``.
+
+    ``backend="dask"`` (or a ``client``, a ``dask.distributed.Client``) plays the chunks on a
+    Dask cluster: ``client``, else the cluster at ``scheduler``, else a ``LocalCluster`` of
+    ``jobs`` single-threaded workers. ``checkpoint``: a directory recording finished chunks;
+    a run started again with the same arguments plays only the missing ones (the seed is
+    taken from the directory when omitted). ``output``: a ``.parquet`` or ``.csv`` file the
+    per-game rows stream to, chunk by chunk (memory independent of ``n``).
     """
     n = check_n(n)
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
+        raise InputError(f"chunk size must be an integer > 0, got {chunk_size!r}")
+    chunk_size = int(chunk_size)
     if backend not in ("local", "dask"):
         raise InputError(f"unknown backend {backend!r} (allowed: local, dask)")
-    if backend == "dask" or client is not None:
-        from montecards.engine.dask_backend import execute_dask
+    if seed is None and checkpoint is not None:
+        from montecards.engine.checkpoint import read_manifest
 
-        jobs = jobs or 2
-        start = time.perf_counter()
-        summary, rows = execute_dask(
-            spec, config, n, jobs, chunk_size, keep_games, progress, client, scheduler
-        )
-        backend = "dask"
-    else:
-        jobs = check_jobs(jobs)
-        warm_up(spec, config)
-        start = time.perf_counter()
-        summary, rows = execute(spec, config, n, jobs, chunk_size, keep_games, progress)
-    elapsed = time.perf_counter() - start
+        seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    use_dask = backend == "dask" or client is not None
+    if not use_dask or (client is None and not scheduler):
+        jobs = check_jobs(jobs)  # local threads, or the workers of a LocalCluster
     layout = spec.layout(config.players)
+    writer = None
+    if output is not None:
+        from montecards.engine.output import RowsWriter
+
+        writer = RowsWriter(output, lambda block: games_frame(block, layout))
+    store = None
+    if checkpoint is not None:
+        from montecards.engine.checkpoint import Checkpoint, run_manifest
+
+        store = Checkpoint.open(checkpoint, run_manifest(
+            spec.name, config.seed, config.players, names, resolved, n, chunk_size))
+    with writer if writer is not None else nullcontext():
+        if use_dask:
+            from montecards.engine.dask_backend import (
+                dask_client,
+                execute_dask,
+                warm_up_workers,
+                worker_threads,
+            )
+
+            with dask_client(client, scheduler, jobs) as session:
+                warm_up_workers(session, config)
+                jobs = worker_threads(session)
+                start = time.perf_counter()
+                summary, rows = execute_dask(
+                    spec, config, n, jobs, chunk_size, keep_games, progress, session, None,
+                    on_rows=writer, checkpoint=store,
+                )
+            backend = "dask"
+        else:
+            warm_up(spec, config)
+            start = time.perf_counter()
+            summary, rows = execute(spec, config, n, jobs, chunk_size, keep_games, progress,
+                                    on_rows=writer, checkpoint=store)
+        elapsed = time.perf_counter() - start
+    extra = {}
+    if store is not None:
+        extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
+                               "chunks": -(-n // chunk_size)}
     return SimulationResult(
         game=spec.name,
         title=spec.title,
@@ -123,6 +168,7 @@ def simulate(
         games=games_frame(rows, layout) if rows is not None else None,
         backend=backend,
         jobs=jobs,
+        extra=extra,
     )
 
 

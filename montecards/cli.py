@@ -110,20 +110,36 @@ def _show(value: Any) -> str:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write per-game rows (.csv, .parquet) or the result with rows (.json).")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: if a terminal).")
+@click.option("--checkpoint", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Record finished chunks in DIR; rerun the same command to finish a killed run.")
+@click.option("--chunk-size", type=int, default=None, metavar="GAMES",
+              help="Games per chunk (unit of work, progress and checkpoints).")
 def simulate(game, n, players, strategies, params, seed, jobs, backend, scheduler, as_json,
-             output, progress) -> None:
+             output, progress, checkpoint, chunk_size) -> None:
     """Play N seeded games of GAME and summarise them."""
     from montecards.api import simulate as run_simulation
     from montecards.cli_format import summary_table
+    from montecards.engine.output import STREAM_FORMATS
+    from montecards.engine.runner import DEFAULT_CHUNK
 
-    if output is not None and Path(output).suffix.lower() not in OUTPUT_FORMATS:
+    suffix = Path(output).suffix.lower() if output is not None else None
+    if output is not None and suffix not in OUTPUT_FORMATS:
         raise InputError(f"--output must end in {', '.join(OUTPUT_FORMATS)}, got {output!r}")
+    if scheduler is not None and backend != "dask":
+        raise InputError("--scheduler needs --backend dask")
+    stream = suffix in STREAM_FORMATS  # .csv/.parquet rows stream chunk by chunk; .json keeps them
     result = run_simulation(
         game, n=n, players=players, strategies=list(strategies) or None,
-        params=parse_params(params), seed=seed, jobs=jobs, keep_games=output is not None,
-        progress=progress, backend=backend, scheduler=scheduler,
+        params=parse_params(params), seed=seed, jobs=jobs,
+        keep_games=output is not None and not stream, progress=progress, backend=backend,
+        scheduler=scheduler, checkpoint=checkpoint, output=output if stream else None,
+        chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
     )
-    if output is not None:
+    resumed = result.extra.get("checkpoint", {}).get("resumed_chunks", 0)
+    if resumed:
+        total = result.extra["checkpoint"]["chunks"]
+        click.echo(f"resumed {resumed} of {total} chunks from checkpoint {checkpoint}", err=True)
+    if output is not None and not stream:
         write_output(result, Path(output))
     if as_json:
         click.echo(json.dumps(result.to_dict()))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from montecards.engine.output import Collector
 from montecards.engine.spec import GameSpec, InputError
 from montecards.engine.summary import Summary
 
@@ -103,22 +104,29 @@ def execute(
     keep_games: bool = False,
     progress: bool | None = None,
     on_rows: Callable[[int, np.ndarray], None] | None = None,
+    checkpoint=None,
 ) -> tuple[Summary, np.ndarray | None]:
     """Play ``n`` games on this machine; return the merged summary and, if kept, every row.
 
     ``on_rows(start, rows)`` is called with each chunk's rows in order (for streaming them to
-    a file), whether or not they are kept.
+    a file), whether or not they are kept. ``checkpoint`` (an
+    :class:`~montecards.engine.checkpoint.Checkpoint`) records every chunk played and hands
+    back the chunks it already recorded, so only the missing ones are played.
     """
     layout = spec.layout(config.players)
-    summary = Summary.empty(layout)
-    kept: list[np.ndarray] = []
-    advance = progress_bar(n, progress)
-    for start, count, rows in iter_chunks_local(spec, config, plan_chunks(n, chunk_size), jobs):
-        summary = summary.merge(Summary.of_rows(rows, layout))
-        if keep_games:
-            kept.append(rows)
-        if on_rows is not None:
-            on_rows(start, rows)
-        if advance is not None:
-            advance(count)
-    return summary, (np.concatenate(kept) if keep_games else None)
+    plan = plan_chunks(n, chunk_size)
+    collector = Collector(layout, keep_games, on_rows, progress_bar(n, progress))
+    need_rows = collector.needs_rows
+    done = checkpoint.recorded(plan, need_rows) if checkpoint is not None else set()
+    missing = [chunk for index, chunk in enumerate(plan) if index not in done]
+    played = iter_chunks_local(spec, config, missing, jobs)
+    for index, (start, count) in enumerate(plan):
+        if index in done:
+            summary, rows = checkpoint.load(index, start, count, need_rows)
+        else:
+            _, _, rows = next(played)
+            summary = Summary.of_rows(rows, layout)
+            if checkpoint is not None:
+                checkpoint.record(index, start, count, summary, rows if need_rows else None)
+        collector.add(start, count, summary, rows if need_rows else None)
+    return collector.result()

@@ -1,0 +1,161 @@
+"""The Dask backend on a real LocalCluster (2 single-threaded worker processes).
+
+Same seed, same result as the local backend — summaries and per-game rows, for every game;
+rows stream and checkpoints resume on the cluster too; a worker killed mid-run changes
+nothing (chunks are pure tasks, played again elsewhere).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import montecards as mc
+from montecards import games
+from montecards.api import prepare
+from montecards.engine import dask_backend
+from montecards.engine.dask_backend import dask_client, execute_dask, worker_threads
+from montecards.engine.runner import execute
+from montecards.engine.spec import InputError
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parent.parent
+NUMBERS = ("n_games", "seed", "players", "strategies", "params", "win_share", "win_share_ci95",
+           "mean_score", "mean_turns", "unfinished", "metrics", "seat_outputs")
+
+
+@pytest.fixture(scope="module")
+def client():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 cores for 2 workers")
+    with dask_client(None, None, 2) as c:  # the LocalCluster the backend starts itself
+        yield c
+
+
+def assert_same_run(a, b) -> None:
+    da, db = a.to_dict(), b.to_dict()
+    for key in NUMBERS:
+        assert da[key] == db[key], key
+    sa, sb = a.summary_data, b.summary_data
+    assert sa.n_games == sb.n_games and sa.shared_wins == sb.shared_wins
+    assert np.array_equal(sa.sums, sb.sums) and np.array_equal(sa.sumsq, sb.sumsq)
+    assert sa.hists.keys() == sb.hists.keys()
+    for key in sa.hists:
+        assert np.array_equal(sa.hists[key], sb.hists[key]), key
+
+
+def test_the_cluster_has_two_single_threaded_workers(client):
+    assert sorted(client.nthreads().values()) == [1, 1]
+    assert set(client.run(dask_backend.worker_numba_threads).values()) == {1}
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_dask_gives_the_local_result_for_every_game(client, name):
+    spec = games.get(name)
+    players = spec.default_players
+    strategies = [spec.strategies[k % len(spec.strategies)] for k in range(players)]
+    run = dict(n=450, players=players, strategies=strategies, seed=2024, chunk_size=64,
+               keep_games=True)
+    local = mc.simulate(name, jobs=1, **run)
+    remote = mc.simulate(name, client=client, **run)
+    assert remote.backend == "dask" and remote.jobs == 2
+    assert_same_run(local, remote)
+    assert remote.games.equals(local.games)
+
+
+def test_scheduler_address_and_window_of_one(client):
+    local = mc.simulate("parade", n=700, players=4, seed=5, chunk_size=100, keep_games=True,
+                        jobs=1)
+    via_address = mc.simulate("parade", n=700, players=4, seed=5, chunk_size=100,
+                              keep_games=True, backend="dask",
+                              scheduler=client.scheduler.address)
+    assert_same_run(local, via_address)
+    assert via_address.games.equals(local.games)
+    spec, config, _, _ = prepare("parade", 4, None, None, 5)
+    summary, rows = execute_dask(spec, config, 700, None, 100, True, False, client, window=1)
+    assert np.array_equal(rows, execute(spec, config, 700, 1, 100, keep_games=True)[1])
+
+
+def test_cli_on_a_running_cluster(client, tmp_path):
+    path = tmp_path / "g.csv"
+    out = subprocess.run(
+        [sys.executable, "-m", "montecards", "simulate", "parade", "-n", "900", "--seed", "3",
+         "--chunk-size", "200", "--backend", "dask", "--scheduler", client.scheduler.address,
+         "--json", "-o", str(path)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+    )
+    assert out.returncode == 0, out.stderr
+    remote = json.loads(out.stdout)
+    local = mc.simulate("parade", n=900, seed=3, jobs=1, keep_games=True)
+    for key in NUMBERS:
+        assert remote[key] == json.loads(json.dumps(local.to_dict()))[key], key
+    assert remote["backend"] == "dask"
+    frame = pd.read_csv(path, index_col="game")
+    frame.index.name = None
+    assert frame.equals(local.games)
+
+
+def test_streaming_and_checkpoints_work_on_the_cluster(client, tmp_path):
+    ck, path = tmp_path / "ck", tmp_path / "g.parquet"
+    run = dict(n=1200, players=3, seed=77, chunk_size=100)
+    local = mc.simulate("parade", jobs=1, keep_games=True, **run)
+    # a checkpoint half written by the local backend is finished on the cluster
+    mc.simulate("parade", jobs=1, checkpoint=ck, **run)
+    for chunk in sorted(ck.glob("chunk-*.npz"))[::2]:
+        chunk.unlink()
+    resumed = mc.simulate("parade", client=client, checkpoint=ck, **run)
+    assert resumed.extra["checkpoint"]["resumed_chunks"] == 6
+    assert_same_run(local, resumed)
+    assert len(list(ck.glob("chunk-*.npz"))) == 12
+    # rows streamed in chunk order from the cluster, through a checkpoint that records them
+    streamed = mc.simulate("parade", client=client, checkpoint=tmp_path / "ck2", output=path,
+                           **run)
+    assert_same_run(local, streamed)
+    assert pd.read_parquet(path).equals(local.games)
+    with pytest.raises(InputError, match="another run"):
+        mc.simulate("parade", client=client, checkpoint=ck, **(run | {"seed": 78}))
+
+
+def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch):
+    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(InputError, match="cannot connect to the dask scheduler"):
+        mc.simulate("parade", n=10, seed=1, backend="dask", scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_worker_killed_mid_run_does_not_change_the_result(client):
+    """Runs last: it kills one of the fixture's workers (its nanny starts a new one)."""
+    spec, config, _, _ = prepare("parade", 3, None, None, 21)
+    n, chunk = 12_000, 750
+    reference = execute(spec, config, n, 1, chunk, keep_games=True)
+    pids = client.run(os.getpid)
+    killed: list[tuple[int, tuple]] = []
+
+    def kill_a_busy_worker(start: int, rows: np.ndarray) -> None:
+        if start == 2 * chunk and not killed:
+            busy = {w: keys for w, keys in client.processing().items() if keys}
+            worker = next(iter(busy), next(iter(pids)))
+            os.kill(pids[worker], signal.SIGKILL)
+            killed.append((pids[worker], tuple(busy.get(worker, ()))))
+
+    summary, rows = execute_dask(spec, config, n, None, chunk, True, False, client,
+                                 on_rows=kill_a_busy_worker)
+    assert killed, "no worker was killed"
+    pid, lost = killed[0]
+    assert any(str(key).startswith("montecards-chunk-") for key in lost), "killed an idle worker"
+    assert np.array_equal(rows, reference[1])
+    assert np.array_equal(summary.sums, reference[0].sums)
+    assert np.array_equal(summary.sumsq, reference[0].sumsq)
+    client.wait_for_workers(2, timeout=120)
+    assert pid not in client.run(os.getpid).values()
+    assert worker_threads(client) == 2
