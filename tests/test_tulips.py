@@ -6,6 +6,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.games import tulips
@@ -272,19 +274,23 @@ def test_rerank_examples(ranking, before, colour, value, expected):
     assert [int(g[R.PLACE + c]) for c in expected] == [0, 1, 2, 3]
 
 
-def test_rerank_matches_oracle_on_random_states():
-    rng = random.Random(5)
-    for _ in range(2000):
-        totals = [rng.randrange(8) for _ in range(4)]
-        perm = list(range(4))
-        rng.shuffle(perm)
-        ranking = sorted(perm, key=lambda c: -totals[c])
-        colour, value = rng.randrange(4), rng.randrange(6)
-        g = state_with(ranking, totals)
-        R.raise_colour(g, colour, value)
-        after = list(totals)
-        after[colour] += value
-        assert ranking_of(g) == T.rerank(ranking, after, colour)
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 12), min_size=4, max_size=4),
+    st.permutations(range(4)),
+    st.integers(0, 3),
+    st.integers(0, 6),
+)
+def test_rerank_property_matches_oracle(totals, perm, colour, value):
+    """Property: from any ranking sorted by total (ties in any order), raising a colour gives
+    the oracle's re-ranking, and the ranking stays sorted by total."""
+    ranking = sorted(perm, key=lambda c: -totals[c])
+    g = state_with(ranking, totals)
+    R.raise_colour(g, colour, value)
+    after = list(totals)
+    after[colour] += value
+    assert ranking_of(g) == T.rerank(ranking, after, colour)
+    T.check_ranking(ranking_of(g), after)
 
 
 def majorities_of(bouquets, ranking, players):
@@ -324,15 +330,19 @@ def test_majority_examples_dense_tie_rule():
     assert majorities_of(b, ranking, 6) == [10, 10, 5, 0, 0, 15]
 
 
-def test_majorities_match_oracle_on_random_bouquets():
-    rng = random.Random(9)
+@settings(max_examples=400, deadline=None)
+@given(
+    st.integers(2, 6).flatmap(lambda players: st.lists(
+        st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4])), max_size=6),
+        min_size=players, max_size=players,
+    )),
+    st.permutations(range(4)),
+)
+def test_majorities_property_match_oracle(bouquets, ranking):
+    """Property: for any bouquets and ranking, the kernel pays the oracle's majorities."""
+    players = len(bouquets)
     mp = T.DEFAULT_PARAMS["majority_points"]
-    for _ in range(1000):
-        players = rng.randrange(2, 7)
-        ranking = rng.sample(range(4), 4)
-        bouquets = [[(rng.randrange(4), rng.choice([2, 3, 4])) for _ in range(rng.randrange(5))]
-                    for _ in range(players)]
-        assert majorities_of(bouquets, ranking, players) == T.majorities(bouquets, ranking, players, mp)
+    assert majorities_of(bouquets, list(ranking), players) == T.majorities(bouquets, list(ranking), players, mp)
 
 
 # Small model: values 2,3,4, one card each, no marked cards -> 12 cards, ids colour*3+{0,1,2}.
