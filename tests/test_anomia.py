@@ -311,7 +311,8 @@ def test_two_matches_at_once_are_caught():
     # one match on the table is resolved before the first draw
     out = anomia.play_scripted([2, 4, 3], 4, [1, 2], deck, table=[[0], [1]])
     assert out["winnings_cards"] == [[], [0], [2], []]
-    assert out["chains"] == [1, 0, 0, 1]
+    assert out["chains"] == [1, 0, 0, 1]  # the opening chain, then one per draw
+    assert out["draws"] == 3 and out["events"].query("event == 'draw'")["aux"].tolist() == [0, 1, 2]
 
 
 def test_scripted_errors_are_clear():

@@ -301,7 +301,9 @@ def _detail(kind: int, card: int, other: int, extra: int, codes: np.ndarray) -> 
     if kind == kernel.EV_DECK:
         return f"deck position {extra}"
     if kind == kernel.EV_MATCHES:
-        return f"{extra} matches at once (seats {card if card >= 0 else ''} ...): game stopped"
+        return f"{extra} matches at once (one around seat {other}): the game stops"
+    if kind == kernel.EV_TABLE:
+        return f"on the opening table, position {extra}"
     return ""
 
 

@@ -327,7 +327,8 @@ def play_game(
             card = st[U(j)]
             st[U(j)] = st[U(o_deck + k)]
             st[U(o_deck + k)] = card
-    drawn = table_seats.shape[0]
+    drawn = table_seats.shape[0]  # deck position of the next draw
+    first = drawn
     if tracing:
         for k in range(drawn):
             record(trace, EV_TABLE, table_seats[k], st[U(o_deck + k)], -1, k)
@@ -485,7 +486,7 @@ def play_game(
             break
         card = st[U(o_deck + drawn)]
         if tracing:
-            record(trace, EV_DRAW, seat, card, -1, drawn)
+            record(trace, EV_DRAW, seat, card, -1, drawn - first)
         drawn += 1
         chain_seat = seat
         code = st[U(CODES + card)]
@@ -515,7 +516,7 @@ def play_game(
             if seat == players:
                 seat = 0
         match_b = 0
-    st[U(H_DRAWN)] = drawn
+    st[U(H_DRAWN)] = drawn - first  # draws (the opening table's cards were not drawn)
     st[U(H_FACE_OFFS)] = face_offs
     st[U(H_CASCADES)] = cascades
     st[U(H_LONGEST)] = longest
