@@ -183,7 +183,7 @@ def test_turn_counts_and_outputs(players):
     winners = (win > 0).sum(axis=1)
     assert (win.sum(axis=1) == WIN_UNIT // winners * winners).all()
     score = rows[:, layout.seat_slice("score")]
-    parts = sum(rows[:, layout.seat_slice(name)] for name in ("keep_points", "give_points", "majority_points"))
+    parts = sum(rows[:, layout.seat_slice(n)] for n in ("keep_points", "give_points", "majority_points"))
     assert (score == parts).all()
     assert (rows[:, COL_KEEP] == rows[:, layout.seat_slice("keep_points")].sum(axis=1)).all()
     assert (rows[:, COL_MAJ] == rows[:, layout.seat_slice("majority_points")].sum(axis=1)).all()
@@ -342,7 +342,8 @@ def test_majorities_property_match_oracle(bouquets, ranking):
     """Property: for any bouquets and ranking, the kernel pays the oracle's majorities."""
     players = len(bouquets)
     mp = T.DEFAULT_PARAMS["majority_points"]
-    assert majorities_of(bouquets, list(ranking), players) == T.majorities(bouquets, list(ranking), players, mp)
+    expected = T.majorities(bouquets, list(ranking), players, mp)
+    assert majorities_of(bouquets, list(ranking), players) == expected
 
 
 # Small model: values 2,3,4, one card each, no marked cards -> 12 cards, ids colour*3+{0,1,2}.

@@ -25,8 +25,8 @@ from montecards.games.tulips.cards import (
     N_COLOURS,
     N_MAJORITY_COLS,
     N_PLACES,
-    cards_per_colour,
     card_value,
+    cards_per_colour,
     deck_ids,
     label,
 )
@@ -59,9 +59,14 @@ ERRORS = {
     kernel.ERR_TOO_FEW_DECISIONS: "decisions ran out before the draw pile",
     kernel.ERR_TOO_MANY_DECISIONS: "decisions left over after the game ended",
     kernel.ERR_BAD_ACTION: "unknown action",
-    kernel.ERR_SAME_ACTION: "the second action of a turn repeats the first (open and secret are both festival)",
+    kernel.ERR_SAME_ACTION: (
+        "the second action of a turn repeats the first (open and secret are both festival)"
+    ),
     kernel.ERR_BAD_RECEIVER: "a gift needs a receiver that is another seat (and only a gift takes one)",
-    kernel.ERR_REVEAL: "secret_reveal_order must be min(secret festival size, secret_reveal) distinct secret-festival cards",
+    kernel.ERR_REVEAL: (
+        "secret_reveal_order must be min(secret festival size, secret_reveal) distinct "
+        "secret-festival cards"
+    ),
 }
 
 
@@ -112,7 +117,8 @@ def _check_majority_points(value: Any, players: int) -> list[list[int]]:
         flat += [0] * N_MAJORITY_COLS  # 4th place never pays
     if len(flat) != N_PLACES * N_MAJORITY_COLS:
         raise InputError(
-            f"parameter {name} needs 4 places x 3 majorities (12 numbers, place-major; 9 for places 1st-3rd), got {len(flat)}"
+            f"parameter {name} needs 4 places x 3 majorities (12 numbers, place-major; "
+            f"9 for places 1st-3rd), got {len(flat)}"
         )
     return [flat[p * N_MAJORITY_COLS : (p + 1) * N_MAJORITY_COLS] for p in range(N_PLACES)]
 
@@ -285,7 +291,7 @@ def script_from_trace(events: pd.DataFrame | np.ndarray, players: int) -> dict[s
     opening: list[int] | None = None
     setup = [0] * players
     decisions: list[tuple] = []
-    for kind, seat, card, a, b, c in raw.tolist():
+    for kind, seat, card, a, b, _c in raw.tolist():
         if kind == rules.EV_REMOVED:
             removed.append(card)
         elif kind == rules.EV_FESTIVAL:
@@ -427,7 +433,7 @@ def _scripted_result(raw: np.ndarray, row: np.ndarray, players: int, p: dict[str
     bouquets: list[list[int]] = [[] for _ in range(players)]
     totals = [0] * N_COLOURS
     final = 0
-    for kind, seat, card, a, b, c in raw.tolist():
+    for kind, seat, card, a, b, _c in raw.tolist():
         if kind in (rules.EV_SETUP, rules.EV_KEEP):
             bouquets[seat].append(card)
         elif kind == rules.EV_GIVE:

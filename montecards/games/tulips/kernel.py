@@ -291,8 +291,10 @@ def play_block(seed, start, players, params, strategies, rows):
     seat_strategies = borrow(strategies)
     out = borrow(rows)
     for k in range(rows.shape[0]):
-        play_one(seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                 no_trace, no_trace, no_1d, no_2d)
+        play_one(
+            seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
+            no_trace, no_trace, no_1d, no_2d,
+        )
     keep_alive(owned)
     keep_alive(strategies)
     keep_alive(rows)
@@ -314,7 +316,10 @@ def trace_one(seed, index, players, params, strategies, row, trace):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
-    play_one(seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0, trace, no_trace, no_1d, no_2d)
+    play_one(
+        seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
+        trace, no_trace, no_1d, no_2d,
+    )
 
 
 @njit(cache=True)
@@ -326,7 +331,9 @@ def play_deck(deck, players, params, opening, setup, decisions, reveal, row, tra
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
-    err = play_game(g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions, reveal)
+    err = play_game(
+        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions, reveal
+    )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:
         write_row(g, row.reshape(1, -1), 0)
