@@ -48,7 +48,14 @@ def test_normal_mean_and_helpers():
     assert (lo, hi) == pytest.approx((10 - 1.959964 * 0.2, 10 + 1.959964 * 0.2), abs=1e-6)
     m, lo, hi = mean_interval([1.0, 2.0, 3.0, 4.0])
     sd = np.std([1, 2, 3, 4], ddof=1)
-    assert m == 2.5 and hi - m == pytest.approx(1.959964 * sd / 2, rel=1e-6)
+    assert m == 2.5 and hi - m == pytest.approx(3.182446 * sd / 2, rel=1e-2)  # Student t, 3 df
+    big = np.arange(1000) % 7
+    m, lo, hi = mean_interval(big)
+    assert hi - m == pytest.approx(1.959964 * big.std(ddof=1) / np.sqrt(1000), rel=1e-6)
+    from montecards.analysis.intervals import t_quantile
+
+    for df, exact in ((5, 2.570582), (10, 2.228139), (30, 2.042272), (100, 1.983972)):
+        assert t_quantile(df) == pytest.approx(exact, rel=2e-3)
     assert half_width((0.3, 0.5)) == pytest.approx(0.1)
     s, lo, hi = share_interval([1, 0, 0, 0, 1, 0, 0, 0, 0, 0])
     assert s == 0.2 and (lo, hi) == pytest.approx(wilson(0.2, 10))
@@ -128,6 +135,11 @@ def test_matchups_cover_all_rotations():
     three = matchups("parade", ["random", "greedy"], players=3, n=200, seed=2, jobs=2)
     assert three.fair_share == pytest.approx(1 / 3)
     assert three.matrix().loc["greedy", "random"] > 1 / 3
+    h2h = three.head_to_head()
+    d, lo, hi = h2h[("greedy", "random")]
+    assert h2h[("random", "greedy")] == pytest.approx((-d, -hi, -lo))
+    beats = three.beats()
+    assert not (beats["greedy"] & {"random"} and beats["random"] & {"greedy"})  # antisymmetric
 
 
 def test_ranking_is_honest_about_cycles():

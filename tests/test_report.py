@@ -50,6 +50,7 @@ def test_report_quick_writes_readme_and_figures(tmp_path):
     readme = (tmp_path / "README.md").read_text()
     assert "montecards report parade" in readme and "seed 20240607" in readme and "montecards 0.1.0" in readme
     assert "## Run sizes" in readme and "## Findings" in readme and "first seat wins" in readme
+    assert "## In short" in readme and "The first seat's win share" in readme
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) >= 5
     for png in pngs:

@@ -35,8 +35,23 @@ def half_width(interval: tuple[float, float] | list[float]) -> float:
     return (interval[1] - interval[0]) / 2.0
 
 
+def t_quantile(df: int, z: float = Z95) -> float:
+    """Student t quantile matching the normal quantile ``z`` (Cornish-Fisher expansion; within
+    1 % of the exact value for df >= 3, 0.2 % for df >= 5, exact in the limit)."""
+    if df <= 0:
+        return float("inf")
+    v = float(df)
+    return (
+        z
+        + (z**3 + z) / (4 * v)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+    )
+
+
 def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
-    """Mean of per-game values and its normal 95 % interval: ``(mean, low, high)``.
+    """Mean of per-game values and its 95 % interval: ``(mean, low, high)`` — normal, with the
+    Student t quantile for small samples (below 200 values).
 
     Used for paired differences (common random numbers): pass the per-game differences.
     """
@@ -48,7 +63,9 @@ def mean_interval(values, z: float = Z95) -> tuple[float, float, float]:
         return (float("nan"), float("nan"), float("nan"))
     mean = float(arr.mean())
     var = float(arr.var(ddof=1)) if n > 1 else 0.0
-    low, high = normal_mean(mean, var, n, z)
+    if n == 1:
+        return (mean, float("-inf"), float("inf"))
+    low, high = normal_mean(mean, var, n, t_quantile(n - 1, z) if n < 200 else z)
     return (mean, low, high)
 
 

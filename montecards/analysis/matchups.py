@@ -117,11 +117,37 @@ class MatchupResult:
         return m
 
     def beats(self) -> dict[str, set[str]]:
-        """``beats()[A]``: the opponents A beats significantly (interval above the fair share)."""
+        """``beats()[A]``: the opponents A beats significantly.
+
+        Two players: A's head-to-head share is above 1/2 (interval entirely). More players:
+        a seat of A among B's does better than a seat of B among A's — the paired difference
+        ``matrix[A][B] - matrix[B][A]`` over the same deals is above 0 (interval entirely).
+        """
         out: dict[str, set[str]] = {s: set() for s in self.strategies}
-        for row in self.table().itertuples():
-            if row.verdict == "wins":
-                out[row.strategy].add(row.opponent)
+        if self.players == 2:
+            for row in self.table().itertuples():
+                if row.verdict == "wins":
+                    out[row.strategy].add(row.opponent)
+            return out
+        for (a, b), (d, low, high) in self.head_to_head().items():
+            if low > 0:
+                out[a].add(b)
+        return out
+
+    def head_to_head(self) -> dict[tuple[str, str], tuple[float, float, float]]:
+        """``(A, B)``: the paired difference of A's share among B's and B's share among A's,
+        with its 95 % interval (more than 2 players; at 2 it is ``2 * share - 1``)."""
+        by_pair = {(m.a, m.b): m for m in self.matchups}
+        out: dict[tuple[str, str], tuple[float, float, float]] = {}
+        for (a, b), m in by_pair.items():
+            if self.players == 2:
+                share, low, high = mean_interval(m.values("a"))
+                out[(a, b)] = (2 * share - 1, 2 * low - 1, 2 * high - 1)
+                out[(b, a)] = (1 - 2 * share, 1 - 2 * high, 1 - 2 * low)
+            elif (b, a) in by_pair:
+                x, y = m.values("a"), by_pair[(b, a)].values("a")
+                k = min(x.shape[0], y.shape[0])
+                out[(a, b)] = mean_interval(x[:k] - y[:k])
         return out
 
     def cycles(self) -> list[list[str]]:
@@ -154,15 +180,18 @@ class MatchupResult:
         meaningful)."""
         t = self.table()
         in_cycle = {s for c in self.cycles() for s in c}
+        beats = self.beats()
         rows = []
         for s in self.strategies:
             mine = t[t["strategy"] == s]
+            wins = len(beats[s])
+            losses = sum(s in beats[o] for o in self.strategies if o != s)
             rows.append(
                 {
                     "strategy": s,
-                    "wins": int((mine["verdict"] == "wins").sum()),
-                    "losses": int((mine["verdict"] == "loses").sum()),
-                    "undecided": int((mine["verdict"] == "undecided").sum()),
+                    "wins": wins,
+                    "losses": losses,
+                    "undecided": len(self.strategies) - 1 - wins - losses,
                     "mean_share": float(mine["win_share"].mean()) if len(mine) else float("nan"),
                     "in_cycle": s in in_cycle,
                 }
@@ -184,12 +213,8 @@ class MatchupResult:
         for rank, row in r.iterrows():
             groups.setdefault(int(rank), []).append(row["strategy"])
         order = " > ".join(" = ".join(g) for _, g in sorted(groups.items()))
-        undecided = int(r["undecided"].sum())
-        tail = (
-            f" ({undecided // (2 if self.players == 2 else 1)} pair(s) undecided at this size)"
-            if undecided
-            else ""
-        )
+        undecided = int(r["undecided"].sum()) // 2
+        tail = f" ({undecided} pair(s) undecided at this size)" if undecided else ""
         return f"Ranking by significant head-to-head results: {order}{tail}."
 
     def findings(self) -> list[str]:
@@ -201,6 +226,14 @@ class MatchupResult:
                 f"{a} against {b}: {a} wins {100 * share:.1f} % ± {100 * half_width((low, high)):.1f} % "
                 f"of the games (fair {100 * self.fair_share:.1f} %; {games_played:,} games over all seat rotations)."
             )
+        if self.players > 2:
+            for (a, b), (d, low, high) in self.head_to_head().items():
+                if self.strategies.index(a) < self.strategies.index(b):
+                    out.append(
+                        f"Head to head: one {a} among {b} wins {100 * d:+.1f} ± "
+                        f"{100 * half_width((low, high)):.1f} pp more often than one {b} among {a} "
+                        "(paired over the same deals)."
+                    )
         out.append(self.verdict())
         return out
 

@@ -145,12 +145,15 @@ def seat_advantage(
     jobs: int | None = None,
     precision: float | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
+    keep_games: bool = False,
 ) -> SeatAdvantage:
     """Win share of every seat for each player count, every seat playing ``strategy``.
 
     ``players``: one count, a list, or every count the game allows. ``precision``: play
     batches until every seat's 95 % half-width is at most this (``n`` is then ignored and the
     games it took are recorded in ``adaptive``). Player count ``p`` uses seed ``seed`` too.
+    ``keep_games``: also keep each run's per-game rows as ``results[p].games`` (not with
+    ``precision``).
     """
     spec = games.get(game)
     if players is None:
@@ -171,8 +174,9 @@ def seat_advantage(
     seed = first.seed
     for p in counts:
         run = setup(game, p, strategy, params, seed, jobs)
+        rows = None
         if precision is None:
-            (summary, _), elapsed = timed(lambda run=run: run.play(0, n))
+            (summary, rows), elapsed = timed(lambda run=run: run.play(0, n, keep=keep_games))
         else:
             state: dict[str, Any] = {"summary": None}
 
@@ -188,7 +192,7 @@ def seat_advantage(
                 lambda step=step, widest=widest: run_adaptive(step, widest, precision, max_games=max_games)
             )
             summary = state["summary"]
-        results[p] = run.result(summary, elapsed)
+        results[p] = run.result(summary, elapsed, rows)
     return SeatAdvantage(spec.name, spec.title, results, adaptive)
 
 

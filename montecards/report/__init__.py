@@ -40,6 +40,7 @@ class Report:
         self.sizes: list[tuple[str, str, float]] = []
         self.figures: list[Path] = []
         self.cpu_seconds = 0.0
+        self.headlines: list[str] = []
 
     # --- sizes ---------------------------------------------------------------------------
     def n(self, full: int, quick: int) -> int:
@@ -64,6 +65,10 @@ class Report:
         self.findings.append(sentence)
         if in_section:
             self.blocks.append(f"- {sentence}")
+
+    def headline(self, sentence: str) -> None:
+        """A sentence for the short answer at the top of the page ("In short")."""
+        self.headlines.append(sentence)
 
     def end_list(self) -> None:
         self.blocks.append("")
@@ -101,6 +106,7 @@ class Report:
                 index=False,
             )
             + "\n",
+            *(["## In short\n", " ".join(self.headlines) + "\n"] if self.headlines else []),
             "## Findings\n",
             "\n".join(f"- {f}" for f in self.findings) + "\n",
         ]
@@ -196,10 +202,15 @@ def pm(low: float, high: float, digits: int = 1, scale: float = 100, unit: str |
     """ "± 1.2 %" from an interval (``scale`` 100: shares in %; 1: the value's own unit)."""
     if unit is None:
         unit = " %" if scale == 100 else ""
-    return f"± {scale * (high - low) / 2:.{digits}f}{unit}"
+    hw = scale * (high - low) / 2
+    while 0 < hw < 0.5 * 10.0**-digits and digits < 4:
+        digits += 1  # never print "± 0.00" for a nonzero width
+    return f"± {hw:.{digits}f}{unit}"
 
 
-def seat_section(rep: Report, strategy: str | None, players: Sequence[int], n: int, params=None) -> Any:
+def seat_section(
+    rep: Report, strategy: str | None, players: Sequence[int], n: int, params=None, keep_games: bool = False
+) -> Any:
     """The standard seat-advantage section: figures, table and one finding per player count."""
     from montecards.analysis import seat_advantage
 
@@ -216,6 +227,7 @@ def seat_section(rep: Report, strategy: str | None, players: Sequence[int], n: i
             params=params,
             seed=rep.seed,
             jobs=rep.jobs,
+            keep_games=keep_games,
         ),
     )
     rep.section(
@@ -226,6 +238,11 @@ def seat_section(rep: Report, strategy: str | None, players: Sequence[int], n: i
     for sentence in sa.findings():
         rep.finding(sentence)
     rep.end_list()
+    parts = []
+    for p in sa.player_counts:
+        share, low, high = sa.first_seat(p)
+        parts.append(f"{p} players {rate(share, low, high)} (fair {100 / p:.1f} %)")
+    rep.headline(f"The first seat's win share, `{strategy}` in every seat: " + "; ".join(parts) + ".")
     rep.figure(
         sa.plot.win_share(), "seat_advantage", "Win share by seat, 95 % intervals; dashed: fair share."
     )

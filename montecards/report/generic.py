@@ -4,7 +4,7 @@ game length, scores, the game's metrics by player count, and matchups of all str
 from __future__ import annotations
 
 from montecards.analysis import matchups
-from montecards.report import Report, seat_section, timed
+from montecards.report import Report, pm, rate, seat_section, timed
 
 
 def build(
@@ -24,18 +24,17 @@ def metrics_section(rep: Report, sa, names=None) -> None:
     for p in sa.player_counts:
         m = sa.results[p].metrics()
         parts = [
-            f"{spec.turns_name} {m['turns']['mean']:.1f} ± {(m['turns']['ci95'][1] - m['turns']['ci95'][0]) / 2:.2f}"
+            f"{spec.turns_name} {m['turns']['mean']:.2f} {pm(*m['turns']['ci95'], 2, 1)}"
         ]
         for name in names or spec.metrics:
             v = m[name]
-            hw = (v["ci95"][1] - v["ci95"][0]) / 2
             if name in spec.rate_metrics:
-                parts.append(f"{name.replace('_', ' ')} {100 * v['mean']:.2f} % ± {100 * hw:.2f}")
+                parts.append(f"{name.replace('_', ' ')} {rate(v['mean'], *v['ci95'])}")
             else:
-                parts.append(f"{name.replace('_', ' ')} {v['mean']:.3f} ± {hw:.3f}")
+                parts.append(f"{name.replace('_', ' ')} {v['mean']:.3f} {pm(*v['ci95'], 3, 1)}")
         sh = m["shared_wins"]
         parts.append(
-            f"shared wins {100 * sh['mean']:.2f} % ± {100 * (sh['ci95'][1] - sh['ci95'][0]) / 2:.2f}"
+            f"shared wins {rate(sh['mean'], *sh['ci95'])}"
         )
         rep.finding(f"With {p} players, per game: " + "; ".join(parts) + ".")
     rep.end_list()
@@ -72,6 +71,7 @@ def matchup_section(rep: Report, strategies, players: int, n: int, n_for=None):
     for sentence in mu.findings():
         rep.finding(sentence)
     rep.end_list()
+    rep.headline(f"Strategies at {players} players: {mu.verdict()}")
     rep.figure(
         mu.plot.heatmap(),
         f"matchups_{players}p",

@@ -23,10 +23,16 @@ def build(rep: Report) -> None:
         turns = m["turns"]
         rep.finding(
             f"With {p} players the six-colour trigger ends {rate(six['mean'], *six['ci95'])} of "
-            f"the games (deck empty: the rest); a game lasts {turns['mean']:.1f} ± "
-            f"{(turns['ci95'][1] - turns['ci95'][0]) / 2:.2f} turns (all seats together)."
+            f"the games (deck empty: the rest); a game lasts {turns['mean']:.2f} "
+            f"{pm(*turns['ci95'], 2, 1)} turns (all seats together)."
         )
     rep.end_list()
+    six = {p: sa.results[p].metrics()["six_colours"] for p in sa.player_counts}
+    lo_p, hi_p = min(six), max(six)
+    rep.headline(
+        f"The six-colour trigger ends {rate(six[lo_p]['mean'], *six[lo_p]['ci95'])} of {lo_p}-player games "
+        f"but {rate(six[hi_p]['mean'], *six[hi_p]['ci95'])} of {hi_p}-player games; otherwise the deck runs out."
+    )
     rep.figure(
         sa.plot.metrics(["six_colours"], ["six-colour trigger"], "games ended by six colours (%)"),
         "end_triggers",
@@ -128,5 +134,10 @@ def build(rep: Report) -> None:
     for sentence in mu.findings():
         rep.finding(sentence)
     rep.end_list()
+    r_g = mu._entries()[("rollout", "greedy")]
+    rep.headline(
+        f"Head to head, `rollout` beats `greedy` in {r_g[0] * 100:.1f} % {pm(r_g[1], r_g[2])} of the games "
+        f"and `greedy` beats `random` in {100 * mu._entries()[('greedy', 'random')][0]:.1f} %. {mu.verdict()}"
+    )
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
     rep.table(mu.ranking())

@@ -1,0 +1,81 @@
+"""Joker Marbles report: seat advantage, team vs individual play, which strategy wins, game
+length, the variants (nine split, joker from track, decks) (rules/marbles.md, Questions)."""
+
+from __future__ import annotations
+
+from montecards.analysis import compare_variants
+from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.generic import matchup_section, metrics_section
+
+
+def build(rep: Report) -> None:
+    spec = rep.spec
+    n_seats = rep.n(20_000, 300)
+    sa = seat_section(rep, spec.default_strategy, range(spec.min_players, spec.max_players + 1), n_seats)
+    metrics_section(rep, sa)
+
+    # --- teams ------------------------------------------------------------------------------------
+    n_var = rep.n(20_000, 300)
+    teams = timed(
+        rep,
+        "team vs individual play (4 players, common deals)",
+        f"{n_var:,} deals × 2",
+        lambda: compare_variants(
+            "marbles",
+            {"individual (rules)": {"teams": "none"}, "teams of partners": {"teams": "pairs"}},
+            n=n_var,
+            players=4,
+            seed=rep.seed,
+            jobs=rep.jobs,
+        ),
+    )
+    rep.section(
+        "Team vs individual play",
+        "4 players, partners opposite ({seat 1, seat 3} vs {seat 2, seat 4}); a team's win is shared "
+        "by its two seats. Played on the same deals as individual play.",
+    )
+    for label in teams.labels:
+        w = teams.level(label, "win_0")
+        t = teams.level(label, "turns")
+        rep.finding(
+            f"4 players, {label}: seat 1 wins {rate(*w)}; a game lasts {t[0]:.0f} {pm(t[1], t[2], 1, 1)} turns."
+        )
+    team_share = teams.level(teams.labels[1], "win_0")[0] + teams.level(teams.labels[1], "win_2")[0]
+    rep.finding(f"With teams, the first team (seats 1 and 3) wins {100 * team_share:.1f} % of the games.")
+    tt = teams.difference(teams.labels[1], "turns")
+    rep.headline(
+        f"Playing in teams of partners changes the game length by {tt[0]:+.0f} {pm(tt[1], tt[2], 0, 1)} turns."
+    )
+    rep.end_list()
+
+    # --- strategies -----------------------------------------------------------------------------
+    matchup_section(rep, list(spec.strategies), 4, rep.n(5_000, 100))
+
+    # --- variants -------------------------------------------------------------------------------
+    variants = {
+        "rules": {},
+        "nine_split": {"nine_split": True},
+        "joker_from_track": {"joker_from_track": True},
+        "decks=2": {"decks": 2},
+    }
+    cmp = timed(
+        rep,
+        "variants (4 players, common seeds)",
+        f"{n_var:,} deals × {len(variants)}",
+        lambda: compare_variants("marbles", variants, n=n_var, players=4, seed=rep.seed, jobs=rep.jobs),
+    )
+    rep.section("Variants", "Each variant against the rules, 4 players, same seeds, paired by game.")
+    for label in cmp.labels[1:]:
+        d = cmp.difference(label, "turns")
+        w = cmp.difference(label, "win_0")
+        b = cmp.difference(label, "bumps")
+        rep.finding(
+            f"{label}: game length {d[0]:+.1f} {pm(d[1], d[2], 1, 1)} turns, bumps {b[0]:+.2f} "
+            f"{pm(b[1], b[2], 2, 1)} per game, seat 1 win share {100 * w[0]:+.1f} {pm(w[1], w[2], 1, unit=' pp')}."
+        )
+    rep.end_list()
+    rep.figure(
+        cmp.plot.differences(["win_0", "turns", "bumps", "discards"]),
+        "variants",
+        "Variants minus the rules, paired, 95 % intervals.",
+    )

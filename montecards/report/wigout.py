@@ -1,0 +1,162 @@
+"""Wig Out! report: speed edge, seat/dealer effect, 7- vs 5-card hands, cards left per loser,
+deadlocks with 5-6 players, strategy matchups (rules/wigout.md, Questions)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from montecards.analysis import compare_variants, mean_interval, sweep
+from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.generic import matchup_section
+
+
+def build(rep: Report) -> None:
+    n_seats = rep.n(250_000, 1_500)
+    sa = seat_section(rep, "greedy", range(2, 7), n_seats, keep_games=True)
+    rep.text(
+        "With equal speeds every seat is symmetric by construction (the dealer only matters "
+        "through who is fastest), so seat differences should stay within their intervals — with "
+        "one 95 % interval per seat and player count, one in twenty may miss the fair share by chance."
+    )
+
+    # --- cards left per loser and deadlocks -------------------------------------------------
+    rep.section(
+        "Cards left per loser and deadlocks",
+        "Per round, the first player to empty their hand scores 0 and every other player 1 point "
+        "per card left. A deadlock (5–6 players) is a tied round with no points. Same runs as above.",
+    )
+    rounds = sa.results[2].params["rounds"]
+    for p in sa.player_counts:
+        res = sa.results[p]
+        g = res.games
+        points = g[[f"score_{k}" for k in range(p)]].to_numpy().sum(axis=1)
+        scored_rounds = rounds - g["deadlocks"].to_numpy()
+        losers = np.where(scored_rounds > 0, scored_rounds * (p - 1), 0)
+        per_loser = points[losers > 0] / losers[losers > 0]
+        m, lo, hi = mean_interval(per_loser)
+        dl = res.metrics()["deadlocks"]
+        rounds_dl = (dl["mean"] / rounds, dl["ci95"][0] / rounds, dl["ci95"][1] / rounds)
+        if dl["mean"] == 0:
+            deadlock = f"no round deadlocked in {res.n_games:,} games"
+        else:
+            deadlock = f"{rate(*rounds_dl)} of rounds deadlock"
+        rep.finding(
+            f"With {p} players a losing seat is left with {m:.2f} {pm(lo, hi, 2, 1)} cards per round "
+            f"(hand {res.params['hand_size']}); {deadlock}."
+        )
+        res.games = None
+    rep.end_list()
+    dl = {p: sa.results[p].metrics()["deadlocks"] for p in (5, 6) if p in sa.results}
+    if dl:
+        rep.headline(
+            "Deadlocks never happen with 2–4 players and are common with 5–6: "
+            + ", ".join(
+                f"{rate(d['mean'] / rounds, d['ci95'][0] / rounds, d['ci95'][1] / rounds)} of rounds with {p} players"
+                for p, d in dl.items()
+            )
+            + "."
+        )
+    rep.figure(
+        sa.plot.metrics(
+            ["deadlocks"], ["deadlocked rounds per game"], f"deadlocked rounds per {rounds}-round game"
+        ),
+        "deadlocks",
+        "Deadlocked rounds per game by player count (impossible below 5 players), 95 % intervals.",
+    )
+    rep.figure(sa.plot.length(), "game_length", "Game length in actions (plays and draws) over the 5 rounds.")
+    rep.figure(sa.plot.scores(), "scores", "Total points (cards left over the rounds; lower wins) by seat.")
+    rep.table(sa.game_table())
+
+    # --- speed edge -----------------------------------------------------------------------------
+    n_sweep = rep.n(200_000, 1_000)
+    speeds = ["1,1,1,1", "1.1,1,1,1", "1.25,1,1,1", "1.5,1,1,1"]
+    sw = timed(
+        rep,
+        "speed edge of seat 1 (4 players, greedy, common deals)",
+        f"{n_sweep:,} deals × {len(speeds)} speeds",
+        lambda: sweep(
+            "wigout", "speed", speeds, n=n_sweep, players=4, strategies="greedy", seed=rep.seed, jobs=rep.jobs
+        ),
+    )
+    rep.section(
+        "What a speed edge is worth",
+        "Seat 1 acts faster than the three others (speed 1.1 = 10 % faster); every speed is played on "
+        "the same deals, and the differences are paired deal by deal.",
+    )
+    t = sw.table("win_0")
+    for row in t.itertuples():
+        edge = round(100 * (row.x - 1))
+        if edge == 0:
+            rep.finding(
+                f"4 players, equal speeds: seat 1 wins {rate(row.win_0, row.low, row.high)} (fair 25 %)."
+            )
+        else:
+            rep.finding(
+                f"4 players, seat 1 {edge} % faster: it wins {rate(row.win_0, row.low, row.high)} "
+                f"({100 * row.difference:+.1f} {pm(row.diff_low, row.diff_high, 1, unit=' pp')} vs equal speeds)."
+            )
+    rep.end_list()
+    edges = [r for r in t.itertuples() if r.x != 1]
+    rep.headline(
+        "A speed edge is worth: "
+        + ", ".join(
+            f"{round(100 * (r.x - 1))} % faster → {100 * r.difference:+.1f} "
+            f"{pm(r.diff_low, r.diff_high, 1, unit=' pp')}"
+            for r in edges
+        )
+        + " of win share at 4 players (fair 25 %)."
+    )
+    rep.figure(sw.plot.curve(["win_0"]), "speed_edge", "Seat 1's win share against its speed (others 1.0).")
+
+    # --- 7- vs 5-card hands -----------------------------------------------------------------------
+    n_hand = rep.n(200_000, 1_000)
+    rep.section(
+        "7-card vs 5-card hands",
+        "The rules deal 7 cards with 2–4 players and 5 with 5–6. Both hand sizes are played on the "
+        "same deals at 4 and at 6 players.",
+    )
+    for p, base, other in ((4, 7, 5), (6, 5, 7)):
+        cmp = timed(
+            rep,
+            f"hand size {base} vs {other} ({p} players, greedy)",
+            f"{n_hand:,} deals × 2",
+            lambda p=p, base=base, other=other: compare_variants(
+                "wigout",
+                {
+                    f"hand_size={base} (rules)": {"hand_size": base},
+                    f"hand_size={other}": {"hand_size": other},
+                },
+                n=n_hand,
+                players=p,
+                strategies="greedy",
+                seed=rep.seed,
+                jobs=rep.jobs,
+            ),
+        )
+        label = cmp.labels[1]
+        tl = cmp.difference(label, "turns")
+        rep.headline(
+            f"At {p} players a hand of {other} instead of {base} changes the game length by "
+            f"{tl[0]:+.1f} {pm(tl[1], tl[2], 1, 1)} actions."
+        )
+        for q, what, unit, scale in (
+            ("turns", "actions per game", "", 1),
+            ("score_0", "seat-1 points", "", 1),
+            ("deadlocks", "deadlocked rounds per game", "", 1),
+            ("shared", "shared wins", " pp", 100),
+        ):
+            base_level = cmp.level(cmp.baseline, q)
+            d = cmp.difference(label, q)
+            rep.finding(
+                f"{p} players, {label} instead of {base}: {what} {scale * base_level[0]:.2f} → "
+                f"{scale * (base_level[0] + d[0]):.2f} ({scale * d[0]:+.2f} {pm(d[1], d[2], 2, scale, unit)})."
+            )
+        rep.figure(
+            cmp.plot.differences(["win_0", "shared", "turns", "deadlocks", "score_0"]),
+            f"hand_size_{p}p",
+            f"{p} players: hand of {other} minus hand of {base}, paired, 95 % intervals.",
+        )
+    rep.end_list()
+
+    # --- matchups -------------------------------------------------------------------------------
+    matchup_section(rep, ["greedy", "singles_first", "random"], 4, rep.n(50_000, 300))
