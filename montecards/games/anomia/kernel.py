@@ -104,6 +104,7 @@ H_ERR_C = 15
 H_GAME_FIRST = H_DRAWN  # H_GAME_FIRST .. H_GAME_END are reset every game
 H_GAME_END = 16
 H_TIE_THRESHOLD = 16  # a face-off ties iff u53 < this (see THRESHOLD)
+H_SCRIPTED = 17  # 1: explicit deck order and face-off winners (play_deck), 0: a run
 TOP = 20  # the symbol each seat's top card shows, or NO_CARD (empty play pile)
 PILE_N = TOP + MAX_PLAYERS
 SCORE = PILE_N + MAX_PLAYERS
@@ -152,7 +153,7 @@ COL_TIES = 6
 FIRST_SEAT_COL = 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def U(i):
     """An index as unsigned: numba skips the negative-index fix-up (all our indices are >= 0)."""
     return np.uint64(i)
@@ -168,7 +169,7 @@ def threshold(p):
     return np.int64(np.ceil(p * 9007199254740992.0))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def u53(rng):
     """The 53 random bits behind ``rng.uniform`` (the same draw, as an integer)."""
     return np.int64(next_u64(rng) >> np.uint64(11))
@@ -199,9 +200,11 @@ def new_state(players, params):
     return st
 
 
-@njit(cache=True, inline="always")
+@njit("void(int64[:, ::1], int64, int64, int64, int64, int64)", cache=True)
 def record(trace, kind, seat, card, other, extra):
-    """Append an event; events beyond the buffer are counted (``trace[0, 0]``) but not kept."""
+    """Append an event; events beyond the buffer are counted (``trace[0, 0]``) but not kept.
+
+    (An explicit signature: one compiled version, not one per literal event kind.)"""
     k = trace[0, 0] + 1
     if k < trace.shape[0]:
         trace[k, 0] = kind
@@ -213,22 +216,13 @@ def record(trace, kind, seat, card, other, extra):
 
 
 @njit(cache=True)
-def fail(st, err, index, a, b, c):
-    """Record an error's details (face-off index, seats, a number) and return its code."""
-    st[H_ERR_INDEX] = index
-    st[H_ERR_A] = a
-    st[H_ERR_B] = b
-    st[H_ERR_C] = c
-    return err
-
-
-@njit(cache=True)
 def tiebreak(st, fo_rng, scripted, script_tie, index, winner, loser, drawn, o_deck, tracing, trace):
     """The rulebook tiebreak's effect on the draw pile; returns an ``ERR_*`` code.
 
     The tiebreak card is the first category card from the top of the draw pile (``drawn`` cards
     are gone); it goes back at a uniform position among the ``n + 1`` (scripted: the given
-    one). No category card: no card is used and nothing moves.
+    one). No category card: no card is used and nothing moves. A bad scripted position is
+    recorded in the ``H_ERR_*`` slots (``H_ERR_C``: the largest position allowed, -1: none).
     """
     n = st[H_N]
     t = drawn
@@ -236,7 +230,11 @@ def tiebreak(st, fo_rng, scripted, script_tie, index, winner, loser, drawn, o_de
         t += 1
     if t == n:
         if scripted and script_tie != TIE_NO_CARD:
-            return fail(st, ERR_BAD_TIEBREAK, index, winner, loser, -1)
+            st[H_ERR_INDEX] = index
+            st[H_ERR_A] = winner
+            st[H_ERR_B] = loser
+            st[H_ERR_C] = -1
+            return ERR_BAD_TIEBREAK
         if tracing:
             record(trace, EV_TIEBREAK, winner, -1, loser, -1)
         return ERR_NONE
@@ -244,7 +242,11 @@ def tiebreak(st, fo_rng, scripted, script_tie, index, winner, loser, drawn, o_de
     if scripted:
         pos = script_tie
         if pos < 0 or pos > left:
-            return fail(st, ERR_BAD_TIEBREAK, index, winner, loser, left)
+            st[H_ERR_INDEX] = index
+            st[H_ERR_A] = winner
+            st[H_ERR_B] = loser
+            st[H_ERR_C] = left
+            return ERR_BAD_TIEBREAK
     else:
         pos = np.int64(uniform(fo_rng) * (left + 1))
         if pos > left:
@@ -263,7 +265,7 @@ def tiebreak(st, fo_rng, scripted, script_tie, index, winner, loser, drawn, o_de
     return ERR_NONE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_bits(m):
     """Seats in a bitset."""
     count = 0
@@ -273,23 +275,23 @@ def count_bits(m):
     return count
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pile_entry(card, symbol, drawer):
     """A play pile entry: the card, the symbol it shows and the seat that drew it."""
     return (card << ENTRY_CARD_SHIFT) | (symbol << SEAT_BITS) | drawer
 
 
 @njit(cache=True)
-def play_game(
-    st, deck_rng, fo_rng, params, shuffle_deck, scripted, script_winners, script_ties, table_seats, trace
-):
+def play_game(st, deck_rng, fo_rng, script_winners, script_ties, table_seats, trace):
     """Play one whole game on ``st``; return an ``ERR_*`` code.
 
-    ``shuffle_deck``: shuffle the cards in play from ``deck_rng``; otherwise the deck region
-    already holds the explicit order (top first). ``scripted``: face-off winners and ties come
-    from ``script_winners``/``script_ties`` instead of ``fo_rng``. ``table_seats`` (scripted
-    positions; empty in a run): the first ``k`` cards of the deck start face up on the play pile
-    of seat ``table_seats[k]``, as drawn by it, and drawing starts after them with seat 0.
+    A run (``H_SCRIPTED`` 0) shuffles the cards in play from ``deck_rng`` and draws the face-offs
+    from ``fo_rng``; scripted play (``H_SCRIPTED`` 1: the deck region already holds the explicit
+    order, top first) reads face-off winners and ties from ``script_winners``/``script_ties``.
+    (A flag in the state, not an argument: one compiled version serves both.) ``table_seats``
+    (scripted positions; empty in a run): the first ``k`` cards of the deck start face up on the
+    play pile of seat ``table_seats[k]``, as drawn by it, and drawing starts after them with
+    seat 0. Errors leave their details in the ``H_ERR_*`` slots.
     ``trace``: an event buffer (row 0 counts the events), or an empty one when not tracing.
 
     Matches are found through ``SHOWING`` (per symbol, the seats whose top shows it): after a
@@ -306,6 +308,7 @@ def play_game(
     cap = max(n, 1)
     face_up = st[U(H_FACE_UP)] != 0
     tie_threshold = st[U(H_TIE_THRESHOLD)]
+    scripted = st[U(H_SCRIPTED)] != 0
     tracing = trace.shape[0] > 0
     for k in range(H_GAME_FIRST, H_GAME_END):  # a fresh table
         st[U(k)] = 0
@@ -319,7 +322,7 @@ def play_game(
     for k in range(N_SLOTS):
         st[U(PARTNER + k)] = NO_WILD
         st[U(SHOWING + k)] = 0
-    if shuffle_deck:
+    if not scripted:
         for k in range(n):
             st[U(o_deck + k)] = st[U(o_template + k)]
         for k in range(n - 1):  # the draws of rng.shuffle
@@ -340,6 +343,9 @@ def play_game(
     wild_face_offs = 0
     ties = 0
     err = ERR_NONE
+    err_a = -1
+    err_b = -1
+    err_c = -1
     seat = 0
     chain_seat = -1  # the seat whose draw started the current chain
     chain = 0
@@ -381,7 +387,7 @@ def play_game(
             if count > 1:
                 if tracing:
                     record(trace, EV_MATCHES, a, -1, b, count)
-                err = fail(st, ERR_TWO_MATCHES, face_offs, a, b, count)
+                err, err_a, err_b, err_c = ERR_TWO_MATCHES, a, b, count
                 break
             seat_a = a
             match_a = (1 << b) if count == 1 else 0
@@ -395,7 +401,7 @@ def play_game(
                 count = count_bits(match_a) + count_bits(match_b)
                 if tracing:
                     record(trace, EV_MATCHES, seat_a, -1, seat_b, count)
-                err = fail(st, ERR_TWO_MATCHES, face_offs, seat_a, seat_b, count)
+                err, err_a, err_b, err_c = ERR_TWO_MATCHES, seat_a, seat_b, count
                 break
             if match_a != 0:
                 a = seat_a
@@ -410,11 +416,11 @@ def play_game(
             script_tie = NO_TIE
             if scripted:
                 if face_offs >= script_winners.shape[0]:
-                    err = fail(st, ERR_TOO_FEW_WINNERS, face_offs, lo, hi, 0)
+                    err, err_a, err_b, err_c = ERR_TOO_FEW_WINNERS, lo, hi, 0
                     break
                 winner = script_winners[face_offs]
                 if winner != lo and winner != hi:
-                    err = fail(st, ERR_BAD_WINNER, face_offs, lo, hi, winner)
+                    err, err_a, err_b, err_c = ERR_BAD_WINNER, lo, hi, winner
                     break
                 script_tie = script_ties[face_offs]
                 tie = script_tie != NO_TIE
@@ -523,7 +529,12 @@ def play_game(
     st[U(H_WILD_FACE_OFFS)] = wild_face_offs
     st[U(H_TIES)] = ties
     if err == ERR_NONE and scripted and face_offs != script_winners.shape[0]:
-        err = fail(st, ERR_TOO_MANY_WINNERS, face_offs, -1, -1, script_winners.shape[0])
+        err, err_a, err_b, err_c = ERR_TOO_MANY_WINNERS, -1, -1, script_winners.shape[0]
+    if err != ERR_NONE and err != ERR_BAD_TIEBREAK:  # (tiebreak records its own)
+        st[U(H_ERR_INDEX)] = face_offs
+        st[U(H_ERR_A)] = err_a
+        st[U(H_ERR_B)] = err_b
+        st[U(H_ERR_C)] = err_c
     return err
 
 
@@ -553,11 +564,11 @@ def write_row(st, err, rows, g):
 
 
 @njit(cache=True)
-def play_one(seed, index, params, st, deck_rng, fo_rng, no_script, trace, rows, g):
+def play_one(seed, index, st, deck_rng, fo_rng, no_script, trace, rows, g):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[g]``."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(fo_rng, seed, index, FACE_OFF_STREAM)
-    err = play_game(st, deck_rng, fo_rng, params, True, False, no_script, no_script, no_script, trace)
+    err = play_game(st, deck_rng, fo_rng, no_script, no_script, no_script, trace)
     write_row(st, err, rows, g)
 
 
@@ -578,16 +589,14 @@ def play_block(seed, start, players, params, rows):
     fo_rng = borrow(fo_owned)
     no_script = borrow(empty_owned)[:0]
     no_trace = borrow(no_trace_owned)
-    game_params = borrow(params)
     game_rows = borrow(rows)
     for g in range(rows.shape[0]):
-        play_one(seed, start + g, game_params, st, deck_rng, fo_rng, no_script, no_trace, game_rows, g)
+        play_one(seed, start + g, st, deck_rng, fo_rng, no_script, no_trace, game_rows, g)
     keep_alive(st_owned)
     keep_alive(deck_owned)
     keep_alive(fo_owned)
     keep_alive(empty_owned)
     keep_alive(no_trace_owned)
-    keep_alive(params)
     keep_alive(rows)
 
 
@@ -607,11 +616,30 @@ def run_chunk(seed, start, players, params, strategies, rows):
 
 @njit(cache=True)
 def trace_one(seed, index, players, params, rows, trace):
-    """The same game as ``play_one`` in a run (same streams), recording events into ``trace``."""
+    """The same game as ``play_one`` in a run (same streams), recording events into ``trace``
+    and its row into ``rows[0]``. The arrays are borrowed as in a run, so that the very same
+    compiled game serves runs, traces and scripted play."""
     st = new_state(players, params)
     deck_rng = np.zeros(4, np.uint64)
     fo_rng = np.zeros(4, np.uint64)
-    play_one(seed, index, params, st, deck_rng, fo_rng, np.zeros(0, np.int64), trace, rows, 0)
+    empty = np.zeros(1, np.int64)
+    play_one(
+        seed,
+        index,
+        borrow(st),
+        borrow(deck_rng),
+        borrow(fo_rng),
+        borrow(empty)[:0],
+        borrow(trace),
+        borrow(rows),
+        rows.shape[0] - 1,
+    )
+    keep_alive(st)
+    keep_alive(deck_rng)
+    keep_alive(fo_rng)
+    keep_alive(empty)
+    keep_alive(trace)
+    keep_alive(rows)
     return st
 
 
@@ -621,13 +649,29 @@ def play_deck(deck, players, params, winners, ties, table_seats, rows, trace):
 
     ``table_seats``: the first cards of ``deck`` start on those seats' play piles (see
     ``play_game``; empty for a game from the start). Returns ``(err, state)``; the state holds
-    the error's details and the final play piles.
+    the error's details and the final play piles; the row goes into ``rows[0]``.
     """
     st = new_state(players, params)
+    st[H_SCRIPTED] = 1
     o_deck = CODES + st[H_IDS] + st[H_N]
     for k in range(deck.shape[0]):
         st[o_deck + k] = deck[k]
     rng = np.zeros(4, np.uint64)
-    err = play_game(st, rng, rng, params, False, True, winners, ties, table_seats, trace)
-    write_row(st, err, rows, 0)
+    err = play_game(
+        borrow(st),
+        borrow(rng),
+        borrow(rng),
+        borrow(winners),
+        borrow(ties),
+        borrow(table_seats),
+        borrow(trace),
+    )
+    write_row(borrow(st), err, borrow(rows), rows.shape[0] - 1)
+    keep_alive(st)
+    keep_alive(rng)
+    keep_alive(winners)
+    keep_alive(ties)
+    keep_alive(table_seats)
+    keep_alive(trace)
+    keep_alive(rows)
     return err, st
