@@ -259,7 +259,7 @@ def variant_differences(cmp: Any, quantities: Sequence[str] | None = None):
         ax.axvline(0, color=FAIR, lw=1, ls="--")
         ax.set_yticks(ticks, labels)
         ax.set_xlabel("difference (percentage points)" if scale == 100 else f"difference ({_unit(cmp, key)})")
-        ax.set_title(key, fontsize=10)
+        ax.set_title(_unit(cmp, key) if key != "shares and rates" else key, fontsize=10)
         ax.grid(axis="y", alpha=0)
         if len(variants) > 1 or key == list(groups)[0]:
             ax.legend(loc="best", fontsize=8, title="variant", title_fontsize=8)

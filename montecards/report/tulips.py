@@ -92,33 +92,26 @@ def build(rep: Report) -> None:
         rep.finding(
             f"{label}: seat win shares "
             + ", ".join(f"{100 * x[0]:.1f} %" for x in w)
-            + f" (each {pm(w[0][1], w[0][2])}); mean points per seat: keep {src['keep_points']:.1f}, "
+            + f" (95 % intervals at most {pm(*max((x[1:] for x in w), key=lambda c: c[1] - c[0]))}); "
+            f"mean points per seat: keep {src['keep_points']:.1f}, "
             f"give {src['give_points']:.1f}, majorities {src['majority_points']:.1f}."
         )
-    moved = [
-        label
-        for label in cmp.labels[1:]
-        if any(
-            cmp.difference(label, f"win_{k}")[1] > 0 or cmp.difference(label, f"win_{k}")[2] < 0
-            for k in range(4)
-        )
-    ]
 
     def order(label):
         return sorted(range(4), key=lambda k: cmp.level(label, f"win_{k}")[0])
 
     same = all(order(label) == order(cmp.baseline) for label in cmp.labels[1:])
+    label, k, (d, lo, hi) = max(
+        ((label, k, cmp.difference(label, f"win_{k}")) for label in cmp.labels[1:] for k in range(4)),
+        key=lambda item: abs(item[2][0]),
+    )
     rep.headline(
         (
-            "Other card-value models keep the seats in the same order of win share; "
+            "Other card-value models keep the seats in the same order of win share"
             if same
-            else "Other card-value models change the order of the seats' win shares; "
+            else "Other card-value models change the order of the seats' win shares"
         )
-        + (
-            "the win shares move significantly only with " + ", ".join(moved) + "."
-            if moved
-            else "no seat's win share moves significantly."
-        )
+        + f"; the largest change is {label}: seat {k + 1} {100 * d:+.1f} {pm(lo, hi, 1, unit=' pp')}."
     )
     for label in cmp.labels[1:]:
         d = cmp.difference(label, "win_0")
