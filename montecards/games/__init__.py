@@ -11,6 +11,7 @@ GAME_MODULES = {
     "anomia": "montecards.games.anomia",
     "wigout": "montecards.games.wigout",
     "tulips": "montecards.games.tulips",
+    "marbles": "montecards.games.marbles",
 }
 
 

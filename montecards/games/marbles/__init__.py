@@ -1,0 +1,12 @@
+"""Joker Marbles (Pegs and Jokers, 2-6 players): rules kernel, strategies, scripted play, trace."""
+
+from montecards.games.marbles.game import (
+    SPEC,
+    apply_move,
+    legal_moves,
+    play_scripted,
+    script_from_trace,
+    trace,
+)
+
+__all__ = ["SPEC", "apply_move", "legal_moves", "play_scripted", "script_from_trace", "trace"]

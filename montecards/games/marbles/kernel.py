@@ -1,0 +1,516 @@
+"""Joker Marbles kernel: one game from its own random streams, and the chunk runner.
+
+Game ``i`` of a run with seed ``s`` uses two streams: substream 0 orders the cards (the deck,
+then each reshuffled discard pile, all by lazy Fisher-Yates as cards are drawn), substream 1
+feeds the ``random`` strategy (one draw per turn of a random seat). The same seed therefore
+deals the same deck whatever the strategies (common random numbers).
+
+``turns`` counts every seat turn, plays and discards; a game still without a winner after
+``max_turns`` turns is unfinished (row column ``unfinished`` = 1, no win shares).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from montecards.engine.kernel import block_count, block_start
+from montecards.engine.spec import WIN_UNIT
+from montecards.games.marbles.rules import (
+    CASTLE0,
+    EV_BUMP,
+    EV_DISCARD,
+    EV_DRAW,
+    EV_PLAY,
+    EV_RESHUFFLE,
+    EV_STEP,
+    EV_UNDRAWN,
+    EV_WIN,
+    HAND_SLOTS,
+    HOME,
+    MARBLES,
+    MAX_CARDS,
+    MV_C1,
+    MV_C2,
+    MV_E1,
+    MV_E2,
+    MV_KIND,
+    MV_M1,
+    MV_M2,
+    MW,
+    O_CMASK,
+    O_DISC,
+    O_DISCARDED,
+    O_GEND,
+    O_GROUP,
+    O_GSTART,
+    O_HAND,
+    O_HAND_N,
+    O_INCASTLE,
+    O_MADE,
+    O_MARK,
+    O_MOVES,
+    O_NHOME,
+    O_OCC,
+    O_PILE,
+    O_POS,
+    O_SUFFERED,
+    O_WINNER,
+    S_BUMPS,
+    S_DISC_N,
+    S_DISCARDS,
+    S_DRAWN,
+    S_NCARDS,
+    S_PILE_N,
+    S_RESHUFFLES,
+    S_TURNS,
+    S_VDEST,
+    S_WON,
+    TRACE_WIDTH,
+    apply_step,
+    check_win,
+    deal,
+    draw_card,
+    gen_hand,
+    hand_insert,
+    hand_remove,
+    hot,
+    mover,
+    new_state_jit,
+    record,
+    reshuffle_lazy,
+    set_up,
+)
+from montecards.games.marbles.strategies import (
+    AGGRESSIVE,
+    GREEDY,
+    RANDOM,
+    best_move,
+    best_slot,
+    lowest_rank_slot,
+    random_choice,
+    score_weight,
+)
+from montecards.rng import bounded, seed_stream
+
+DECK_STREAM = 0
+CHOICE_STREAM = 1
+
+# packed parameters (game.pack_params)
+P_TEAMS = 0
+P_SIDES = 1
+P_DECKS = 2
+P_NINE = 3
+P_JFT = 4
+P_OPTIONAL = 5
+P_MAX_TURNS = 6
+N_PARAMS = 7
+
+# per-game row: turns, unfinished, bumps, discards, then seat blocks
+# win, score, bumps_made, bumps_suffered, discards
+COL_TURNS = 0
+COL_UNFINISHED = 1
+COL_BUMPS = 2
+COL_DISCARDS = 3
+FIRST_SEAT_COL = 4
+
+# scripted decisions: one row per turn
+D_TYPE = 0  # 1 play, 2 discard
+D_CARD = 1
+D_KIND = 2
+D_OWNER = 3
+D_M1 = 4
+D_S1 = 5
+D_E1 = 6
+D_C1 = 7
+D_M2 = 8
+D_S2 = 9
+D_E2 = 10
+D_C2 = 11
+D_WIDTH = 12
+PLAY = 1
+DISCARD = 2
+
+ERR_NONE = 0
+ERR_NO_DECISION = 1
+ERR_CARD_NOT_IN_HAND = 2
+ERR_ILLEGAL_MOVE = 3
+ERR_MUST_PLAY = 4
+ERR_NO_ORDER = 5
+ERR_BAD_ORDER = 6
+ERR_EXTRA_DECISIONS = 7
+ERR_EXTRA_ORDERS = 8
+ERR_BAD_DECISION = 9
+
+
+@njit(cache=True)
+def new_work():
+    """Working arrays of one thread's block of games (allocated once per block)."""
+    return (
+        new_state_jit(),
+        np.zeros(4, np.uint64),  # deck stream
+        np.zeros(4, np.uint64),  # choice stream
+        np.zeros((0, TRACE_WIDTH), np.int64),  # no trace
+        np.zeros(0, np.int64),  # no scripted deck orders
+        np.zeros(1, np.int64),  # their offsets
+        np.zeros((0, D_WIDTH), np.int64),  # no scripted decisions
+    )
+
+
+@hot
+def do_step(st, seat, owner, card, m, end, count, turn, trace):
+    """One step of a played move, for real: statistics and trace included."""
+    start = st[O_POS + MARBLES * owner + m]
+    victim = apply_step(st, owner, m, end)
+    record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
+    if victim >= 0:
+        vs = victim // MARBLES
+        st[O_MADE + seat] += 1
+        st[O_SUFFERED + vs] += 1
+        st[S_BUMPS] += 1
+        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, st[S_VDEST], 0)
+
+
+@hot
+def play_move(st, seat, owner, slot, mv, turn, trace):
+    """Play hand card ``slot`` with move ``mv`` of the move list; True if it wins the game."""
+    card = hand_remove(st, seat, slot)
+    b = O_MOVES + MW * mv
+    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, st[b + MV_KIND])
+    do_step(st, seat, owner, card, st[b + MV_M1], st[b + MV_E1], st[b + MV_C1], turn, trace)
+    if st[b + MV_M2] >= 0:
+        do_step(st, seat, owner, card, st[b + MV_M2], st[b + MV_E2], st[b + MV_C2], turn, trace)
+    return check_win(st, owner)
+
+
+@hot
+def scripted_reshuffle(st, orders, offsets, used):
+    """The discard pile becomes the draw pile in the order ``orders[used]``; returns ERR_*."""
+    if used + 1 >= offsets.shape[0]:
+        return ERR_NO_ORDER
+    lo = offsets[used]
+    hi = offsets[used + 1]
+    n = st[S_DISC_N]
+    if hi - lo != n:
+        return ERR_BAD_ORDER
+    n_cards = st[S_NCARDS]
+    for i in range(n):
+        st[O_MARK + st[O_DISC + i]] = 1
+    ok = True
+    for i in range(lo, hi):
+        c = orders[i]
+        if c < 0 or c >= n_cards or st[O_MARK + c] != 1:
+            ok = False
+        else:
+            st[O_MARK + c] = 0
+    for i in range(n_cards):
+        st[O_MARK + i] = 0
+    if not ok:
+        return ERR_BAD_ORDER
+    for i in range(n):
+        st[O_PILE + i] = orders[lo + i]
+    st[S_PILE_N] = n
+    st[S_DRAWN] = 0
+    st[S_DISC_N] = 0
+    st[S_RESHUFFLES] += 1
+    return ERR_NONE
+
+
+@hot
+def scripted_choice(st, seat, owner, total, script, turn):
+    """``(err, slot, move)`` of the scripted decision of ``turn`` (move -1: a discard)."""
+    if turn >= script.shape[0]:
+        return ERR_NO_DECISION, -1, -1
+    hb = O_HAND + HAND_SLOTS * seat
+    slot = -1
+    for k in range(st[O_HAND_N + seat]):
+        if st[hb + k] == script[turn, D_CARD]:
+            slot = k
+    if slot < 0:
+        return ERR_CARD_NOT_IN_HAND, -1, -1
+    kind = script[turn, D_TYPE]
+    if kind == DISCARD:
+        if total > 0:
+            return ERR_MUST_PLAY, -1, -1
+        return ERR_NONE, slot, -1
+    if kind != PLAY:
+        return ERR_BAD_DECISION, -1, -1
+    if script[turn, D_OWNER] != owner:
+        return ERR_ILLEGAL_MOVE, -1, -1
+    pb = O_POS + MARBLES * owner
+    g = st[O_GROUP + slot]
+    for i in range(st[O_GSTART + g], st[O_GEND + g]):
+        b = O_MOVES + MW * i
+        m1 = st[b + MV_M1]
+        m2 = st[b + MV_M2]
+        if (
+            st[b + MV_KIND] == script[turn, D_KIND]
+            and m1 == script[turn, D_M1]
+            and st[pb + m1] == script[turn, D_S1]
+            and st[b + MV_E1] == script[turn, D_E1]
+            and st[b + MV_C1] == script[turn, D_C1]
+            and m2 == script[turn, D_M2]
+        ):
+            if m2 < 0 or (
+                st[pb + m2] == script[turn, D_S2]
+                and st[b + MV_E2] == script[turn, D_E2]
+                and st[b + MV_C2] == script[turn, D_C2]
+            ):
+                return ERR_NONE, slot, i
+    return ERR_ILLEGAL_MOVE, -1, -1
+
+
+@hot
+def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, script, trace):
+    """Play one whole game on ``st`` (streams already seeded); return an ``ERR_*`` code.
+
+    ``lazy``: cards come from the deck stream; otherwise ``orders`` holds the deck orders
+    (the first, then one per reshuffle; ``offsets`` delimit them) and every seat's decisions
+    come from ``script`` (one row per turn).
+    """
+    set_up(
+        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
+        np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+    )
+    max_turns = np.int64(params[P_MAX_TURNS])
+    used = 1
+    if not lazy:
+        for i in range(offsets[1] - offsets[0]):
+            st[O_PILE + i] = orders[offsets[0] + i]
+    deal(st, players, rd, lazy, trace)
+    seat = 0
+    turn = 0
+    err = ERR_NONE
+    while turn < max_turns:
+        st[S_TURNS] = turn
+        if st[S_DRAWN] == st[S_PILE_N]:
+            if lazy:
+                reshuffle_lazy(st)
+            else:
+                err = scripted_reshuffle(st, orders, offsets, used)
+                used += 1
+            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, st[S_PILE_N])
+        if err != ERR_NONE:
+            break
+        card = draw_card(st, rd, lazy)
+        hand_insert(st, seat, card)
+        record(trace, EV_DRAW, turn, seat, card, -1, -1, -1, -1, 0)
+        owner = mover(st, seat)
+        strategy = strategies[seat]
+        total = gen_hand(st, seat, owner, score_weight(strategy))
+        slot = -1
+        mv = -1
+        if strategy == GREEDY or strategy == AGGRESSIVE:
+            if total > 0:
+                mv = best_move(st, seat)
+                slot = best_slot(st, mv)
+            else:
+                slot = lowest_rank_slot(st, seat)
+        elif strategy == RANDOM:
+            if total > 0:
+                slot, mv = random_choice(st, seat, total, rc)
+            else:
+                slot = bounded(rc, st[O_HAND_N + seat])
+        else:
+            err, slot, mv = scripted_choice(st, seat, owner, total, script, turn)
+            if err != ERR_NONE:
+                break
+        won = False
+        if mv >= 0:
+            won = play_move(st, seat, owner, slot, mv, turn, trace)
+        else:
+            card = hand_remove(st, seat, slot)
+            st[O_DISCARDED + seat] += 1
+            st[S_DISCARDS] += 1
+            record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
+        turn += 1
+        if won:
+            record(trace, EV_WIN, turn - 1, seat, -1, owner, -1, -1, -1, 0)
+            break
+        seat += 1
+        if seat == players:
+            seat = 0
+    if err == ERR_NONE:
+        st[S_TURNS] = turn
+        for i in range(st[S_DRAWN], st[S_PILE_N]):
+            record(trace, EV_UNDRAWN, turn, -1, st[O_PILE + i], -1, -1, -1, -1, 0)
+        if not lazy:
+            if turn != script.shape[0]:
+                err = ERR_EXTRA_DECISIONS
+            elif used != offsets.shape[0] - 1:
+                err = ERR_EXTRA_ORDERS
+    return err
+
+
+@hot
+def write_row(st, players, row):
+    won = st[S_WON]
+    row[COL_TURNS] = st[S_TURNS]
+    row[COL_UNFINISHED] = 1 - won
+    row[COL_BUMPS] = st[S_BUMPS]
+    row[COL_DISCARDS] = st[S_DISCARDS]
+    winners = 0
+    for s in range(players):
+        winners += st[O_WINNER + s]
+    for s in range(players):
+        share = 0
+        if won and st[O_WINNER + s]:
+            share = WIN_UNIT // winners
+        row[FIRST_SEAT_COL + s] = share
+        row[FIRST_SEAT_COL + players + s] = st[O_INCASTLE + s]
+        row[FIRST_SEAT_COL + 2 * players + s] = st[O_MADE + s]
+        row[FIRST_SEAT_COL + 3 * players + s] = st[O_SUFFERED + s]
+        row[FIRST_SEAT_COL + 4 * players + s] = st[O_DISCARDED + s]
+
+
+@njit(cache=True)
+def play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
+             row, trace):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+    seed_stream(rd, seed, index, DECK_STREAM)
+    seed_stream(rc, seed, index, CHOICE_STREAM)
+    play_game(st, rd, rc, players, params, strategies, True, orders, offsets, script, trace)
+    write_row(st, players, row)
+
+
+@njit(cache=True, parallel=True)
+def run_chunk(seed, start, players, params, strategies, rows):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        st, rd, rc, no_trace, orders, offsets, script = new_work()
+        for g in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
+            play_one(seed, start + g, players, params, strategies, st, rd, rc, orders, offsets,
+                     script, rows[g], no_trace)
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+    st, rd, rc, no_trace, orders, offsets, script = new_work()
+    play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
+             row, trace)
+
+
+@njit(cache=True)
+def play_deck(players, params, orders, offsets, script, row, trace):
+    """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)``."""
+    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    strategies = np.full(players, -1, np.int64)
+    err = play_game(st, rd, rc, players, params, strategies, False, orders, offsets, script,
+                    trace)
+    if err == ERR_NONE:
+        write_row(st, players, row)
+    return err, st[S_TURNS]
+
+
+@njit(cache=True)
+def final_positions(players, params, orders, offsets, script):
+    """Marble positions after a scripted game (for ``play_scripted``), as ``(players, 5)``."""
+    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    strategies = np.full(players, -1, np.int64)
+    play_game(st, rd, rc, players, params, strategies, False, orders, offsets, script, no_trace)
+    out = np.empty((players, MARBLES), np.int64)
+    for s in range(players):
+        for m in range(MARBLES):
+            out[s, m] = st[O_POS + MARBLES * s + m]
+    return out
+
+
+@njit(cache=True)
+def board_moves(players, params, positions, seat, hand, weight):
+    """Legal (card, move) list of ``hand`` for ``seat`` on a given board (tests, analysts).
+
+    ``positions`` is ``(players, 5)`` in the kernel's encoding. Returns the move records
+    (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
+    seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
+    """
+    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    set_up(
+        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
+        np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+    )
+    from_positions(st, players, positions)
+    st[O_HAND_N + seat] = 0
+    for c in hand:
+        hand_insert(st, seat, c)
+    owner = mover(st, seat)
+    out = np.zeros((MAX_CARDS * 8, MW + 1), np.int64)
+    if owner < 0:
+        return out[:0], -1, owner
+    total = gen_hand(st, seat, owner, weight)
+    hb = O_HAND + HAND_SLOTS * seat
+    n = 0
+    for k in range(st[O_HAND_N + seat]):
+        g = st[O_GROUP + k]
+        for i in range(st[O_GSTART + g], st[O_GEND + g]):
+            out[n, 0] = st[hb + k]
+            for f in range(MW):
+                out[n, 1 + f] = st[O_MOVES + MW * i + f]
+            n += 1
+    assert n == total
+    pick = -1
+    if weight >= 0 and total > 0:
+        mv = best_move(st, seat)
+        slot = best_slot(st, mv)
+        # the row of the pick: that move listed under the card greedy plays
+        n = 0
+        for k in range(st[O_HAND_N + seat]):
+            g = st[O_GROUP + k]
+            for i in range(st[O_GSTART + g], st[O_GEND + g]):
+                if i == mv and k == slot:
+                    pick = n
+                n += 1
+    return out[:total], pick, owner
+
+
+@hot
+def from_positions(st, players, positions):
+    """Place marbles on an empty board (kernel encoding), updating every derived field."""
+    for s in range(players):
+        st[O_NHOME + s] = 0
+        st[O_INCASTLE + s] = 0
+        st[O_CMASK + s] = 0
+        for m in range(MARBLES):
+            p = positions[s, m]
+            st[O_POS + MARBLES * s + m] = p
+            if p == HOME:
+                st[O_NHOME + s] += 1
+            elif p >= CASTLE0:
+                st[O_CMASK + s] |= 1 << (p - CASTLE0)
+                st[O_INCASTLE + s] += 1
+            else:
+                st[O_OCC + p] = MARBLES * s + m
+
+
+@njit(cache=True)
+def board_apply(players, params, positions, owner, m1, e1, m2, e2):
+    """Make a move's steps on a given board (no legality check); returns the new positions
+    ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
+    (-1 rows: no bump)."""
+    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    set_up(
+        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
+        np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+    )
+    from_positions(st, players, positions)
+    bumps = np.full((2, 4), -1, np.int64)
+    for k in range(2):
+        m = m1 if k == 0 else m2
+        e = e1 if k == 0 else e2
+        if m >= 0:
+            v = apply_step(st, owner, m, e)
+            if v >= 0:
+                bumps[k, 0] = v // MARBLES
+                bumps[k, 1] = v % MARBLES
+                bumps[k, 2] = e
+                bumps[k, 3] = st[S_VDEST]
+    out = np.empty((players, MARBLES), np.int64)
+    for s in range(players):
+        for m in range(MARBLES):
+            out[s, m] = st[O_POS + MARBLES * s + m]
+    return out, bumps

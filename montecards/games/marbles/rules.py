@@ -1,0 +1,807 @@
+"""Joker Marbles rules as jitted functions over ONE flat int64 state array (rules/marbles.md).
+
+State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*``:
+
+* ``O_POS + 5 * seat + m``: marble ``m`` of ``seat`` at ``HOME`` (-1), a track hole
+  ``0 <= h < L`` (``L = 18 * sides``), or castle hole ``k`` (1..5) encoded ``CASTLE0 + k``;
+* ``O_OCC + h``: marble id (``5 * seat + m``) on track hole ``h``, or -1;
+* ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
+* ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
+  ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
+* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``).
+
+Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
+
+* A forward track move by ``n`` from hole ``h`` passes holes ``h+1 .. h+n``. With
+  ``d = (entry - h) mod L`` the castle route exists when ``d < n <= d + 5`` (a marble standing
+  on its own entry, ``d = 0``, may enter with 1..5): holes ``h+1 .. h+d`` then castle holes
+  ``1 .. n-d``. Any own marble on a route blocks it; other players' marbles never do. ``auto``:
+  the castle route is taken whenever it is open; otherwise (overshoot, or blocked way in) the
+  marble goes on around the track if that route is open. ``optional``: both are moves.
+* Castle marbles move forward only, by any forward count, staying within hole 5 and passing no
+  own castle marble. The 8 (and a 9 split's backward part) moves track marbles only, never
+  into or out of the castle; own track marbles on the way block it.
+* No hole is protected (come-out holes neither). "Out" and the joker's home source take the
+  lowest-indexed marble at home. Joker targets: every track marble of another player
+  (teammates included), one move per (source, target hole); a jumping track marble vacates
+  its hole first.
+* A 7 split: parts ``a + (7 - a)`` on two different marbles of the owner, in each order; the
+  second part is checked and scored on the board left by the first (its bump included). A 9
+  split (``nine_split``): forward part ``a = 1..8`` first, then another own track marble
+  backward ``9 - a``.
+* Bumping: an opponent's marble goes home; a teammate's (relative to the owner of the moving
+  marbles) goes to its own entry hole, or home if that hole holds any marble once the mover
+  has landed (the mover's vacated hole counts as free).
+* Team play: a seat whose marbles are all in its castle plays, for its whole turn, for the first
+  unfinished teammate in seat order k+1, k+2, ...; a win is checked after each complete move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from montecards.games.marbles.cards import CARDS_PER_DECK, JOKER_RANK
+from montecards.rng import bounded
+
+hot = njit(cache=True, _nrt=False)
+"""The decorator of every function of the turn loop: compiled without numba's reference
+counting. With it, each call of a small helper that touches the state array only in a branch
+costs an atomic incref/decref pair, which measured at over half of the run time; none of
+these functions allocates, so they need no reference counting."""
+
+MARBLES = 5
+CASTLE_HOLES = 5
+SIDE_HOLES = 18
+HAND_SIZE = 5
+HAND_SLOTS = 6
+MAX_PLAYERS = 6
+MAX_SIDES = 12
+MAX_TRACK = SIDE_HOLES * MAX_SIDES
+MAX_DECKS = 4
+MAX_CARDS = CARDS_PER_DECK * MAX_DECKS
+RANK = np.array([14 if c % CARDS_PER_DECK >= 52 else c % CARDS_PER_DECK % 13 + 1
+                 for c in range(MAX_CARDS)], dtype=np.int64)
+"""Rank of each card id (A = 1 .. K = 13, joker = 14), a constant table for the kernel."""
+MOVE_CLASS = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 14], dtype=np.int64)
+"""Cards whose moves are the same share a class: J, Q and K (out, or forward 10)."""
+
+HOME = -1
+CASTLE0 = 1000
+"""Castle hole ``k`` of a marble's owner is position ``CASTLE0 + k``."""
+NONE = -2
+"""No end position (the route is not legal)."""
+
+TEAMS_NONE = 0
+TEAMS_PAIRS = 1
+TEAMS_TWO = 2
+
+# move kinds
+K_OUT = 0
+K_FORWARD = 1
+K_BACKWARD = 2
+K_SPLIT7 = 3
+K_SPLIT9 = 4
+K_JOKER = 5
+KIND_NAMES = ("out", "forward", "backward", "split7", "split9", "joker")
+
+# fields of one move record
+MV_SLOT = 0  # hand slot of the card (the lowest-id card of its rank)
+MV_KIND = 1
+MV_M1 = 2
+MV_E1 = 3
+MV_C1 = 4
+MV_M2 = 5  # -1 when the move has one step
+MV_E2 = 6
+MV_C2 = 7
+MV_SCORE = 8
+MW = 9
+MAX_MOVES = 1024
+"""Bound on the moves of one hand: generated once per distinct rank, at most 490 (7 with
+``optional``) + 330 (9 split) + 125 (joker from track, 6 players) + 3 * 11."""
+
+# fields of the per-turn marble table
+I_P = 0  # position
+I_D = 1  # holes to the castle entry (track marbles)
+I_G1 = 2  # holes to the nearest own track marble ahead (L: none)
+I_W1 = 3  # which marble that is
+I_G2 = 4  # ... the second nearest ahead
+I_B1 = 5  # holes to the nearest own track marble behind
+I_BW1 = 6
+I_B2 = 7
+IW = 8
+
+# scalar slots
+S_PLAYERS = 0
+S_L = 1
+S_TEAMS = 2
+S_NINE = 3
+S_JFT = 4
+S_OPTIONAL = 5
+S_NCARDS = 6
+S_MAX_TURNS = 7
+S_TURNS = 8
+S_PILE_N = 9
+S_DRAWN = 10
+S_DISC_N = 11
+S_WON = 12
+S_BUMPS = 13
+S_DISCARDS = 14
+S_RESHUFFLES = 15
+S_SIDES = 16
+S_VDEST = 17  # scratch: where the last bumped marble went
+S_BEST = 18  # greedy: the best move so far (-1: none), its score, group rank, first marble
+S_BEST_SCORE = 19
+S_BEST_RANK = 20
+S_BEST_M1 = 21
+N_SCALARS = 24
+
+O_ENTRY = N_SCALARS
+O_COMEOUT = O_ENTRY + MAX_PLAYERS
+O_TEAM = O_COMEOUT + MAX_PLAYERS
+O_POS = O_TEAM + MAX_PLAYERS
+O_CMASK = O_POS + MAX_PLAYERS * MARBLES
+O_INCASTLE = O_CMASK + MAX_PLAYERS
+O_NHOME = O_INCASTLE + MAX_PLAYERS
+O_HAND_N = O_NHOME + MAX_PLAYERS
+O_HAND = O_HAND_N + MAX_PLAYERS
+O_MADE = O_HAND + MAX_PLAYERS * HAND_SLOTS
+O_SUFFERED = O_MADE + MAX_PLAYERS
+O_DISCARDED = O_SUFFERED + MAX_PLAYERS
+O_WINNER = O_DISCARDED + MAX_PLAYERS
+O_GROUP = O_WINNER + MAX_PLAYERS  # per hand slot: the slot whose moves it shares (same rank)
+O_GSTART = O_GROUP + HAND_SLOTS
+O_GEND = O_GSTART + HAND_SLOTS
+O_GCLASS = O_GEND + HAND_SLOTS
+O_GRANK = O_GCLASS + HAND_SLOTS
+O_GBEST = O_GRANK + HAND_SLOTS
+O_INFO = O_GBEST + HAND_SLOTS  # per turn: the mover's marbles (IW fields each, I_*)
+O_TARGETS = O_INFO + MARBLES * IW
+O_OCC = O_TARGETS + MAX_PLAYERS * MARBLES
+O_PILE = O_OCC + MAX_TRACK
+O_DISC = O_PILE + MAX_CARDS
+O_MARK = O_DISC + MAX_CARDS  # scratch for checking scripted reshuffles
+O_MOVES = O_MARK + MAX_CARDS
+STATE_SIZE = O_MOVES + MAX_MOVES * MW
+
+# trace events: rows (ev, turn, seat, card, owner, marble, start, end, value)
+EV_DEAL = 0
+EV_RESHUFFLE = 1
+EV_DRAW = 2
+EV_PLAY = 3
+EV_STEP = 4
+EV_BUMP = 5
+EV_DISCARD = 6
+EV_WIN = 7
+EV_UNDRAWN = 8
+TRACE_WIDTH = 9
+
+
+def new_state() -> np.ndarray:
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+new_state_jit = njit(cache=True)(new_state)
+
+
+@hot
+def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
+    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing."""
+    if trace.shape[0] > 0:
+        n = trace[0, 0] + 1
+        if n < trace.shape[0]:
+            trace[0, 0] = n
+            trace[n, 0] = ev
+            trace[n, 1] = turn
+            trace[n, 2] = seat
+            trace[n, 3] = card
+            trace[n, 4] = owner
+            trace[n, 5] = marble
+            trace[n, 6] = start
+            trace[n, 7] = end
+            trace[n, 8] = value
+
+
+# --------------------------------------------------------------------------- set-up, cards
+
+
+@hot
+def set_up(st, players, teams, sides, decks, nine, jft, optional, max_turns):
+    """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
+    for i in range(O_OCC):
+        st[i] = 0
+    L = SIDE_HOLES * sides
+    st[S_PLAYERS] = players
+    st[S_L] = L
+    st[S_SIDES] = sides
+    st[S_TEAMS] = teams
+    st[S_NINE] = nine
+    st[S_JFT] = jft
+    st[S_OPTIONAL] = optional
+    n_cards = CARDS_PER_DECK * decks
+    st[S_NCARDS] = n_cards
+    st[S_MAX_TURNS] = max_turns
+    for k in range(players):
+        side = k * sides // players
+        st[O_ENTRY + k] = SIDE_HOLES * side + 3
+        st[O_COMEOUT + k] = SIDE_HOLES * side + 8
+        if teams == TEAMS_NONE:
+            st[O_TEAM + k] = k
+        elif teams == TEAMS_PAIRS:
+            st[O_TEAM + k] = k % (players // 2)
+        else:
+            st[O_TEAM + k] = k % 2
+        for m in range(MARBLES):
+            st[O_POS + MARBLES * k + m] = HOME
+        st[O_NHOME + k] = MARBLES
+    for h in range(L):
+        st[O_OCC + h] = -1
+    for c in range(n_cards):
+        st[O_PILE + c] = c
+    st[S_PILE_N] = n_cards
+    st[S_DRAWN] = 0
+    st[S_DISC_N] = 0
+
+
+@hot
+def draw_card(st, rng, lazy):
+    """Top card of the draw pile (lazy Fisher-Yates from ``rng``, or the next in order)."""
+    d = st[S_DRAWN]
+    if lazy:
+        j = d + bounded(rng, st[S_PILE_N] - d)
+        card = st[O_PILE + j]
+        st[O_PILE + j] = st[O_PILE + d]
+        st[O_PILE + d] = card
+    else:
+        card = st[O_PILE + d]
+    st[S_DRAWN] = d + 1
+    return card
+
+
+@hot
+def hand_insert(st, seat, card):
+    """Add ``card`` to the seat's hand, keeping it sorted by card id."""
+    base = O_HAND + HAND_SLOTS * seat
+    k = st[O_HAND_N + seat]
+    while k > 0 and st[base + k - 1] > card:
+        st[base + k] = st[base + k - 1]
+        k -= 1
+    st[base + k] = card
+    st[O_HAND_N + seat] += 1
+
+
+@hot
+def hand_remove(st, seat, slot):
+    """Take the card at ``slot`` out of the seat's hand onto the discard pile; returns it."""
+    base = O_HAND + HAND_SLOTS * seat
+    card = st[base + slot]
+    n = st[O_HAND_N + seat] - 1
+    for k in range(slot, n):
+        st[base + k] = st[base + k + 1]
+    st[O_HAND_N + seat] = n
+    st[O_DISC + st[S_DISC_N]] = card
+    st[S_DISC_N] += 1
+    return card
+
+
+@hot
+def deal(st, players, rng, lazy, trace):
+    """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
+    for seat in range(players):
+        st[O_HAND_N + seat] = 0
+        for k in range(HAND_SIZE):
+            card = draw_card(st, rng, lazy)
+            hand_insert(st, seat, card)
+            record(trace, EV_DEAL, -1, seat, card, -1, k, 0, 0, 0)
+
+
+@hot
+def reshuffle_lazy(st):
+    """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
+    n = st[S_DISC_N]
+    for i in range(n):
+        st[O_PILE + i] = st[O_DISC + i]
+    st[S_PILE_N] = n
+    st[S_DRAWN] = 0
+    st[S_DISC_N] = 0
+    st[S_RESHUFFLES] += 1
+
+
+# --------------------------------------------------------------------------- board queries
+
+
+@hot
+def dist(st, seat, p):
+    """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
+    L = st[S_L]
+    if p == HOME:
+        r = L + 10
+    elif p >= CASTLE0:
+        r = CASTLE_HOLES - (p - CASTLE0)
+    else:
+        r = st[O_ENTRY + seat] - p
+        if r < 0:
+            r += L
+        r += 5
+    return r
+
+
+@hot
+def mover(st, seat):
+    """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
+    owner = seat
+    if st[S_TEAMS] != TEAMS_NONE and st[O_INCASTLE + seat] == MARBLES:
+        owner = -1
+        players = st[S_PLAYERS]
+        for i in range(1, players):
+            t = seat + i
+            if t >= players:
+                t -= players
+            if owner < 0 and st[O_TEAM + t] == st[O_TEAM + seat] and st[O_INCASTLE + t] < MARBLES:
+                owner = t
+    return owner
+
+
+@njit(cache=True)
+def route_ends(p, d, gap, cm, n, L, optional):
+    """``(castle_end, track_end)`` of a marble at ``p`` moved forward ``n`` (NONE: not legal).
+
+    ``d``: holes to its castle entry (track marbles); ``gap``: holes to the nearest own track
+    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``).
+    """
+    ce = NONE
+    te = NONE
+    if p >= CASTLE0:
+        k = p - CASTLE0
+        t = k + n
+        if t <= CASTLE_HOLES and (cm & (((1 << (t + 1)) - 1) ^ ((1 << (k + 1)) - 1))) == 0:
+            ce = CASTLE0 + t
+    elif p != HOME:
+        if d < n and n <= d + CASTLE_HOLES and d < gap:
+            if (cm & ((1 << (n - d + 1)) - 2)) == 0:
+                ce = CASTLE0 + n - d
+        if n < gap and (ce == NONE or optional != 0):
+            te = p + n
+            if te >= L:
+                te -= L
+    return ce, te
+
+
+@hot
+def marble_info(st, owner):
+    """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
+    nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
+    L = st[S_L]
+    base = O_POS + MARBLES * owner
+    entry = st[O_ENTRY + owner]
+    # the owner's track marbles sorted by hole, in O_TARGETS
+    k = 0
+    for m in range(MARBLES):
+        p = st[base + m]
+        ib = O_INFO + IW * m
+        st[ib + I_P] = p
+        st[ib + I_G1] = L
+        st[ib + I_W1] = -1
+        st[ib + I_G2] = L
+        st[ib + I_B1] = L
+        st[ib + I_BW1] = -1
+        st[ib + I_B2] = L
+        if p >= 0 and p < CASTLE0:
+            d = entry - p
+            if d < 0:
+                d += L
+            st[ib + I_D] = d
+            j = k
+            while j > 0 and st[base + st[O_TARGETS + j - 1]] > p:
+                st[O_TARGETS + j] = st[O_TARGETS + j - 1]
+                j -= 1
+            st[O_TARGETS + j] = m
+            k += 1
+        else:
+            st[ib + I_D] = 0
+    # in circular order, the next ones are ahead and the previous ones behind
+    for i in range(k if k > 1 else 0):
+        m = st[O_TARGETS + i]
+        p = st[base + m]
+        ib = O_INFO + IW * m
+        j = i + 1 if i + 1 < k else 0
+        q = st[O_TARGETS + j]
+        d = st[base + q] - p
+        if d < 0:
+            d += L
+        st[ib + I_G1] = d
+        st[ib + I_W1] = q
+        j = i - 1 if i > 0 else k - 1
+        q = st[O_TARGETS + j]
+        d = p - st[base + q]
+        if d < 0:
+            d += L
+        st[ib + I_B1] = d
+        st[ib + I_BW1] = q
+        if k > 2:
+            j = i + 2 if i + 2 < k else i + 2 - k
+            d = st[base + st[O_TARGETS + j]] - p
+            if d < 0:
+                d += L
+            st[ib + I_G2] = d
+            j = i - 2 if i >= 2 else i - 2 + k
+            d = p - st[base + st[O_TARGETS + j]]
+            if d < 0:
+                d += L
+            st[ib + I_B2] = d
+
+
+@hot
+def step_score(st, owner, m, end, weight):
+    """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
+    adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
+    p = st[O_POS + MARBLES * owner + m]
+    score = dist(st, owner, p) - dist(st, owner, end)
+    if end >= 0 and end < CASTLE0:
+        v = st[O_OCC + end]
+        if v >= 0:
+            vs = v // MARBLES
+            before = dist(st, vs, end)
+            home = st[S_L] + 10
+            if st[O_TEAM + vs] == st[O_TEAM + owner]:
+                e = st[O_ENTRY + vs]
+                if e != end and (st[O_OCC + e] < 0 or e == p):
+                    score += before - 5
+                else:
+                    score += before - home
+            else:
+                score += weight * (home - before)
+    return score
+
+
+# --------------------------------------------------------------------------- moving
+
+
+@hot
+def apply_step(st, owner, m, end):
+    """Move own marble ``m`` of ``owner`` to ``end``, bumping whatever stands there.
+
+    Returns the bumped marble id (or -1); its destination is left in ``S_VDEST``.
+    """
+    mid = MARBLES * owner + m
+    p = st[O_POS + mid]
+    if p == HOME:
+        st[O_NHOME + owner] -= 1
+    elif p >= CASTLE0:
+        st[O_CMASK + owner] &= ~(1 << (p - CASTLE0))
+        st[O_INCASTLE + owner] -= 1
+    else:
+        st[O_OCC + p] = -1
+    st[O_POS + mid] = end
+    victim = -1
+    if end >= CASTLE0:
+        st[O_CMASK + owner] |= 1 << (end - CASTLE0)
+        st[O_INCASTLE + owner] += 1
+    else:
+        v = st[O_OCC + end]
+        if v >= 0:
+            vs = v // MARBLES
+            dest = HOME
+            if st[O_TEAM + vs] == st[O_TEAM + owner]:
+                e = st[O_ENTRY + vs]
+                if e != end and st[O_OCC + e] < 0:
+                    dest = e
+            st[O_POS + v] = dest
+            if dest == HOME:
+                st[O_NHOME + vs] += 1
+            else:
+                st[O_OCC + dest] = v
+            st[S_VDEST] = dest
+            victim = v
+        st[O_OCC + end] = mid
+    return victim
+
+
+@hot
+def undo_step(st, owner, m, start, victim, vdest):
+    """Undo ``apply_step`` of marble ``m`` that stood at ``start`` (bump included)."""
+    mid = MARBLES * owner + m
+    end = st[O_POS + mid]
+    if end >= CASTLE0:
+        st[O_CMASK + owner] &= ~(1 << (end - CASTLE0))
+        st[O_INCASTLE + owner] -= 1
+    else:
+        if victim >= 0:
+            if vdest == HOME:
+                st[O_NHOME + victim // MARBLES] -= 1
+            else:
+                st[O_OCC + vdest] = -1
+            st[O_POS + victim] = end
+            st[O_OCC + end] = victim
+        else:
+            st[O_OCC + end] = -1
+    st[O_POS + mid] = start
+    if start == HOME:
+        st[O_NHOME + owner] += 1
+    elif start >= CASTLE0:
+        st[O_CMASK + owner] |= 1 << (start - CASTLE0)
+        st[O_INCASTLE + owner] += 1
+    else:
+        st[O_OCC + start] = mid
+
+
+# --------------------------------------------------------------------------- move generation
+
+
+@hot
+def add_move(st, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
+    """Write move ``n``; when scoring (``weight >= 0``) keep track of the best move so far:
+    the highest score, then the lowest group rank, then the lowest first marble, then the
+    first generated (the greedy/aggressive tie rules)."""
+    b = O_MOVES + MW * n
+    st[b + MV_SLOT] = slot
+    st[b + MV_KIND] = kind
+    st[b + MV_M1] = m1
+    st[b + MV_E1] = e1
+    st[b + MV_C1] = c1
+    st[b + MV_M2] = m2
+    st[b + MV_E2] = e2
+    st[b + MV_C2] = c2
+    st[b + MV_SCORE] = score
+    if weight >= 0:
+        best_score = st[S_BEST_SCORE]
+        r = st[O_GRANK + slot]
+        if st[S_BEST] < 0 or score > best_score or (
+            score == best_score
+            and (r < st[S_BEST_RANK] or (r == st[S_BEST_RANK] and m1 < st[S_BEST_M1]))
+        ):
+            st[S_BEST] = n
+            st[S_BEST_SCORE] = score
+            st[S_BEST_RANK] = r
+            st[S_BEST_M1] = m1
+    return n + 1
+
+
+@hot
+def gen_forward(st, owner, slot, kind, n_steps, n, weight):
+    """Whole forward moves by ``n_steps``: marble ascending, castle end before track end."""
+    L = st[S_L]
+    cm = st[O_CMASK + owner]
+    optional = st[S_OPTIONAL]
+    for m in range(MARBLES):
+        ib = O_INFO + IW * m
+        p = st[ib + I_P]
+        if p != HOME:
+            ce, te = route_ends(p, st[ib + I_D], st[ib + I_G1], cm, n_steps, L, optional)
+            if ce != NONE:
+                s = step_score(st, owner, m, ce, weight) if weight >= 0 else 0
+                n = add_move(st, n, slot, kind, m, ce, n_steps, -1, 0, 0, s, weight)
+            if te != NONE:
+                s = step_score(st, owner, m, te, weight) if weight >= 0 else 0
+                n = add_move(st, n, slot, kind, m, te, n_steps, -1, 0, 0, s, weight)
+    return n
+
+
+@hot
+def gen_backward(st, owner, slot, n, weight):
+    """The 8: each own track marble backward 8, marble ascending."""
+    L = st[S_L]
+    for m in range(MARBLES):
+        ib = O_INFO + IW * m
+        p = st[ib + I_P]
+        if p >= 0 and p < CASTLE0 and 8 < st[ib + I_B1]:
+            e = p - 8
+            if e < 0:
+                e += L
+            s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
+            n = add_move(st, n, slot, K_BACKWARD, m, e, -8, -1, 0, 0, s, weight)
+    return n
+
+
+@hot
+def gen_split(st, owner, slot, total, backward_second, n, weight):
+    """Splits of ``total``: (first marble, first part 1..total-1, its end, second marble, its
+    end), the second part checked and scored on the board the first part left."""
+    kind = K_SPLIT9 if backward_second else K_SPLIT7
+    L = st[S_L]
+    cm = st[O_CMASK + owner]
+    optional = st[S_OPTIONAL]
+    last = MARBLES if st[O_NHOME + owner] <= MARBLES - 2 else 0  # two marbles out needed
+    for m1 in range(last):
+        ib1 = O_INFO + IW * m1
+        p1 = st[ib1 + I_P]
+        if p1 == HOME:
+            continue
+        for a in range(1, total):
+            if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
+                break
+            ce, te = route_ends(p1, st[ib1 + I_D], st[ib1 + I_G1], cm, a, L, optional)
+            for which in range(2):
+                e1 = ce if which == 0 else te
+                if e1 == NONE:
+                    continue
+                # the owner's castle holes once the first part is made
+                cm2 = cm
+                if p1 >= CASTLE0:
+                    cm2 &= ~(1 << (p1 - CASTLE0))
+                e1_track = e1 < CASTLE0
+                if not e1_track:
+                    cm2 |= 1 << (e1 - CASTLE0)
+                s1 = step_score(st, owner, m1, e1, weight) if weight >= 0 else 0
+                victim = apply_step(st, owner, m1, e1)
+                vdest = st[S_VDEST]
+                b = total - a
+                for m2 in range(MARBLES):
+                    ib2 = O_INFO + IW * m2
+                    p2 = st[ib2 + I_P]
+                    if m2 == m1 or p2 == HOME:
+                        continue
+                    if backward_second:
+                        if p2 < CASTLE0:
+                            # nearest own track marble behind, the first marble at its new hole
+                            gap = st[ib2 + I_B2] if st[ib2 + I_BW1] == m1 else st[ib2 + I_B1]
+                            if e1_track:
+                                de = p2 - e1
+                                if de < 0:
+                                    de += L
+                                if de < gap:
+                                    gap = de
+                            if b < gap:
+                                e2 = p2 - b
+                                if e2 < 0:
+                                    e2 += L
+                                s2 = step_score(st, owner, m2, e2, weight) if weight >= 0 else 0
+                                n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, -b, s1 + s2, weight)
+                    else:
+                        gap = st[ib2 + I_G2] if st[ib2 + I_W1] == m1 else st[ib2 + I_G1]
+                        if e1_track and p2 < CASTLE0:
+                            de = e1 - p2
+                            if de < 0:
+                                de += L
+                            if de < gap:
+                                gap = de
+                        ce2, te2 = route_ends(p2, st[ib2 + I_D], gap, cm2, b, L, optional)
+                        if ce2 != NONE:
+                            s2 = step_score(st, owner, m2, ce2, weight) if weight >= 0 else 0
+                            n = add_move(st, n, slot, kind, m1, e1, a, m2, ce2, b, s1 + s2, weight)
+                        if te2 != NONE:
+                            s2 = step_score(st, owner, m2, te2, weight) if weight >= 0 else 0
+                            n = add_move(st, n, slot, kind, m1, e1, a, m2, te2, b, s1 + s2, weight)
+                undo_step(st, owner, m1, p1, victim, vdest)
+    return n
+
+
+@hot
+def lowest_home(st, owner):
+    base = O_POS + MARBLES * owner
+    first = -1
+    for m in range(MARBLES - 1, -1, -1):
+        if st[base + m] == HOME:
+            first = m
+    return first
+
+
+@hot
+def gen_out(st, owner, slot, n, weight):
+    if st[O_NHOME + owner] > 0:
+        c = st[O_COMEOUT + owner]
+        v = st[O_OCC + c]
+        if v < 0 or v // MARBLES != owner:
+            m = lowest_home(st, owner)
+            s = step_score(st, owner, m, c, weight) if weight >= 0 else 0
+            n = add_move(st, n, slot, K_OUT, m, c, 0, -1, 0, 0, s, weight)
+    return n
+
+
+@hot
+def gen_joker(st, owner, slot, n, weight):
+    """Sources (the home source, then track marbles with ``joker_from_track``) x target holes
+    ascending (every track marble of another player)."""
+    has_home = st[O_NHOME + owner] > 0
+    jft = st[S_JFT] != 0
+    nt = 0
+    if has_home or jft:
+        for s in range(st[S_PLAYERS]):
+            if s != owner:
+                for j in range(MARBLES):
+                    h = st[O_POS + MARBLES * s + j]
+                    if h >= 0 and h < CASTLE0:
+                        k = nt
+                        while k > 0 and st[O_TARGETS + k - 1] > h:
+                            st[O_TARGETS + k] = st[O_TARGETS + k - 1]
+                            k -= 1
+                        st[O_TARGETS + k] = h
+                        nt += 1
+    if nt > 0:
+        base = O_POS + MARBLES * owner
+        first = lowest_home(st, owner) if has_home else -1
+        last = MARBLES if jft else 0
+        for src in range(-1, last):
+            m = first
+            if src >= 0:
+                p = st[base + src]
+                m = src if p >= 0 and p < CASTLE0 else -1
+            if m >= 0:
+                for i in range(nt):
+                    h = st[O_TARGETS + i]
+                    s = step_score(st, owner, m, h, weight) if weight >= 0 else 0
+                    n = add_move(st, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
+    return n
+
+
+@hot
+def gen_card(st, owner, slot, rank, n, weight):
+    """Append the legal moves of a card of ``rank`` for ``owner`` (documented order)."""
+    if rank == 1 or (rank >= 11 and rank <= 13):
+        n = gen_out(st, owner, slot, n, weight)
+    if rank == JOKER_RANK:
+        n = gen_joker(st, owner, slot, n, weight)
+    elif rank == 8:
+        n = gen_backward(st, owner, slot, n, weight)
+    else:
+        steps = 1 if rank == 1 else (10 if rank >= 10 else rank)
+        n = gen_forward(st, owner, slot, K_FORWARD, steps, n, weight)
+        if rank == 7:
+            n = gen_split(st, owner, slot, 7, False, n, weight)
+        elif rank == 9 and st[S_NINE] != 0:
+            n = gen_split(st, owner, slot, 9, True, n, weight)
+    return n
+
+
+@hot
+def gen_hand(st, seat, owner, weight):
+    """Legal moves of the seat's hand (sorted by id) into ``O_MOVES``, ``weight < 0``: no scores.
+
+    Cards with the same moves (same rank; J, Q and K together) form a group, generated once
+    at its first (lowest-id) slot ``g = st[O_GROUP + k]``: its moves are
+    ``[st[O_GSTART + g], st[O_GEND + g])``; ``O_GRANK + g`` / ``O_GBEST + g`` hold the lowest
+    rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
+    With scores, ``S_BEST`` ends as the greedy/aggressive choice (-1: no legal move).
+    Returns the number of (card, move) choices, every card counted separately.
+    """
+    hb = O_HAND + HAND_SLOTS * seat
+    hn = st[O_HAND_N + seat]
+    for k in range(hn):
+        r = RANK[st[hb + k]]
+        cls = MOVE_CLASS[r]
+        st[O_GCLASS + k] = cls
+        g = k
+        for j in range(k - 1, -1, -1):
+            if st[O_GCLASS + j] == cls:
+                g = j
+        st[O_GROUP + k] = g
+        if g == k:
+            st[O_GRANK + k] = r
+            st[O_GBEST + k] = k
+        elif r < st[O_GRANK + g]:
+            st[O_GRANK + g] = r
+            st[O_GBEST + g] = k
+    marble_info(st, owner)
+    st[S_BEST] = -1
+    n = 0
+    total = 0
+    for k in range(hn):
+        g = st[O_GROUP + k]
+        if g == k:
+            st[O_GSTART + k] = n
+            n = gen_card(st, owner, k, st[O_GCLASS + k], n, weight)
+            st[O_GEND + k] = n
+        total += st[O_GEND + g] - st[O_GSTART + g]
+    return total
+
+
+@hot
+def castle_done(st, seat):
+    return st[O_INCASTLE + seat] == MARBLES
+
+
+@hot
+def check_win(st, owner):
+    """Has the owner (individual) or the owner's team finished? Marks the winners."""
+    players = st[S_PLAYERS]
+    team = st[O_TEAM + owner]
+    won = True
+    for s in range(players):
+        if st[O_TEAM + s] == team and st[O_INCASTLE + s] < MARBLES:
+            won = False
+    if won:
+        for s in range(players):
+            if st[O_TEAM + s] == team:
+                st[O_WINNER + s] = 1
+        st[S_WON] = 1
+    return won

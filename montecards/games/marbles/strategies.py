@@ -1,0 +1,94 @@
+"""Joker Marbles strategies, as integer codes dispatched inside the kernel.
+
+A strategy sees what its seat sees at the table: its hand, the whole board, the discard pile
+and the number of cards left to draw. All three share the kernel's legal-move generator
+(``rules.gen_hand``), which lists the hand's (card, move) choices with their greedy scores.
+
+* ``random``: uniform over the legal (card, move) choices, every card of the hand counted
+  separately (two 5s give each 5-move twice), each 7-split order and first part its own
+  choice, the joker one choice per (source, target); with no legal move, a uniform card of
+  the hand is discarded.
+* ``greedy``: the choice with the highest score = distance taken off the team's marbles
+  (remaining distance: home -> L + 10, track -> holes to the entry + 5, castle k -> 5 - k;
+  a bumped teammate counts as the team's) + distance its bumps add to opponents. Ties: the
+  lowest card rank (A = 1 .. K = 13, joker = 14), then the lowest marble index (the marble of
+  the move's first step), then the lowest card id, then the first move in generation order.
+  With no legal move: discard the lowest-ranked card (ties: lowest id).
+* ``aggressive``: the same with the distance added to opponents by bumps weighted 3x.
+"""
+
+from __future__ import annotations
+
+from montecards.games.marbles.rules import (
+    HAND_SLOTS,
+    MV_SLOT,
+    MW,
+    O_GBEST,
+    O_GEND,
+    O_GROUP,
+    O_GSTART,
+    O_HAND,
+    O_HAND_N,
+    O_MOVES,
+    RANK,
+    S_BEST,
+    hot,
+)
+from montecards.rng import bounded
+
+RANDOM = 0
+GREEDY = 1
+AGGRESSIVE = 2
+NAMES = ("random", "greedy", "aggressive")
+SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
+
+
+@hot
+def score_weight(strategy):
+    """Weight of opponents' bump distance in the score (-1: the strategy needs no scores)."""
+    if strategy == GREEDY:
+        return 1
+    if strategy == AGGRESSIVE:
+        return 3
+    return -1
+
+
+@hot
+def best_move(st, seat):
+    """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
+    ``gen_hand`` with scores found it (``rules.add_move``); -1 when there is none."""
+    return st[S_BEST]
+
+
+@hot
+def best_slot(st, move):
+    """Hand slot of the card greedy plays for ``move``: the lowest rank (then id) of its group."""
+    return st[O_GBEST + st[O_MOVES + MW * move + MV_SLOT]]
+
+
+@hot
+def lowest_rank_slot(st, seat):
+    """Hand slot of the lowest-ranked card (ties: the lowest id, the hand being sorted)."""
+    hb = O_HAND + HAND_SLOTS * seat
+    best = 0
+    for k in range(1, st[O_HAND_N + seat]):
+        if RANK[st[hb + k]] < RANK[st[hb + best]]:
+            best = k
+    return best
+
+
+@hot
+def random_choice(st, seat, total, rng):
+    """``(slot, move)`` uniform over the ``total`` (card, move) choices of the hand."""
+    r = bounded(rng, total)
+    slot = -1
+    move = -1
+    for k in range(st[O_HAND_N + seat]):
+        g = st[O_GROUP + k]
+        count = st[O_GEND + g] - st[O_GSTART + g]
+        if slot < 0:
+            if r < count:
+                slot = k
+                move = st[O_GSTART + g] + r
+            r -= count
+    return slot, move
