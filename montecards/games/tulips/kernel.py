@@ -32,6 +32,7 @@ from montecards.games.tulips.rules import (
     GIVE_PTS,
     KEEP_PTS,
     MAJ_PTS,
+    N_DECK,
     PILE_END,
     PLAYERS,
     SCORE,
@@ -70,7 +71,7 @@ from montecards.games.tulips.strategies import (
     random_action,
     random_setup,
 )
-from montecards.rng import seed_stream
+from montecards.rng import bounded, seed_stream
 
 DECK_STREAM = 0
 CHOICE_STREAM = 1
@@ -169,16 +170,28 @@ def play_game(
         return err
     players = g[PLAYERS]
     pile_end = g[PILE_END]
+    n_deck = g[N_DECK]
+    drawn = g[DRAWN]
+    turns = 0
     seat = 0
-    while g[DRAWN] < pile_end:
-        g[TURNS] += 1
-        record(trace, EV_TURN, seat, -1, g[TURNS], 0, 0)
+    while drawn < pile_end:
+        turns += 1
+        g[TURNS] = turns
+        record(trace, EV_TURN, seat, -1, turns, 0, 0)
         strategy = strategies[seat]
         first_class = -1
         for step in range(2):
-            if g[DRAWN] >= pile_end:
+            if drawn >= pile_end:
                 break
-            card = next_card(g, deck_rng, lazy)
+            if lazy:  # next_card with the counter in a register
+                j = drawn + bounded(deck_rng, n_deck - drawn)
+                card = g[DECK + j]
+                g[DECK + j] = g[DECK + drawn]
+                g[DECK + drawn] = card
+            else:
+                card = g[DECK + drawn]
+            drawn += 1
+            g[DRAWN] = drawn
             record(trace, EV_DRAW, seat, card, step, 0, 0)
             if strategy == SCRIPTED:
                 k = g[ACTIONS]
