@@ -75,9 +75,9 @@ class MatchupResult:
     def _entries(self) -> dict[tuple[str, str], tuple[float, float, float, int]]:
         out: dict[tuple[str, str], tuple[float, float, float, int]] = {}
         for m in self.matchups:
-            out[(m.a, m.b)] = (*mean_interval(m.values("a")), m.n_deals * self.players)
+            out[(m.a, m.b)] = (*share_interval_paired(m.values("a")), m.n_deals * self.players)
             if self.players == 2:
-                out[(m.b, m.a)] = (*mean_interval(m.values("b")), m.n_deals * self.players)
+                out[(m.b, m.a)] = (*share_interval_paired(m.values("b")), m.n_deals * self.players)
         return out
 
     def table(self) -> pd.DataFrame:
@@ -129,7 +129,7 @@ class MatchupResult:
                 if row.verdict == "wins":
                     out[row.strategy].add(row.opponent)
             return out
-        for (a, b), (d, low, high) in self.head_to_head().items():
+        for (a, b), (_, low, _high) in self.head_to_head().items():
             if low > 0:
                 out[a].add(b)
         return out
@@ -224,7 +224,8 @@ class MatchupResult:
                 continue
             out.append(
                 f"{a} against {b}: {a} wins {100 * share:.1f} % ± {100 * half_width((low, high)):.1f} % "
-                f"of the games (fair {100 * self.fair_share:.1f} %; {games_played:,} games over all seat rotations)."
+                f"of the games (fair {100 * self.fair_share:.1f} %; {games_played:,} games over "
+                "all seat rotations)."
             )
         if self.players > 2:
             for (a, b), (d, low, high) in self.head_to_head().items():
@@ -267,6 +268,19 @@ class MatchupResult:
             f"(fair share {100 * self.fair_share:.1f} %)</p>"
         )
         return head + self.matrix().to_html(float_format=lambda x: f"{x:.4f}") + self.ranking().to_html()
+
+
+def share_interval_paired(values: np.ndarray) -> tuple[float, float, float]:
+    """A share averaged over rotations per deal, with its 95 % interval: normal over deals
+    (exact under the pairing), or — when fewer than 5 deals fall on either side (a share near 0
+    or 1, where the normal interval collapses) — the conservative Wilson interval over deals."""
+    from montecards.analysis.intervals import wilson
+
+    n = values.shape[0]
+    mean, low, high = mean_interval(values)
+    if n and (mean * n < 5 or (1 - mean) * n < 5):
+        low, high = wilson(mean, n)
+    return mean, low, high
 
 
 def _plain(value: Any) -> Any:
@@ -337,7 +351,7 @@ def matchups(
         worst = 0.0
         for m, _, _ in plans:
             for who in ("a", "b") if players == 2 else ("a",):
-                _, low, high = mean_interval(m.values(who))
+                _, low, high = share_interval_paired(m.values(who))
                 worst = max(worst, half_width((low, high)) if np.isfinite(low) else np.inf)
         return worst
 

@@ -126,7 +126,10 @@ class SeatAdvantage:
         return SeatPlots(self)
 
     def _repr_html_(self) -> str:
-        head = f"<p><b>{self.title}</b>: seat advantage for {', '.join(map(str, self.player_counts))} players</p>"
+        head = (
+            f"<p><b>{self.title}</b>: seat advantage for "
+            f"{', '.join(map(str, self.player_counts))} players</p>"
+        )
         return head + self.table().to_html(float_format=lambda x: f"{x:.4f}")
 
 

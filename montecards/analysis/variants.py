@@ -346,7 +346,10 @@ class SweepResult:
 
     def _repr_html_(self) -> str:
         c = self.comparison
-        head = f"<p><b>{c.title}</b>: {self.parameter} swept over {len(self.x)} values, {c.n_games:,} common deals each</p>"
+        head = (
+            f"<p><b>{c.title}</b>: {self.parameter} swept over {len(self.x)} values, "
+            f"{c.n_games:,} common deals each</p>"
+        )
         return head + self.table().to_html(float_format=lambda x: f"{x:.4f}")
 
 

@@ -313,7 +313,8 @@ def sweep_curve(result: Any, quantities: Sequence[str] | None = None):
     axes[1].set_title("paired difference from first value, 95 % band", fontsize=10)
     axes[0].legend(loc="best", fontsize=8)
     fig.suptitle(
-        f"{cmp.title}: sweep of {result.parameter}, {cmp.players} players, {cmp.n_games:,} common deals per value"
+        f"{cmp.title}: sweep of {result.parameter}, {cmp.players} players, {cmp.n_games:,} common "
+        "deals per value"
     )
     return fig
 

@@ -38,8 +38,10 @@ def build(rep: Report) -> None:
         else:
             rep.finding(
                 f"4 players, seat 1 with θ = {row.x:g} (wins a single face-off "
-                f"{100 * _bt(row.x):.0f} % of the time): it wins the game {rate(row.win_0, row.low, row.high)} "
-                f"({100 * row.difference:+.1f} {pm(row.diff_low, row.diff_high, 1, unit=' pp')} vs equal skills)."
+                f"{100 * _bt(row.x):.0f} % of the time): it wins the game "
+                f"{rate(row.win_0, row.low, row.high)} "
+                f"({100 * row.difference:+.1f} {pm(row.diff_low, row.diff_high, 1, unit=' pp')} vs "
+                "equal skills)."
             )
     rep.end_list()
     half = sw.table("win_0")
@@ -79,7 +81,8 @@ def build(rep: Report) -> None:
         f = cmp3.level(label, "face_offs")
         d = cmp3.level(label, "turns")
         rep.finding(
-            f"3 players, {label}: {f[0] / 3:.2f} {pm(f[1] / 3, f[2] / 3, 2, 1)} face-offs per player per game "
+            f"3 players, {label}: {f[0] / 3:.2f} {pm(f[1] / 3, f[2] / 3, 2, 1)} face-offs per "
+            "player per game "
             f"({d[0]:.1f} draws per game, {f[0] / d[0]:.3f} face-offs per draw)."
         )
     diff = cmp3.difference(cmp3.labels[1], "face_offs")

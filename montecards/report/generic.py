@@ -23,9 +23,7 @@ def metrics_section(rep: Report, sa, names=None) -> None:
     rep.section("Game length and the game's own outputs", "Same runs as the seat advantage.")
     for p in sa.player_counts:
         m = sa.results[p].metrics()
-        parts = [
-            f"{spec.turns_name} {m['turns']['mean']:.2f} {pm(*m['turns']['ci95'], 2, 1)}"
-        ]
+        parts = [f"{spec.turns_name} {m['turns']['mean']:.2f} {pm(*m['turns']['ci95'], 2, 1)}"]
         for name in names or spec.metrics:
             v = m[name]
             if name in spec.rate_metrics:
@@ -33,9 +31,7 @@ def metrics_section(rep: Report, sa, names=None) -> None:
             else:
                 parts.append(f"{name.replace('_', ' ')} {v['mean']:.3f} {pm(*v['ci95'], 3, 1)}")
         sh = m["shared_wins"]
-        parts.append(
-            f"shared wins {rate(sh['mean'], *sh['ci95'])}"
-        )
+        parts.append(f"shared wins {rate(sh['mean'], *sh['ci95'])}")
         rep.finding(f"With {p} players, per game: " + "; ".join(parts) + ".")
     rep.end_list()
     rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")

@@ -38,18 +38,20 @@ def build(rep: Report) -> None:
         w = teams.level(label, "win_0")
         t = teams.level(label, "turns")
         rep.finding(
-            f"4 players, {label}: seat 1 wins {rate(*w)}; a game lasts {t[0]:.0f} {pm(t[1], t[2], 1, 1)} turns."
+            f"4 players, {label}: seat 1 wins {rate(*w)}; a game lasts {t[0]:.0f} "
+            f"{pm(t[1], t[2], 1, 1)} turns."
         )
     team_share = teams.level(teams.labels[1], "win_0")[0] + teams.level(teams.labels[1], "win_2")[0]
     rep.finding(f"With teams, the first team (seats 1 and 3) wins {100 * team_share:.1f} % of the games.")
     tt = teams.difference(teams.labels[1], "turns")
     rep.headline(
-        f"Playing in teams of partners changes the game length by {tt[0]:+.0f} {pm(tt[1], tt[2], 0, 1)} turns."
+        f"Playing in teams of partners changes the game length by {tt[0]:+.0f} "
+        f"{pm(tt[1], tt[2], 0, 1)} turns."
     )
     rep.end_list()
 
     # --- strategies -----------------------------------------------------------------------------
-    matchup_section(rep, list(spec.strategies), 4, rep.n(5_000, 100))
+    matchup_section(rep, list(spec.strategies), 4, rep.n(2_000, 100))
 
     # --- variants -------------------------------------------------------------------------------
     variants = {
@@ -71,7 +73,8 @@ def build(rep: Report) -> None:
         b = cmp.difference(label, "bumps")
         rep.finding(
             f"{label}: game length {d[0]:+.1f} {pm(d[1], d[2], 1, 1)} turns, bumps {b[0]:+.2f} "
-            f"{pm(b[1], b[2], 2, 1)} per game, seat 1 win share {100 * w[0]:+.1f} {pm(w[1], w[2], 1, unit=' pp')}."
+            f"{pm(b[1], b[2], 2, 1)} per game, seat 1 win share {100 * w[0]:+.1f} "
+            f"{pm(w[1], w[2], 1, unit=' pp')}."
         )
     rep.end_list()
     rep.figure(

@@ -31,7 +31,8 @@ def build(rep: Report) -> None:
     lo_p, hi_p = min(six), max(six)
     rep.headline(
         f"The six-colour trigger ends {rate(six[lo_p]['mean'], *six[lo_p]['ci95'])} of {lo_p}-player games "
-        f"but {rate(six[hi_p]['mean'], *six[hi_p]['ci95'])} of {hi_p}-player games; otherwise the deck runs out."
+        f"but {rate(six[hi_p]['mean'], *six[hi_p]['ci95'])} of {hi_p}-player games; otherwise the "
+        "deck runs out."
     )
     rep.figure(
         sa.plot.metrics(["six_colours"], ["six-colour trigger"], "games ended by six colours (%)"),
@@ -99,6 +100,17 @@ def build(rep: Report) -> None:
             f"{100 * d_sh[0]:+.2f} {pm(d_sh[1], d_sh[2], 2, unit=' pp')} (paired differences)."
         )
     rep.end_list()
+    d1 = cmp.difference("margin=1", "score_0")
+    w1 = cmp.difference("margin=1", "win_0")
+    t1 = cmp.difference("margin=1", "shared")
+    quiet = w1[1] < 0 < w1[2] and t1[1] < 0 < t1[2]
+    rep.headline(
+        f"With 2 players, margin 1 instead of the official 2 lowers scores by {-d1[0]:.2f} "
+        f"{pm(d1[1], d1[2], 2, 1)} points per seat; its effect on the first seat's win share "
+        f"({100 * w1[0]:+.2f} {pm(w1[1], w1[2], 2, unit=' pp')}) and on ties "
+        f"({100 * t1[0]:+.2f} {pm(t1[1], t1[2], 2, unit=' pp')}) is "
+        + ("within the noise." if quiet else "small but detectable.")
+    )
     rep.figure(
         cmp.plot.differences(),
         "margin_variants",

@@ -51,7 +51,8 @@ def build(rep: Report) -> None:
         rep.headline(
             "Deadlocks never happen with 2–4 players and are common with 5–6: "
             + ", ".join(
-                f"{rate(d['mean'] / rounds, d['ci95'][0] / rounds, d['ci95'][1] / rounds)} of rounds with {p} players"
+                f"{rate(d['mean'] / rounds, d['ci95'][0] / rounds, d['ci95'][1] / rounds)} of "
+                f"rounds with {p} players"
                 for p, d in dl.items()
             )
             + "."
@@ -93,7 +94,8 @@ def build(rep: Report) -> None:
         else:
             rep.finding(
                 f"4 players, seat 1 {edge} % faster: it wins {rate(row.win_0, row.low, row.high)} "
-                f"({100 * row.difference:+.1f} {pm(row.diff_low, row.diff_high, 1, unit=' pp')} vs equal speeds)."
+                f"({100 * row.difference:+.1f} {pm(row.diff_low, row.diff_high, 1, unit=' pp')} vs "
+                "equal speeds)."
             )
     rep.end_list()
     edges = [r for r in t.itertuples() if r.x != 1]
@@ -149,7 +151,8 @@ def build(rep: Report) -> None:
             d = cmp.difference(label, q)
             rep.finding(
                 f"{p} players, {label} instead of {base}: {what} {scale * base_level[0]:.2f} → "
-                f"{scale * (base_level[0] + d[0]):.2f} ({scale * d[0]:+.2f} {pm(d[1], d[2], 2, scale, unit)})."
+                f"{scale * (base_level[0] + d[0]):.2f} ({scale * d[0]:+.2f} "
+                f"{pm(d[1], d[2], 2, scale, unit)})."
             )
         rep.figure(
             cmp.plot.differences(["win_0", "shared", "turns", "deadlocks", "score_0"]),
