@@ -20,6 +20,13 @@ def save(fig, path: str | Path) -> Path:
     return path
 
 
+def _pm(half: float, digits: int = 2) -> str:
+    """ "± 0.03"; more digits for small nonzero widths."""
+    while 0 < half and half < 0.5 * 10.0**-digits and digits < 4:
+        digits += 1
+    return f"± {half:.{digits}f}"
+
+
 def _by_players(obj: Any) -> dict[int, Any]:
     """``{players: SimulationResult}`` from a SeatAdvantage, a dict or one result."""
     if hasattr(obj, "results") and isinstance(obj.results, dict):
@@ -147,7 +154,10 @@ def game_length(obj: Any):
         m = res.metrics()["turns"]
         ax.axvline(m["mean"], color=FAIR, ls="--", lw=1)
         ax.set_title(
-            f"{p} players: mean {m['mean']:.1f} ± {(m['ci95'][1] - m['ci95'][0]) / 2:.2f}", fontsize=10
+            f"{p} players: {m['mean']:.1f} in every game"
+            if m["ci95"][1] == m["ci95"][0]
+            else f"{p} players: mean {m['mean']:.1f} {_pm((m['ci95'][1] - m['ci95'][0]) / 2)}",
+            fontsize=10,
         )
         ax.set_xlabel(f"{res.turns_name} per game (all seats)")
         ax.set_ylabel("games (%)")

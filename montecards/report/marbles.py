@@ -3,7 +3,7 @@ length, the variants (nine split, joker from track, decks) (rules/marbles.md, Qu
 
 from __future__ import annotations
 
-from montecards.analysis import compare_variants
+from montecards.analysis import compare_variants, share_interval
 from montecards.report import Report, pm, rate, seat_section, timed
 from montecards.report.generic import matchup_section, metrics_section
 
@@ -12,6 +12,14 @@ def build(rep: Report) -> None:
     spec = rep.spec
     n_seats = rep.n(20_000, 300)
     sa = seat_section(rep, spec.default_strategy, range(spec.min_players, spec.max_players + 1), n_seats)
+    odd = [p for p in sa.player_counts if p in (3, 5)]
+    if odd:
+        rep.text(
+            "Note: seat k sits on side floor(k · sides / players) of a board with 4 sides (2–4 players) or 6 "
+            "(5–6), so with 3 or 5 players the seats are not evenly spaced: with 3 players, seats 1–3 sit on "
+            "sides 0, 1, 2 and the side behind seat 1 is empty. The seat differences at those counts most "
+            "likely reflect that geometry (nobody close behind to bump seat 1) rather than the order of play."
+        )
     metrics_section(rep, sa)
 
     # --- teams ------------------------------------------------------------------------------------
@@ -41,8 +49,9 @@ def build(rep: Report) -> None:
             f"4 players, {label}: seat 1 wins {rate(*w)}; a game lasts {t[0]:.0f} "
             f"{pm(t[1], t[2], 1, 1)} turns."
         )
-    team_share = teams.level(teams.labels[1], "win_0")[0] + teams.level(teams.labels[1], "win_2")[0]
-    rep.finding(f"With teams, the first team (seats 1 and 3) wins {100 * team_share:.1f} % of the games.")
+    first_team = teams.values(teams.labels[1], "win_0") + teams.values(teams.labels[1], "win_2")
+    team = share_interval(first_team)
+    rep.finding(f"With teams, the first team (seats 1 and 3) wins {rate(*team)} of the games (fair 50 %).")
     tt = teams.difference(teams.labels[1], "turns")
     rep.headline(
         f"Playing in teams of partners changes the game length by {tt[0]:+.0f} "
