@@ -404,12 +404,12 @@ def play_scripted(
                       dtype=np.int64).reshape(-1, kernel.D_WIDTH)
     buffer = _trace_buffer(resolved["max_turns"])
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    err, turn = kernel.play_deck(players, packed, orders, offsets, script, row, buffer)
+    final = np.zeros((players, rules.MARBLES), dtype=np.int64)
+    err, turn = kernel.play_deck(players, packed, orders, offsets, script, row, buffer, final)
     if err != kernel.ERR_NONE:
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     layout = SPEC.layout(players)
     win = row[layout.seat_slice("win")]
-    final = kernel.final_positions(players, packed, orders, offsets, script)
     return {
         "winner_seats": [s for s in range(players) if win[s] > 0],
         "win_share": (win / WIN_UNIT).tolist(),

@@ -67,6 +67,7 @@ from montecards.games.marbles.rules import (
     S_VDEST,
     S_WON,
     TRACE_WIDTH,
+    U,
     apply_step,
     check_win,
     deal,
@@ -160,15 +161,15 @@ def new_work():
 @hot
 def do_step(st, seat, owner, card, m, end, count, turn, trace):
     """One step of a played move, for real: statistics and trace included."""
-    start = st[O_POS + MARBLES * owner + m]
+    start = st[U(O_POS + MARBLES * owner + m)]
     victim = apply_step(st, owner, m, end)
     record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
     if victim >= 0:
         vs = victim // MARBLES
-        st[O_MADE + seat] += 1
-        st[O_SUFFERED + vs] += 1
-        st[S_BUMPS] += 1
-        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, st[S_VDEST], 0)
+        st[U(O_MADE + seat)] += 1
+        st[U(O_SUFFERED + vs)] += 1
+        st[U(S_BUMPS)] += 1
+        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, st[U(S_VDEST)], 0)
 
 
 @hot
@@ -176,10 +177,10 @@ def play_move(st, seat, owner, slot, mv, turn, trace):
     """Play hand card ``slot`` with move ``mv`` of the move list; True if it wins the game."""
     card = hand_remove(st, seat, slot)
     b = O_MOVES + MW * mv
-    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, st[b + MV_KIND])
-    do_step(st, seat, owner, card, st[b + MV_M1], st[b + MV_E1], st[b + MV_C1], turn, trace)
-    if st[b + MV_M2] >= 0:
-        do_step(st, seat, owner, card, st[b + MV_M2], st[b + MV_E2], st[b + MV_C2], turn, trace)
+    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, st[U(b + MV_KIND)])
+    do_step(st, seat, owner, card, st[U(b + MV_M1)], st[U(b + MV_E1)], st[U(b + MV_C1)], turn, trace)
+    if st[U(b + MV_M2)] >= 0:
+        do_step(st, seat, owner, card, st[U(b + MV_M2)], st[U(b + MV_E2)], st[U(b + MV_C2)], turn, trace)
     return check_win(st, owner)
 
 
@@ -190,29 +191,29 @@ def scripted_reshuffle(st, orders, offsets, used):
         return ERR_NO_ORDER
     lo = offsets[used]
     hi = offsets[used + 1]
-    n = st[S_DISC_N]
+    n = st[U(S_DISC_N)]
     if hi - lo != n:
         return ERR_BAD_ORDER
-    n_cards = st[S_NCARDS]
+    n_cards = st[U(S_NCARDS)]
     for i in range(n):
-        st[O_MARK + st[O_DISC + i]] = 1
+        st[U(O_MARK + st[U(O_DISC + i)])] = 1
     ok = True
     for i in range(lo, hi):
         c = orders[i]
-        if c < 0 or c >= n_cards or st[O_MARK + c] != 1:
+        if c < 0 or c >= n_cards or st[U(O_MARK + c)] != 1:
             ok = False
         else:
-            st[O_MARK + c] = 0
+            st[U(O_MARK + c)] = 0
     for i in range(n_cards):
-        st[O_MARK + i] = 0
+        st[U(O_MARK + i)] = 0
     if not ok:
         return ERR_BAD_ORDER
     for i in range(n):
-        st[O_PILE + i] = orders[lo + i]
-    st[S_PILE_N] = n
-    st[S_DRAWN] = 0
-    st[S_DISC_N] = 0
-    st[S_RESHUFFLES] += 1
+        st[U(O_PILE + i)] = orders[lo + i]
+    st[U(S_PILE_N)] = n
+    st[U(S_DRAWN)] = 0
+    st[U(S_DISC_N)] = 0
+    st[U(S_RESHUFFLES)] += 1
     return ERR_NONE
 
 
@@ -223,8 +224,8 @@ def scripted_choice(st, seat, owner, total, script, turn):
         return ERR_NO_DECISION, -1, -1
     hb = O_HAND + HAND_SLOTS * seat
     slot = -1
-    for k in range(st[O_HAND_N + seat]):
-        if st[hb + k] == script[turn, D_CARD]:
+    for k in range(st[U(O_HAND_N + seat)]):
+        if st[U(hb + k)] == script[turn, D_CARD]:
             slot = k
     if slot < 0:
         return ERR_CARD_NOT_IN_HAND, -1, -1
@@ -238,59 +239,61 @@ def scripted_choice(st, seat, owner, total, script, turn):
     if script[turn, D_OWNER] != owner:
         return ERR_ILLEGAL_MOVE, -1, -1
     pb = O_POS + MARBLES * owner
-    g = st[O_GROUP + slot]
-    for i in range(st[O_GSTART + g], st[O_GEND + g]):
+    g = st[U(O_GROUP + slot)]
+    for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
         b = O_MOVES + MW * i
-        m1 = st[b + MV_M1]
-        m2 = st[b + MV_M2]
+        m1 = st[U(b + MV_M1)]
+        m2 = st[U(b + MV_M2)]
         if (
-            st[b + MV_KIND] == script[turn, D_KIND]
+            st[U(b + MV_KIND)] == script[turn, D_KIND]
             and m1 == script[turn, D_M1]
-            and st[pb + m1] == script[turn, D_S1]
-            and st[b + MV_E1] == script[turn, D_E1]
-            and st[b + MV_C1] == script[turn, D_C1]
+            and st[U(pb + m1)] == script[turn, D_S1]
+            and st[U(b + MV_E1)] == script[turn, D_E1]
+            and st[U(b + MV_C1)] == script[turn, D_C1]
             and m2 == script[turn, D_M2]
         ):
             if m2 < 0 or (
-                st[pb + m2] == script[turn, D_S2]
-                and st[b + MV_E2] == script[turn, D_E2]
-                and st[b + MV_C2] == script[turn, D_C2]
+                st[U(pb + m2)] == script[turn, D_S2]
+                and st[U(b + MV_E2)] == script[turn, D_E2]
+                and st[U(b + MV_C2)] == script[turn, D_C2]
             ):
                 return ERR_NONE, slot, i
     return ERR_ILLEGAL_MOVE, -1, -1
 
 
 @hot
-def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, script, trace):
+def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace):
     """Play one whole game on ``st`` (streams already seeded); return an ``ERR_*`` code.
 
-    ``lazy``: cards come from the deck stream; otherwise ``orders`` holds the deck orders
-    (the first, then one per reshuffle; ``offsets`` delimit them) and every seat's decisions
-    come from ``script`` (one row per turn).
+    A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
+    has its deck orders in ``orders`` (the first, then one per reshuffle; ``offsets`` delimit
+    them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
+    value, so runs, traces and scripted games share one compiled function.
     """
     set_up(
         st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
+    lazy = offsets.shape[0] < 2
     max_turns = np.int64(params[P_MAX_TURNS])
     used = 1
     if not lazy:
         for i in range(offsets[1] - offsets[0]):
-            st[O_PILE + i] = orders[offsets[0] + i]
+            st[U(O_PILE + i)] = orders[offsets[0] + i]
     deal(st, players, rd, lazy, trace)
     seat = 0
     turn = 0
     err = ERR_NONE
     while turn < max_turns:
-        st[S_TURNS] = turn
-        if st[S_DRAWN] == st[S_PILE_N]:
+        st[U(S_TURNS)] = turn
+        if st[U(S_DRAWN)] == st[U(S_PILE_N)]:
             if lazy:
                 reshuffle_lazy(st)
             else:
                 err = scripted_reshuffle(st, orders, offsets, used)
                 used += 1
-            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, st[S_PILE_N])
+            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, st[U(S_PILE_N)])
         if err != ERR_NONE:
             break
         card = draw_card(st, rd, lazy)
@@ -311,7 +314,7 @@ def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, sc
             if total > 0:
                 slot, mv = random_choice(st, seat, total, rc)
             else:
-                slot = bounded(rc, st[O_HAND_N + seat])
+                slot = bounded(rc, st[U(O_HAND_N + seat)])
         else:
             err, slot, mv = scripted_choice(st, seat, owner, total, script, turn)
             if err != ERR_NONE:
@@ -321,8 +324,8 @@ def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, sc
             won = play_move(st, seat, owner, slot, mv, turn, trace)
         else:
             card = hand_remove(st, seat, slot)
-            st[O_DISCARDED + seat] += 1
-            st[S_DISCARDS] += 1
+            st[U(O_DISCARDED + seat)] += 1
+            st[U(S_DISCARDS)] += 1
             record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
         turn += 1
         if won:
@@ -332,9 +335,9 @@ def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, sc
         if seat == players:
             seat = 0
     if err == ERR_NONE:
-        st[S_TURNS] = turn
-        for i in range(st[S_DRAWN], st[S_PILE_N]):
-            record(trace, EV_UNDRAWN, turn, -1, st[O_PILE + i], -1, -1, -1, -1, 0)
+        st[U(S_TURNS)] = turn
+        for i in range(st[U(S_DRAWN)], st[U(S_PILE_N)]):
+            record(trace, EV_UNDRAWN, turn, -1, st[U(O_PILE + i)], -1, -1, -1, -1, 0)
         if not lazy:
             if turn != script.shape[0]:
                 err = ERR_EXTRA_DECISIONS
@@ -345,23 +348,23 @@ def play_game(st, rd, rc, players, params, strategies, lazy, orders, offsets, sc
 
 @hot
 def write_row(st, players, row):
-    won = st[S_WON]
-    row[COL_TURNS] = st[S_TURNS]
+    won = st[U(S_WON)]
+    row[COL_TURNS] = st[U(S_TURNS)]
     row[COL_UNFINISHED] = 1 - won
-    row[COL_BUMPS] = st[S_BUMPS]
-    row[COL_DISCARDS] = st[S_DISCARDS]
+    row[COL_BUMPS] = st[U(S_BUMPS)]
+    row[COL_DISCARDS] = st[U(S_DISCARDS)]
     winners = 0
     for s in range(players):
-        winners += st[O_WINNER + s]
+        winners += st[U(O_WINNER + s)]
     for s in range(players):
         share = 0
-        if won and st[O_WINNER + s]:
+        if won and st[U(O_WINNER + s)]:
             share = WIN_UNIT // winners
         row[FIRST_SEAT_COL + s] = share
-        row[FIRST_SEAT_COL + players + s] = st[O_INCASTLE + s]
-        row[FIRST_SEAT_COL + 2 * players + s] = st[O_MADE + s]
-        row[FIRST_SEAT_COL + 3 * players + s] = st[O_SUFFERED + s]
-        row[FIRST_SEAT_COL + 4 * players + s] = st[O_DISCARDED + s]
+        row[FIRST_SEAT_COL + players + s] = st[U(O_INCASTLE + s)]
+        row[FIRST_SEAT_COL + 2 * players + s] = st[U(O_MADE + s)]
+        row[FIRST_SEAT_COL + 3 * players + s] = st[U(O_SUFFERED + s)]
+        row[FIRST_SEAT_COL + 4 * players + s] = st[U(O_DISCARDED + s)]
 
 
 @njit(cache=True)
@@ -370,7 +373,7 @@ def play_one(seed, index, players, params, strategies, st, rd, rc, orders, offse
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
-    play_game(st, rd, rc, players, params, strategies, True, orders, offsets, script, trace)
+    play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
     write_row(st, players, row)
 
 
@@ -395,28 +398,18 @@ def trace_one(seed, index, players, params, strategies, row, trace):
 
 
 @njit(cache=True)
-def play_deck(players, params, orders, offsets, script, row, trace):
-    """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)``."""
+def play_deck(players, params, orders, offsets, script, row, trace, positions):
+    """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
+    leaves the final marble positions in ``positions`` (``(players, 5)``)."""
     st, rd, rc, no_trace, _o, _f, _s = new_work()
     strategies = np.full(players, -1, np.int64)
-    err = play_game(st, rd, rc, players, params, strategies, False, orders, offsets, script,
-                    trace)
+    err = play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
     if err == ERR_NONE:
         write_row(st, players, row)
-    return err, st[S_TURNS]
-
-
-@njit(cache=True)
-def final_positions(players, params, orders, offsets, script):
-    """Marble positions after a scripted game (for ``play_scripted``), as ``(players, 5)``."""
-    st, rd, rc, no_trace, _o, _f, _s = new_work()
-    strategies = np.full(players, -1, np.int64)
-    play_game(st, rd, rc, players, params, strategies, False, orders, offsets, script, no_trace)
-    out = np.empty((players, MARBLES), np.int64)
     for s in range(players):
         for m in range(MARBLES):
-            out[s, m] = st[O_POS + MARBLES * s + m]
-    return out
+            positions[s, m] = st[O_POS + MARBLES * s + m]
+    return err, st[S_TURNS]
 
 
 @njit(cache=True)
@@ -434,7 +427,7 @@ def board_moves(players, params, positions, seat, hand, weight):
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
     from_positions(st, players, positions)
-    st[O_HAND_N + seat] = 0
+    st[U(O_HAND_N + seat)] = 0
     for c in hand:
         hand_insert(st, seat, c)
     owner = mover(st, seat)
@@ -444,12 +437,12 @@ def board_moves(players, params, positions, seat, hand, weight):
     total = gen_hand(st, seat, owner, weight)
     hb = O_HAND + HAND_SLOTS * seat
     n = 0
-    for k in range(st[O_HAND_N + seat]):
-        g = st[O_GROUP + k]
-        for i in range(st[O_GSTART + g], st[O_GEND + g]):
-            out[n, 0] = st[hb + k]
+    for k in range(st[U(O_HAND_N + seat)]):
+        g = st[U(O_GROUP + k)]
+        for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
+            out[n, 0] = st[U(hb + k)]
             for f in range(MW):
-                out[n, 1 + f] = st[O_MOVES + MW * i + f]
+                out[n, 1 + f] = st[U(O_MOVES + MW * i + f)]
             n += 1
     assert n == total
     pick = -1
@@ -458,9 +451,9 @@ def board_moves(players, params, positions, seat, hand, weight):
         slot = best_slot(st, mv)
         # the row of the pick: that move listed under the card greedy plays
         n = 0
-        for k in range(st[O_HAND_N + seat]):
-            g = st[O_GROUP + k]
-            for i in range(st[O_GSTART + g], st[O_GEND + g]):
+        for k in range(st[U(O_HAND_N + seat)]):
+            g = st[U(O_GROUP + k)]
+            for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
                 if i == mv and k == slot:
                     pick = n
                 n += 1
@@ -471,19 +464,19 @@ def board_moves(players, params, positions, seat, hand, weight):
 def from_positions(st, players, positions):
     """Place marbles on an empty board (kernel encoding), updating every derived field."""
     for s in range(players):
-        st[O_NHOME + s] = 0
-        st[O_INCASTLE + s] = 0
-        st[O_CMASK + s] = 0
+        st[U(O_NHOME + s)] = 0
+        st[U(O_INCASTLE + s)] = 0
+        st[U(O_CMASK + s)] = 0
         for m in range(MARBLES):
             p = positions[s, m]
-            st[O_POS + MARBLES * s + m] = p
+            st[U(O_POS + MARBLES * s + m)] = p
             if p == HOME:
-                st[O_NHOME + s] += 1
+                st[U(O_NHOME + s)] += 1
             elif p >= CASTLE0:
-                st[O_CMASK + s] |= 1 << (p - CASTLE0)
-                st[O_INCASTLE + s] += 1
+                st[U(O_CMASK + s)] |= 1 << (p - CASTLE0)
+                st[U(O_INCASTLE + s)] += 1
             else:
-                st[O_OCC + p] = MARBLES * s + m
+                st[U(O_OCC + p)] = MARBLES * s + m
 
 
 @njit(cache=True)
@@ -508,9 +501,9 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
                 bumps[k, 0] = v // MARBLES
                 bumps[k, 1] = v % MARBLES
                 bumps[k, 2] = e
-                bumps[k, 3] = st[S_VDEST]
+                bumps[k, 3] = st[U(S_VDEST)]
     out = np.empty((players, MARBLES), np.int64)
     for s in range(players):
         for m in range(MARBLES):
-            out[s, m] = st[O_POS + MARBLES * s + m]
+            out[s, m] = st[U(O_POS + MARBLES * s + m)]
     return out, bumps

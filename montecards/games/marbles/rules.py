@@ -50,6 +50,12 @@ counting. With it, each call of a small helper that touches the state array only
 costs an atomic incref/decref pair, which measured at over half of the run time; none of
 these functions allocates, so they need no reference counting."""
 
+
+@njit(cache=True)
+def U(i):
+    """An index as unsigned: numba then skips its negative-index fix-up (ours are all >= 0)."""
+    return np.uint64(i)
+
 MARBLES = 5
 CASTLE_HOLES = 5
 SIDE_HOLES = 18
@@ -209,52 +215,52 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
 def set_up(st, players, teams, sides, decks, nine, jft, optional, max_turns):
     """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
     for i in range(O_OCC):
-        st[i] = 0
+        st[U(i)] = 0
     L = SIDE_HOLES * sides
-    st[S_PLAYERS] = players
-    st[S_L] = L
-    st[S_SIDES] = sides
-    st[S_TEAMS] = teams
-    st[S_NINE] = nine
-    st[S_JFT] = jft
-    st[S_OPTIONAL] = optional
+    st[U(S_PLAYERS)] = players
+    st[U(S_L)] = L
+    st[U(S_SIDES)] = sides
+    st[U(S_TEAMS)] = teams
+    st[U(S_NINE)] = nine
+    st[U(S_JFT)] = jft
+    st[U(S_OPTIONAL)] = optional
     n_cards = CARDS_PER_DECK * decks
-    st[S_NCARDS] = n_cards
-    st[S_MAX_TURNS] = max_turns
+    st[U(S_NCARDS)] = n_cards
+    st[U(S_MAX_TURNS)] = max_turns
     for k in range(players):
         side = k * sides // players
-        st[O_ENTRY + k] = SIDE_HOLES * side + 3
-        st[O_COMEOUT + k] = SIDE_HOLES * side + 8
+        st[U(O_ENTRY + k)] = SIDE_HOLES * side + 3
+        st[U(O_COMEOUT + k)] = SIDE_HOLES * side + 8
         if teams == TEAMS_NONE:
-            st[O_TEAM + k] = k
+            st[U(O_TEAM + k)] = k
         elif teams == TEAMS_PAIRS:
-            st[O_TEAM + k] = k % (players // 2)
+            st[U(O_TEAM + k)] = k % (players // 2)
         else:
-            st[O_TEAM + k] = k % 2
+            st[U(O_TEAM + k)] = k % 2
         for m in range(MARBLES):
-            st[O_POS + MARBLES * k + m] = HOME
-        st[O_NHOME + k] = MARBLES
+            st[U(O_POS + MARBLES * k + m)] = HOME
+        st[U(O_NHOME + k)] = MARBLES
     for h in range(L):
-        st[O_OCC + h] = -1
+        st[U(O_OCC + h)] = -1
     for c in range(n_cards):
-        st[O_PILE + c] = c
-    st[S_PILE_N] = n_cards
-    st[S_DRAWN] = 0
-    st[S_DISC_N] = 0
+        st[U(O_PILE + c)] = c
+    st[U(S_PILE_N)] = n_cards
+    st[U(S_DRAWN)] = 0
+    st[U(S_DISC_N)] = 0
 
 
 @hot
 def draw_card(st, rng, lazy):
     """Top card of the draw pile (lazy Fisher-Yates from ``rng``, or the next in order)."""
-    d = st[S_DRAWN]
+    d = st[U(S_DRAWN)]
     if lazy:
-        j = d + bounded(rng, st[S_PILE_N] - d)
-        card = st[O_PILE + j]
-        st[O_PILE + j] = st[O_PILE + d]
-        st[O_PILE + d] = card
+        j = d + bounded(rng, st[U(S_PILE_N)] - d)
+        card = st[U(O_PILE + j)]
+        st[U(O_PILE + j)] = st[U(O_PILE + d)]
+        st[U(O_PILE + d)] = card
     else:
-        card = st[O_PILE + d]
-    st[S_DRAWN] = d + 1
+        card = st[U(O_PILE + d)]
+    st[U(S_DRAWN)] = d + 1
     return card
 
 
@@ -262,25 +268,25 @@ def draw_card(st, rng, lazy):
 def hand_insert(st, seat, card):
     """Add ``card`` to the seat's hand, keeping it sorted by card id."""
     base = O_HAND + HAND_SLOTS * seat
-    k = st[O_HAND_N + seat]
-    while k > 0 and st[base + k - 1] > card:
-        st[base + k] = st[base + k - 1]
+    k = st[U(O_HAND_N + seat)]
+    while k > 0 and st[U(base + k - 1)] > card:
+        st[U(base + k)] = st[U(base + k - 1)]
         k -= 1
-    st[base + k] = card
-    st[O_HAND_N + seat] += 1
+    st[U(base + k)] = card
+    st[U(O_HAND_N + seat)] += 1
 
 
 @hot
 def hand_remove(st, seat, slot):
     """Take the card at ``slot`` out of the seat's hand onto the discard pile; returns it."""
     base = O_HAND + HAND_SLOTS * seat
-    card = st[base + slot]
-    n = st[O_HAND_N + seat] - 1
+    card = st[U(base + slot)]
+    n = st[U(O_HAND_N + seat)] - 1
     for k in range(slot, n):
-        st[base + k] = st[base + k + 1]
-    st[O_HAND_N + seat] = n
-    st[O_DISC + st[S_DISC_N]] = card
-    st[S_DISC_N] += 1
+        st[U(base + k)] = st[U(base + k + 1)]
+    st[U(O_HAND_N + seat)] = n
+    st[U(O_DISC + st[U(S_DISC_N)])] = card
+    st[U(S_DISC_N)] += 1
     return card
 
 
@@ -288,7 +294,7 @@ def hand_remove(st, seat, slot):
 def deal(st, players, rng, lazy, trace):
     """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
     for seat in range(players):
-        st[O_HAND_N + seat] = 0
+        st[U(O_HAND_N + seat)] = 0
         for k in range(HAND_SIZE):
             card = draw_card(st, rng, lazy)
             hand_insert(st, seat, card)
@@ -298,13 +304,13 @@ def deal(st, players, rng, lazy, trace):
 @hot
 def reshuffle_lazy(st):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
-    n = st[S_DISC_N]
+    n = st[U(S_DISC_N)]
     for i in range(n):
-        st[O_PILE + i] = st[O_DISC + i]
-    st[S_PILE_N] = n
-    st[S_DRAWN] = 0
-    st[S_DISC_N] = 0
-    st[S_RESHUFFLES] += 1
+        st[U(O_PILE + i)] = st[U(O_DISC + i)]
+    st[U(S_PILE_N)] = n
+    st[U(S_DRAWN)] = 0
+    st[U(S_DISC_N)] = 0
+    st[U(S_RESHUFFLES)] += 1
 
 
 # --------------------------------------------------------------------------- board queries
@@ -313,13 +319,13 @@ def reshuffle_lazy(st):
 @hot
 def dist(st, seat, p):
     """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
-    L = st[S_L]
+    L = st[U(S_L)]
     if p == HOME:
         r = L + 10
     elif p >= CASTLE0:
         r = CASTLE_HOLES - (p - CASTLE0)
     else:
-        r = st[O_ENTRY + seat] - p
+        r = st[U(O_ENTRY + seat)] - p
         if r < 0:
             r += L
         r += 5
@@ -330,14 +336,14 @@ def dist(st, seat, p):
 def mover(st, seat):
     """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
     owner = seat
-    if st[S_TEAMS] != TEAMS_NONE and st[O_INCASTLE + seat] == MARBLES:
+    if st[U(S_TEAMS)] != TEAMS_NONE and st[U(O_INCASTLE + seat)] == MARBLES:
         owner = -1
-        players = st[S_PLAYERS]
+        players = st[U(S_PLAYERS)]
         for i in range(1, players):
             t = seat + i
             if t >= players:
                 t -= players
-            if owner < 0 and st[O_TEAM + t] == st[O_TEAM + seat] and st[O_INCASTLE + t] < MARBLES:
+            if owner < 0 and st[U(O_TEAM + t)] == st[U(O_TEAM + seat)] and st[U(O_INCASTLE + t)] < MARBLES:
                 owner = t
     return owner
 
@@ -371,81 +377,81 @@ def route_ends(p, d, gap, cm, n, L, optional):
 def marble_info(st, owner):
     """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
     nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
-    L = st[S_L]
+    L = st[U(S_L)]
     base = O_POS + MARBLES * owner
-    entry = st[O_ENTRY + owner]
+    entry = st[U(O_ENTRY + owner)]
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
     for m in range(MARBLES):
-        p = st[base + m]
+        p = st[U(base + m)]
         ib = O_INFO + IW * m
-        st[ib + I_P] = p
-        st[ib + I_G1] = L
-        st[ib + I_W1] = -1
-        st[ib + I_G2] = L
-        st[ib + I_B1] = L
-        st[ib + I_BW1] = -1
-        st[ib + I_B2] = L
+        st[U(ib + I_P)] = p
+        st[U(ib + I_G1)] = L
+        st[U(ib + I_W1)] = -1
+        st[U(ib + I_G2)] = L
+        st[U(ib + I_B1)] = L
+        st[U(ib + I_BW1)] = -1
+        st[U(ib + I_B2)] = L
         if p >= 0 and p < CASTLE0:
             d = entry - p
             if d < 0:
                 d += L
-            st[ib + I_D] = d
+            st[U(ib + I_D)] = d
             j = k
-            while j > 0 and st[base + st[O_TARGETS + j - 1]] > p:
-                st[O_TARGETS + j] = st[O_TARGETS + j - 1]
+            while j > 0 and st[U(base + st[U(O_TARGETS + j - 1)])] > p:
+                st[U(O_TARGETS + j)] = st[U(O_TARGETS + j - 1)]
                 j -= 1
-            st[O_TARGETS + j] = m
+            st[U(O_TARGETS + j)] = m
             k += 1
         else:
-            st[ib + I_D] = 0
+            st[U(ib + I_D)] = 0
     # in circular order, the next ones are ahead and the previous ones behind
     for i in range(k if k > 1 else 0):
-        m = st[O_TARGETS + i]
-        p = st[base + m]
+        m = st[U(O_TARGETS + i)]
+        p = st[U(base + m)]
         ib = O_INFO + IW * m
         j = i + 1 if i + 1 < k else 0
-        q = st[O_TARGETS + j]
-        d = st[base + q] - p
+        q = st[U(O_TARGETS + j)]
+        d = st[U(base + q)] - p
         if d < 0:
             d += L
-        st[ib + I_G1] = d
-        st[ib + I_W1] = q
+        st[U(ib + I_G1)] = d
+        st[U(ib + I_W1)] = q
         j = i - 1 if i > 0 else k - 1
-        q = st[O_TARGETS + j]
-        d = p - st[base + q]
+        q = st[U(O_TARGETS + j)]
+        d = p - st[U(base + q)]
         if d < 0:
             d += L
-        st[ib + I_B1] = d
-        st[ib + I_BW1] = q
+        st[U(ib + I_B1)] = d
+        st[U(ib + I_BW1)] = q
         if k > 2:
             j = i + 2 if i + 2 < k else i + 2 - k
-            d = st[base + st[O_TARGETS + j]] - p
+            d = st[U(base + st[U(O_TARGETS + j)])] - p
             if d < 0:
                 d += L
-            st[ib + I_G2] = d
+            st[U(ib + I_G2)] = d
             j = i - 2 if i >= 2 else i - 2 + k
-            d = p - st[base + st[O_TARGETS + j]]
+            d = p - st[U(base + st[U(O_TARGETS + j)])]
             if d < 0:
                 d += L
-            st[ib + I_B2] = d
+            st[U(ib + I_B2)] = d
 
 
 @hot
 def step_score(st, owner, m, end, weight):
     """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
     adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
-    p = st[O_POS + MARBLES * owner + m]
+    p = st[U(O_POS + MARBLES * owner + m)]
     score = dist(st, owner, p) - dist(st, owner, end)
     if end >= 0 and end < CASTLE0:
-        v = st[O_OCC + end]
+        v = st[U(O_OCC + end)]
         if v >= 0:
             vs = v // MARBLES
             before = dist(st, vs, end)
-            home = st[S_L] + 10
-            if st[O_TEAM + vs] == st[O_TEAM + owner]:
-                e = st[O_ENTRY + vs]
-                if e != end and (st[O_OCC + e] < 0 or e == p):
+            home = st[U(S_L)] + 10
+            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
+                e = st[U(O_ENTRY + vs)]
+                if e != end and (st[U(O_OCC + e)] < 0 or e == p):
                     score += before - 5
                 else:
                     score += before - home
@@ -464,36 +470,36 @@ def apply_step(st, owner, m, end):
     Returns the bumped marble id (or -1); its destination is left in ``S_VDEST``.
     """
     mid = MARBLES * owner + m
-    p = st[O_POS + mid]
+    p = st[U(O_POS + mid)]
     if p == HOME:
-        st[O_NHOME + owner] -= 1
+        st[U(O_NHOME + owner)] -= 1
     elif p >= CASTLE0:
-        st[O_CMASK + owner] &= ~(1 << (p - CASTLE0))
-        st[O_INCASTLE + owner] -= 1
+        st[U(O_CMASK + owner)] &= ~(1 << (p - CASTLE0))
+        st[U(O_INCASTLE + owner)] -= 1
     else:
-        st[O_OCC + p] = -1
-    st[O_POS + mid] = end
+        st[U(O_OCC + p)] = -1
+    st[U(O_POS + mid)] = end
     victim = -1
     if end >= CASTLE0:
-        st[O_CMASK + owner] |= 1 << (end - CASTLE0)
-        st[O_INCASTLE + owner] += 1
+        st[U(O_CMASK + owner)] |= 1 << (end - CASTLE0)
+        st[U(O_INCASTLE + owner)] += 1
     else:
-        v = st[O_OCC + end]
+        v = st[U(O_OCC + end)]
         if v >= 0:
             vs = v // MARBLES
             dest = HOME
-            if st[O_TEAM + vs] == st[O_TEAM + owner]:
-                e = st[O_ENTRY + vs]
-                if e != end and st[O_OCC + e] < 0:
+            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
+                e = st[U(O_ENTRY + vs)]
+                if e != end and st[U(O_OCC + e)] < 0:
                     dest = e
-            st[O_POS + v] = dest
+            st[U(O_POS + v)] = dest
             if dest == HOME:
-                st[O_NHOME + vs] += 1
+                st[U(O_NHOME + vs)] += 1
             else:
-                st[O_OCC + dest] = v
-            st[S_VDEST] = dest
+                st[U(O_OCC + dest)] = v
+            st[U(S_VDEST)] = dest
             victim = v
-        st[O_OCC + end] = mid
+        st[U(O_OCC + end)] = mid
     return victim
 
 
@@ -501,28 +507,28 @@ def apply_step(st, owner, m, end):
 def undo_step(st, owner, m, start, victim, vdest):
     """Undo ``apply_step`` of marble ``m`` that stood at ``start`` (bump included)."""
     mid = MARBLES * owner + m
-    end = st[O_POS + mid]
+    end = st[U(O_POS + mid)]
     if end >= CASTLE0:
-        st[O_CMASK + owner] &= ~(1 << (end - CASTLE0))
-        st[O_INCASTLE + owner] -= 1
+        st[U(O_CMASK + owner)] &= ~(1 << (end - CASTLE0))
+        st[U(O_INCASTLE + owner)] -= 1
     else:
         if victim >= 0:
             if vdest == HOME:
-                st[O_NHOME + victim // MARBLES] -= 1
+                st[U(O_NHOME + victim // MARBLES)] -= 1
             else:
-                st[O_OCC + vdest] = -1
-            st[O_POS + victim] = end
-            st[O_OCC + end] = victim
+                st[U(O_OCC + vdest)] = -1
+            st[U(O_POS + victim)] = end
+            st[U(O_OCC + end)] = victim
         else:
-            st[O_OCC + end] = -1
-    st[O_POS + mid] = start
+            st[U(O_OCC + end)] = -1
+    st[U(O_POS + mid)] = start
     if start == HOME:
-        st[O_NHOME + owner] += 1
+        st[U(O_NHOME + owner)] += 1
     elif start >= CASTLE0:
-        st[O_CMASK + owner] |= 1 << (start - CASTLE0)
-        st[O_INCASTLE + owner] += 1
+        st[U(O_CMASK + owner)] |= 1 << (start - CASTLE0)
+        st[U(O_INCASTLE + owner)] += 1
     else:
-        st[O_OCC + start] = mid
+        st[U(O_OCC + start)] = mid
 
 
 # --------------------------------------------------------------------------- move generation
@@ -534,57 +540,56 @@ def add_move(st, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
     the highest score, then the lowest group rank, then the lowest first marble, then the
     first generated (the greedy/aggressive tie rules)."""
     b = O_MOVES + MW * n
-    st[b + MV_SLOT] = slot
-    st[b + MV_KIND] = kind
-    st[b + MV_M1] = m1
-    st[b + MV_E1] = e1
-    st[b + MV_C1] = c1
-    st[b + MV_M2] = m2
-    st[b + MV_E2] = e2
-    st[b + MV_C2] = c2
-    st[b + MV_SCORE] = score
+    st[U(b + MV_SLOT)] = slot
+    st[U(b + MV_KIND)] = kind
+    st[U(b + MV_M1)] = m1
+    st[U(b + MV_E1)] = e1
+    st[U(b + MV_C1)] = c1
+    st[U(b + MV_M2)] = m2
+    st[U(b + MV_E2)] = e2
+    st[U(b + MV_C2)] = c2
+    st[U(b + MV_SCORE)] = score
     if weight >= 0:
-        best_score = st[S_BEST_SCORE]
-        r = st[O_GRANK + slot]
-        if st[S_BEST] < 0 or score > best_score or (
+        best_score = st[U(S_BEST_SCORE)]
+        r = st[U(O_GRANK + slot)]
+        if st[U(S_BEST)] < 0 or score > best_score or (
             score == best_score
-            and (r < st[S_BEST_RANK] or (r == st[S_BEST_RANK] and m1 < st[S_BEST_M1]))
+            and (r < st[U(S_BEST_RANK)] or (r == st[U(S_BEST_RANK)] and m1 < st[U(S_BEST_M1)]))
         ):
-            st[S_BEST] = n
-            st[S_BEST_SCORE] = score
-            st[S_BEST_RANK] = r
-            st[S_BEST_M1] = m1
+            st[U(S_BEST)] = n
+            st[U(S_BEST_SCORE)] = score
+            st[U(S_BEST_RANK)] = r
+            st[U(S_BEST_M1)] = m1
     return n + 1
 
 
 @hot
 def gen_forward(st, owner, slot, kind, n_steps, n, weight):
     """Whole forward moves by ``n_steps``: marble ascending, castle end before track end."""
-    L = st[S_L]
-    cm = st[O_CMASK + owner]
-    optional = st[S_OPTIONAL]
+    L = st[U(S_L)]
+    cm = st[U(O_CMASK + owner)]
+    optional = st[U(S_OPTIONAL)]
     for m in range(MARBLES):
         ib = O_INFO + IW * m
-        p = st[ib + I_P]
+        p = st[U(ib + I_P)]
         if p != HOME:
-            ce, te = route_ends(p, st[ib + I_D], st[ib + I_G1], cm, n_steps, L, optional)
-            if ce != NONE:
-                s = step_score(st, owner, m, ce, weight) if weight >= 0 else 0
-                n = add_move(st, n, slot, kind, m, ce, n_steps, -1, 0, 0, s, weight)
-            if te != NONE:
-                s = step_score(st, owner, m, te, weight) if weight >= 0 else 0
-                n = add_move(st, n, slot, kind, m, te, n_steps, -1, 0, 0, s, weight)
+            ce, te = route_ends(p, st[U(ib + I_D)], st[U(ib + I_G1)], cm, n_steps, L, optional)
+            for which in range(2):
+                e = ce if which == 0 else te
+                if e != NONE:
+                    s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
+                    n = add_move(st, n, slot, kind, m, e, n_steps, -1, 0, 0, s, weight)
     return n
 
 
 @hot
 def gen_backward(st, owner, slot, n, weight):
     """The 8: each own track marble backward 8, marble ascending."""
-    L = st[S_L]
+    L = st[U(S_L)]
     for m in range(MARBLES):
         ib = O_INFO + IW * m
-        p = st[ib + I_P]
-        if p >= 0 and p < CASTLE0 and 8 < st[ib + I_B1]:
+        p = st[U(ib + I_P)]
+        if p >= 0 and p < CASTLE0 and 8 < st[U(ib + I_B1)]:
             e = p - 8
             if e < 0:
                 e += L
@@ -594,23 +599,25 @@ def gen_backward(st, owner, slot, n, weight):
 
 
 @hot
-def gen_split(st, owner, slot, total, backward_second, n, weight):
-    """Splits of ``total``: (first marble, first part 1..total-1, its end, second marble, its
-    end), the second part checked and scored on the board the first part left."""
-    kind = K_SPLIT9 if backward_second else K_SPLIT7
-    L = st[S_L]
-    cm = st[O_CMASK + owner]
-    optional = st[S_OPTIONAL]
-    last = MARBLES if st[O_NHOME + owner] <= MARBLES - 2 else 0  # two marbles out needed
+def gen_split(st, owner, slot, total, n, weight):
+    """Splits of ``total`` (7: both parts forward; 9: the second part backward, track marbles
+    only): (first marble, first part 1..total-1, its end, second marble, its end), the second
+    part checked and scored on the board the first part left."""
+    backward = total == 9
+    kind = K_SPLIT9 if backward else K_SPLIT7
+    L = st[U(S_L)]
+    cm = st[U(O_CMASK + owner)]
+    optional = st[U(S_OPTIONAL)]
+    last = MARBLES if st[U(O_NHOME + owner)] <= MARBLES - 2 else 0  # two marbles out needed
     for m1 in range(last):
         ib1 = O_INFO + IW * m1
-        p1 = st[ib1 + I_P]
+        p1 = st[U(ib1 + I_P)]
         if p1 == HOME:
             continue
         for a in range(1, total):
             if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
                 break
-            ce, te = route_ends(p1, st[ib1 + I_D], st[ib1 + I_G1], cm, a, L, optional)
+            ce, te = route_ends(p1, st[U(ib1 + I_D)], st[U(ib1 + I_G1)], cm, a, L, optional)
             for which in range(2):
                 e1 = ce if which == 0 else te
                 if e1 == NONE:
@@ -624,44 +631,42 @@ def gen_split(st, owner, slot, total, backward_second, n, weight):
                     cm2 |= 1 << (e1 - CASTLE0)
                 s1 = step_score(st, owner, m1, e1, weight) if weight >= 0 else 0
                 victim = apply_step(st, owner, m1, e1)
-                vdest = st[S_VDEST]
+                vdest = st[U(S_VDEST)]
                 b = total - a
                 for m2 in range(MARBLES):
                     ib2 = O_INFO + IW * m2
-                    p2 = st[ib2 + I_P]
-                    if m2 == m1 or p2 == HOME:
+                    p2 = st[U(ib2 + I_P)]
+                    if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
                         continue
-                    if backward_second:
-                        if p2 < CASTLE0:
-                            # nearest own track marble behind, the first marble at its new hole
-                            gap = st[ib2 + I_B2] if st[ib2 + I_BW1] == m1 else st[ib2 + I_B1]
-                            if e1_track:
-                                de = p2 - e1
-                                if de < 0:
-                                    de += L
-                                if de < gap:
-                                    gap = de
-                            if b < gap:
-                                e2 = p2 - b
-                                if e2 < 0:
-                                    e2 += L
-                                s2 = step_score(st, owner, m2, e2, weight) if weight >= 0 else 0
-                                n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, -b, s1 + s2, weight)
+                    # the nearest own track marble ahead (behind for the 9), the first marble
+                    # at its new hole
+                    if backward:
+                        gap = st[U(ib2 + I_B2)] if st[U(ib2 + I_BW1)] == m1 else st[U(ib2 + I_B1)]
+                        de = p2 - e1
                     else:
-                        gap = st[ib2 + I_G2] if st[ib2 + I_W1] == m1 else st[ib2 + I_G1]
-                        if e1_track and p2 < CASTLE0:
-                            de = e1 - p2
-                            if de < 0:
-                                de += L
-                            if de < gap:
-                                gap = de
-                        ce2, te2 = route_ends(p2, st[ib2 + I_D], gap, cm2, b, L, optional)
-                        if ce2 != NONE:
-                            s2 = step_score(st, owner, m2, ce2, weight) if weight >= 0 else 0
-                            n = add_move(st, n, slot, kind, m1, e1, a, m2, ce2, b, s1 + s2, weight)
-                        if te2 != NONE:
-                            s2 = step_score(st, owner, m2, te2, weight) if weight >= 0 else 0
-                            n = add_move(st, n, slot, kind, m1, e1, a, m2, te2, b, s1 + s2, weight)
+                        gap = st[U(ib2 + I_G2)] if st[U(ib2 + I_W1)] == m1 else st[U(ib2 + I_G1)]
+                        de = e1 - p2
+                    if e1_track and p2 < CASTLE0:
+                        if de < 0:
+                            de += L
+                        if de < gap:
+                            gap = de
+                    if backward:
+                        ce2 = NONE
+                        te2 = NONE
+                        if b < gap:
+                            te2 = p2 - b
+                            if te2 < 0:
+                                te2 += L
+                        c2 = -b
+                    else:
+                        ce2, te2 = route_ends(p2, st[U(ib2 + I_D)], gap, cm2, b, L, optional)
+                        c2 = b
+                    for which2 in range(2):
+                        e2 = ce2 if which2 == 0 else te2
+                        if e2 != NONE:
+                            s2 = step_score(st, owner, m2, e2, weight) if weight >= 0 else 0
+                            n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, c2, s1 + s2, weight)
                 undo_step(st, owner, m1, p1, victim, vdest)
     return n
 
@@ -671,16 +676,16 @@ def lowest_home(st, owner):
     base = O_POS + MARBLES * owner
     first = -1
     for m in range(MARBLES - 1, -1, -1):
-        if st[base + m] == HOME:
+        if st[U(base + m)] == HOME:
             first = m
     return first
 
 
 @hot
 def gen_out(st, owner, slot, n, weight):
-    if st[O_NHOME + owner] > 0:
-        c = st[O_COMEOUT + owner]
-        v = st[O_OCC + c]
+    if st[U(O_NHOME + owner)] > 0:
+        c = st[U(O_COMEOUT + owner)]
+        v = st[U(O_OCC + c)]
         if v < 0 or v // MARBLES != owner:
             m = lowest_home(st, owner)
             s = step_score(st, owner, m, c, weight) if weight >= 0 else 0
@@ -692,20 +697,20 @@ def gen_out(st, owner, slot, n, weight):
 def gen_joker(st, owner, slot, n, weight):
     """Sources (the home source, then track marbles with ``joker_from_track``) x target holes
     ascending (every track marble of another player)."""
-    has_home = st[O_NHOME + owner] > 0
-    jft = st[S_JFT] != 0
+    has_home = st[U(O_NHOME + owner)] > 0
+    jft = st[U(S_JFT)] != 0
     nt = 0
     if has_home or jft:
-        for s in range(st[S_PLAYERS]):
+        for s in range(st[U(S_PLAYERS)]):
             if s != owner:
                 for j in range(MARBLES):
-                    h = st[O_POS + MARBLES * s + j]
+                    h = st[U(O_POS + MARBLES * s + j)]
                     if h >= 0 and h < CASTLE0:
                         k = nt
-                        while k > 0 and st[O_TARGETS + k - 1] > h:
-                            st[O_TARGETS + k] = st[O_TARGETS + k - 1]
+                        while k > 0 and st[U(O_TARGETS + k - 1)] > h:
+                            st[U(O_TARGETS + k)] = st[U(O_TARGETS + k - 1)]
                             k -= 1
-                        st[O_TARGETS + k] = h
+                        st[U(O_TARGETS + k)] = h
                         nt += 1
     if nt > 0:
         base = O_POS + MARBLES * owner
@@ -714,11 +719,11 @@ def gen_joker(st, owner, slot, n, weight):
         for src in range(-1, last):
             m = first
             if src >= 0:
-                p = st[base + src]
+                p = st[U(base + src)]
                 m = src if p >= 0 and p < CASTLE0 else -1
             if m >= 0:
                 for i in range(nt):
-                    h = st[O_TARGETS + i]
+                    h = st[U(O_TARGETS + i)]
                     s = step_score(st, owner, m, h, weight) if weight >= 0 else 0
                     n = add_move(st, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
     return n
@@ -736,10 +741,8 @@ def gen_card(st, owner, slot, rank, n, weight):
     else:
         steps = 1 if rank == 1 else (10 if rank >= 10 else rank)
         n = gen_forward(st, owner, slot, K_FORWARD, steps, n, weight)
-        if rank == 7:
-            n = gen_split(st, owner, slot, 7, False, n, weight)
-        elif rank == 9 and st[S_NINE] != 0:
-            n = gen_split(st, owner, slot, 9, True, n, weight)
+        if rank == 7 or (rank == 9 and st[U(S_NINE)] != 0):
+            n = gen_split(st, owner, slot, rank, n, weight)
     return n
 
 
@@ -748,60 +751,60 @@ def gen_hand(st, seat, owner, weight):
     """Legal moves of the seat's hand (sorted by id) into ``O_MOVES``, ``weight < 0``: no scores.
 
     Cards with the same moves (same rank; J, Q and K together) form a group, generated once
-    at its first (lowest-id) slot ``g = st[O_GROUP + k]``: its moves are
-    ``[st[O_GSTART + g], st[O_GEND + g])``; ``O_GRANK + g`` / ``O_GBEST + g`` hold the lowest
+    at its first (lowest-id) slot ``g = st[U(O_GROUP + k)]``: its moves are
+    ``[st[U(O_GSTART + g)], st[U(O_GEND + g)])``; ``O_GRANK + g`` / ``O_GBEST + g`` hold the lowest
     rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
     With scores, ``S_BEST`` ends as the greedy/aggressive choice (-1: no legal move).
     Returns the number of (card, move) choices, every card counted separately.
     """
     hb = O_HAND + HAND_SLOTS * seat
-    hn = st[O_HAND_N + seat]
+    hn = st[U(O_HAND_N + seat)]
     for k in range(hn):
-        r = RANK[st[hb + k]]
-        cls = MOVE_CLASS[r]
-        st[O_GCLASS + k] = cls
+        r = RANK[U(st[U(hb + k)])]
+        cls = MOVE_CLASS[U(r)]
+        st[U(O_GCLASS + k)] = cls
         g = k
         for j in range(k - 1, -1, -1):
-            if st[O_GCLASS + j] == cls:
+            if st[U(O_GCLASS + j)] == cls:
                 g = j
-        st[O_GROUP + k] = g
+        st[U(O_GROUP + k)] = g
         if g == k:
-            st[O_GRANK + k] = r
-            st[O_GBEST + k] = k
-        elif r < st[O_GRANK + g]:
-            st[O_GRANK + g] = r
-            st[O_GBEST + g] = k
+            st[U(O_GRANK + k)] = r
+            st[U(O_GBEST + k)] = k
+        elif r < st[U(O_GRANK + g)]:
+            st[U(O_GRANK + g)] = r
+            st[U(O_GBEST + g)] = k
     marble_info(st, owner)
-    st[S_BEST] = -1
+    st[U(S_BEST)] = -1
     n = 0
     total = 0
     for k in range(hn):
-        g = st[O_GROUP + k]
+        g = st[U(O_GROUP + k)]
         if g == k:
-            st[O_GSTART + k] = n
-            n = gen_card(st, owner, k, st[O_GCLASS + k], n, weight)
-            st[O_GEND + k] = n
-        total += st[O_GEND + g] - st[O_GSTART + g]
+            st[U(O_GSTART + k)] = n
+            n = gen_card(st, owner, k, st[U(O_GCLASS + k)], n, weight)
+            st[U(O_GEND + k)] = n
+        total += st[U(O_GEND + g)] - st[U(O_GSTART + g)]
     return total
 
 
 @hot
 def castle_done(st, seat):
-    return st[O_INCASTLE + seat] == MARBLES
+    return st[U(O_INCASTLE + seat)] == MARBLES
 
 
 @hot
 def check_win(st, owner):
     """Has the owner (individual) or the owner's team finished? Marks the winners."""
-    players = st[S_PLAYERS]
-    team = st[O_TEAM + owner]
+    players = st[U(S_PLAYERS)]
+    team = st[U(O_TEAM + owner)]
     won = True
     for s in range(players):
-        if st[O_TEAM + s] == team and st[O_INCASTLE + s] < MARBLES:
+        if st[U(O_TEAM + s)] == team and st[U(O_INCASTLE + s)] < MARBLES:
             won = False
     if won:
         for s in range(players):
-            if st[O_TEAM + s] == team:
-                st[O_WINNER + s] = 1
-        st[S_WON] = 1
+            if st[U(O_TEAM + s)] == team:
+                st[U(O_WINNER + s)] = 1
+        st[U(S_WON)] = 1
     return won

@@ -32,6 +32,7 @@ from montecards.games.marbles.rules import (
     O_MOVES,
     RANK,
     S_BEST,
+    U,
     hot,
 )
 from montecards.rng import bounded
@@ -57,13 +58,13 @@ def score_weight(strategy):
 def best_move(st, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
     ``gen_hand`` with scores found it (``rules.add_move``); -1 when there is none."""
-    return st[S_BEST]
+    return st[U(S_BEST)]
 
 
 @hot
 def best_slot(st, move):
     """Hand slot of the card greedy plays for ``move``: the lowest rank (then id) of its group."""
-    return st[O_GBEST + st[O_MOVES + MW * move + MV_SLOT]]
+    return st[U(O_GBEST + st[U(O_MOVES + MW * move + MV_SLOT)])]
 
 
 @hot
@@ -71,8 +72,8 @@ def lowest_rank_slot(st, seat):
     """Hand slot of the lowest-ranked card (ties: the lowest id, the hand being sorted)."""
     hb = O_HAND + HAND_SLOTS * seat
     best = 0
-    for k in range(1, st[O_HAND_N + seat]):
-        if RANK[st[hb + k]] < RANK[st[hb + best]]:
+    for k in range(1, st[U(O_HAND_N + seat)]):
+        if RANK[U(st[U(hb + k)])] < RANK[U(st[U(hb + best)])]:
             best = k
     return best
 
@@ -83,12 +84,12 @@ def random_choice(st, seat, total, rng):
     r = bounded(rng, total)
     slot = -1
     move = -1
-    for k in range(st[O_HAND_N + seat]):
-        g = st[O_GROUP + k]
-        count = st[O_GEND + g] - st[O_GSTART + g]
+    for k in range(st[U(O_HAND_N + seat)]):
+        g = st[U(O_GROUP + k)]
+        count = st[U(O_GEND + g)] - st[U(O_GSTART + g)]
         if slot < 0:
             if r < count:
                 slot = k
-                move = st[O_GSTART + g] + r
+                move = st[U(O_GSTART + g)] + r
             r -= count
     return slot, move
