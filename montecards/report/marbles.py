@@ -52,6 +52,7 @@ def build(rep: Report) -> None:
     first_team = teams.values(teams.labels[1], "win_0") + teams.values(teams.labels[1], "win_2")
     team = share_interval(first_team)
     rep.finding(f"With teams, the first team (seats 1 and 3) wins {rate(*team)} of the games (fair 50 %).")
+    rep.headline(f"In teams of partners (4 players) the first team wins {rate(*team)} of the games.")
     tt = teams.difference(teams.labels[1], "turns")
     rep.headline(
         f"Playing in teams of partners changes the game length by {tt[0]:+.0f} "
@@ -86,6 +87,25 @@ def build(rep: Report) -> None:
             f"{pm(w[1], w[2], 1, unit=' pp')}."
         )
     rep.end_list()
+    parts = []
+    for label in cmp.labels[1:]:
+        d = cmp.difference(label, "turns")
+        parts.append(f"{label} {d[0]:+.0f} {pm(d[1], d[2], 0, 1)}")
+    moved = [
+        label
+        for label in cmp.labels[1:]
+        if not (cmp.difference(label, "win_0")[1] < 0 < cmp.difference(label, "win_0")[2])
+    ]
+    rep.headline(
+        "Variants change the length of a 4-player game (turns: "
+        + ", ".join(parts)
+        + "); "
+        + (
+            "none moves seat 1's win share detectably."
+            if not moved
+            else "seat 1's win share moves detectably with " + ", ".join(moved) + "."
+        )
+    )
     rep.figure(
         cmp.plot.differences(["win_0", "turns", "bumps", "discards"]),
         "variants",
