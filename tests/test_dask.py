@@ -86,6 +86,40 @@ def test_scheduler_address_and_window_of_one(client):
     assert np.array_equal(rows, execute(spec, config, 700, 1, 100, keep_games=True)[1])
 
 
+class CountingClient:
+    """A client that counts chunks submitted and not yet merged (merges seen through on_rows)."""
+
+    def __init__(self, client):
+        self.client, self.loop = client, client.loop
+        self.submitted = self.merged = self.peak = 0
+
+    def nthreads(self):
+        return self.client.nthreads()
+
+    def cancel(self, futures):
+        self.client.cancel(futures)
+
+    def submit(self, *args, **kwargs):
+        self.submitted += 1
+        self.peak = max(self.peak, self.submitted - self.merged)
+        return self.client.submit(*args, **kwargs)
+
+    def on_rows(self, start, rows):
+        self.merged += 1
+
+
+def test_outstanding_chunks_stay_within_the_window(client):
+    spec, config, _, _ = prepare("parade", 2, "random", None, 9)
+    counting = CountingClient(client)
+    _, rows = execute_dask(spec, config, 3000, None, 100, False, False, counting,
+                           on_rows=counting.on_rows, window=3)
+    assert counting.submitted == counting.merged == 30
+    assert counting.peak == 3
+    default = CountingClient(client)
+    execute_dask(spec, config, 3000, None, 100, False, False, default, on_rows=default.on_rows)
+    assert default.peak == 4  # max(4, 2 x 2 threads)
+
+
 def test_cli_on_a_running_cluster(client, tmp_path):
     path = tmp_path / "g.csv"
     out = subprocess.run(
