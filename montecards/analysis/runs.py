@@ -182,7 +182,8 @@ class Adaptive:
         verb = "reached" if self.reached else "NOT reached (game cap hit)"
         return (
             f"precision ±{self.precision:g} {verb} after {self.n_games:,} games per configuration "
-            f"in {self.batches} batches (widest interval ±{self.max_half_width:.4g})"
+            f"in {self.batches} batch{'es' if self.batches != 1 else ''} "
+            f"(widest interval ±{self.max_half_width:.4g})"
         )
 
 

@@ -3,7 +3,7 @@ and 0), end triggers, game length, strategy matchups (rules/parade.md, Questions
 
 from __future__ import annotations
 
-from montecards.analysis import compare_variants, matchups
+from montecards.analysis import compare_variants, matchups, seat_advantage
 from montecards.report import Report, pm, rate, seat_section, timed
 
 
@@ -153,3 +153,30 @@ def build(rep: Report) -> None:
     )
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
     rep.table(mu.ranking())
+
+    # --- adaptive run ---------------------------------------------------------------------------
+    precision = 0.02 if rep.quick else 0.002
+    ad = timed(
+        rep,
+        f"adaptive run to ±{100 * precision:g} pp (3 players, greedy)",
+        "until precision reached",
+        lambda: seat_advantage(
+            "parade", players=[3], strategy="greedy", seed=rep.seed + 1, jobs=rep.jobs, precision=precision
+        ),
+    )
+    info = ad.adaptive[3]
+    rep.sizes[-1] = (rep.sizes[-1][0], f"{info.n_games:,} (stopped by precision)", rep.sizes[-1][2])
+    res = ad.results[3]
+    rep.section(
+        "Adaptive precision",
+        f"`montecards seats parade -p 3 --precision {precision:g} --seed {rep.seed + 1}` plays batches "
+        f"until every seat's 95 % interval is at most ±{100 * precision:g} pp (a separate seed from the "
+        "runs above).",
+    )
+    rep.finding(
+        f"Reaching ±{100 * precision:g} pp on every seat's win share at 3 players took "
+        f"{info.n_games:,} games in {info.batches} batch{'es' if info.batches != 1 else ''}; "
+        "the first seat then wins "
+        f"{rate(res.win_share[0], *res.win_share_ci95[0])}."
+    )
+    rep.end_list()
