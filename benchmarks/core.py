@@ -221,31 +221,42 @@ def size_run(timer, target: float, n_min: int, n_max: int) -> int:
 
 
 class Calibrator:
-    """The calibration kernel, sized once per thread count."""
+    """The calibration kernel, always on one thread (so it measures the machine's speed per
+    CPU-second; on all threads, waiting threads would make it mostly measure the load)."""
 
     def __init__(self, settings: Settings):
         from benchmarks import calibration
 
         self.cal = calibration
         self.settings = settings
-        self.sizes: dict[int, int] = {}
+        self.n: int | None = None
         calibration.warm_up()
 
-    def size(self, threads: int) -> int:
-        """Deals for one whole calibration timing (about ``calib_target`` seconds)."""
+    def size(self) -> int:
+        """Deals for one whole calibration timing (about ``calib_target`` seconds, 1 thread)."""
         import numba
 
-        numba.set_num_threads(threads)
-        if threads not in self.sizes:
-            n_min = self.cal.BLOCK * threads
-            self.sizes[threads] = size_run(self.cal.time_deals, self.settings.calib_target, n_min, 10**9)
-        return self.sizes[threads]
+        if self.n is None:
+            previous = numba.get_num_threads()
+            numba.set_num_threads(1)
+            try:
+                self.n = size_run(self.cal.time_deals, self.settings.calib_target, self.cal.BLOCK, 10**9)
+            finally:
+                numba.set_num_threads(previous)
+        return self.n
 
     def play(self, n: int) -> tuple[float, float]:
-        """(wall seconds, process CPU seconds) of ``n`` deals."""
-        cpu0 = time.process_time()
-        wall = self.cal.time_deals(n)
-        return wall, time.process_time() - cpu0
+        """(wall seconds, process CPU seconds) of ``n`` deals on 1 thread."""
+        import numba
+
+        previous = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            cpu0 = time.process_time()
+            wall = self.cal.time_deals(n)
+            return wall, time.process_time() - cpu0
+        finally:
+            numba.set_num_threads(previous)
 
 
 def split(n: int, parts: int) -> list[tuple[int, int]]:
@@ -260,9 +271,10 @@ def measure_case(
     """Medians of ``settings.repeats`` timings of one case: games/s, turns/s, calibrated ratio.
 
     Each timing plays the same ``n`` games in ``slices`` slices, each slice preceded by a
-    slice of the calibration kernel, so that both see the same machine. The calibrated
-    ``ratio`` divides games per CPU-second by calibration deals per CPU-second (process CPU
-    time does not count the time the machine gave to others); ``wall_ratio`` uses wall time.
+    slice of the calibration kernel (on one thread), so that both see the same machine. The
+    calibrated ``ratio`` divides games per CPU-second (all the process's threads) by
+    calibration deals per CPU-second: process CPU time does not count the time the machine
+    gave to others. ``wall_ratio`` uses wall time instead.
     """
     import numba
 
@@ -277,8 +289,7 @@ def measure_case(
         slice_min = 1 if threads == 1 else BLOCK_GAMES * threads
         n = size_run(timer.wall, settings.target, max(16, slice_min), settings.max_n)
         slices = max(1, min(settings.slices, n // slice_min))
-        cal_n = calibrator.size(threads)
-        cal_slices = split(max(cal_n, slices * calibrator.cal.BLOCK * threads), slices)
+        cal_slices = split(max(calibrator.size(), slices * calibrator.cal.BLOCK), slices)
         parts = split(n, slices)
         reps = {k: [] for k in ("games_per_s", "turns_per_s", "cpu_games_per_s", "calib_per_s",
                                 "cpu_calib_per_s", "ratio", "wall_ratio", "seconds")}
@@ -435,7 +446,7 @@ def _git(*args: str) -> str:
     try:
         return subprocess.run(
             ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout.strip()
+        ).stdout.rstrip()
     except (OSError, subprocess.CalledProcessError):
         return ""
 
@@ -444,8 +455,8 @@ def git_info() -> dict[str, Any]:
     status = _git("status", "--porcelain", "--untracked-files=all", "--", "montecards", "pyproject.toml")
     dirty_paths = sorted({line[3:] for line in status.splitlines() if line.strip()})
     return {
-        "commit": _git("rev-parse", "HEAD") or "unknown",
-        "subject": _git("log", "-1", "--format=%s"),
+        "commit": _git("rev-parse", "HEAD").strip() or "unknown",
+        "subject": _git("log", "-1", "--format=%s").strip(),
         "dirty": bool(dirty_paths),
         "dirty_paths": dirty_paths,
     }

@@ -6,7 +6,8 @@ One line per game for its headline case (default player count and strategy): gam
 1 thread and on all threads (wall clock, log scale), and the calibrated ratio (games per
 CPU-second / calibration deals per CPU-second, same run), which is what regressions are
 judged on. The x axis is the recorded entries in date order, labelled by commit
-(``*`` = dirty tree, ``q`` = quick run).
+(``*`` = dirty tree, ``q`` = quick run). Ratios are drawn only for entries of the latest
+calibration version.
 """
 
 from __future__ import annotations
@@ -41,8 +42,13 @@ def headline_key(entry_cases: dict[str, dict], game: str, threads: str) -> str |
 
 
 def series(entries: list[dict], game: str, threads: str, field: str) -> tuple[list[int], list[float]]:
+    """(entry positions, values) of ``field`` of the game's headline case. Ratios only from
+    entries of the latest calibration version (older ones are not comparable)."""
+    latest_version = history.calibration_version(entries[-1]) if entries else None
     xs, ys = [], []
     for i, entry in enumerate(entries):
+        if "ratio" in field and history.calibration_version(entry) != latest_version:
+            continue
         cases = history.cases_by_key(entry)
         key = headline_key(cases, game, threads)
         if key is not None and cases[key].get(field):

@@ -6,7 +6,7 @@ For every registered game: its default player count and strategy on 1 thread, a 
 timings, each interleaved with the fixed calibration kernel. The verdict uses only the
 calibrated ratio (games per CPU-second / calibration deals per CPU-second) against the
 baseline recorded in ``benchmarks/history/`` (median of the last few entries): a game fails
-when its ratio is below ``SMOKE_FAIL_FRACTION`` (0.6) of the baseline, i.e. more than 1.67x
+when its ratio is below ``SMOKE_FAIL_FRACTION`` (0.65) of the baseline, i.e. more than 1.54x
 slower; a failing game is measured once more and fails only if it fails again. Absolute
 times never fail it. A game without a recorded baseline is reported and skipped.
 
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--games", nargs="+", help="games to check (default: every registered game)")
     parser.add_argument("--fail-fraction", type=float, default=history.SMOKE_FAIL_FRACTION,
-                        help="fail below this fraction of the baseline ratio (default 0.6)")
+                        help="fail below this fraction of the baseline ratio (default 0.65)")
     parser.add_argument("--history", type=Path, default=core.HISTORY_DIR, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 

@@ -52,11 +52,10 @@ def run_suite(
             continue
         entry["cases"].append(result)
         _say(f"    n={result['n']:,}  {result['games_per_s']:,.0f} games/s  ratio {result['ratio']:.4g}")
-    for threads in sorted({c["thread_count"] for c in entry["cases"]}):
-        mine = [c for c in entry["cases"] if c["thread_count"] == threads]
-        entry["calibration"][str(threads)] = {
-            "deals_per_s": core.median([x for c in mine for x in c["reps"]["calib_per_s"]]),
-            "cpu_deals_per_s": core.median([x for c in mine for x in c["reps"]["cpu_calib_per_s"]]),
+    if entry["cases"]:  # the calibration always runs on 1 thread
+        entry["calibration"]["1"] = {
+            "deals_per_s": core.median([x for c in entry["cases"] for x in c["reps"]["calib_per_s"]]),
+            "cpu_deals_per_s": core.median([x for c in entry["cases"] for x in c["reps"]["cpu_calib_per_s"]]),
         }
     if compile_time:
         for game in games:
@@ -73,6 +72,7 @@ def run_suite(
             except Exception as exc:
                 entry["errors"].append({"command": " ".join(args), "stage": "cli", "error": repr(exc)})
     entry["load"]["after"] = core.load_average()
+    entry["machine"]["threading_layer"] = core._threading_layer()
     entry["elapsed_s"] = round(time.perf_counter() - started, 1)
     return entry
 
@@ -96,9 +96,9 @@ def format_entry(entry: dict[str, Any]) -> str:
         f"load average (1/5/15 min): before {entry.get('load', {}).get('before')}, "
         f"after {entry.get('load', {}).get('after')}",
         f"medians of {entry.get('settings', {}).get('repeats')} timings (wall clock); cpu games/s = per "
-        f"process CPU-second; ratio = cpu games/s / calibration deals per CPU-second, interleaved in the "
-        f"same run (calibration: "
-        + ", ".join(f"{_si(v['deals_per_s'])}/s wall, {_si(v['cpu_deals_per_s'])}/cpu-s on {k} thread(s)"
+        f"process CPU-second; ratio = cpu games/s / calibration deals per CPU-second (1 thread), "
+        f"interleaved in the same run (calibration: "
+        + ", ".join(f"{_si(v['deals_per_s'])}/s wall, {_si(v['cpu_deals_per_s'])}/cpu-s "
                     for k, v in sorted(entry.get("calibration", {}).items()))
         + ")",
         "",

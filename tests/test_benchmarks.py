@@ -156,3 +156,24 @@ def test_every_registered_game_has_cases():
         assert {c.strategy for c in cases} == set(spec.strategies)
         assert {c.threads for c in cases} == {"1", "all"}
         assert core.smoke_case(name).key in {c.key for c in cases}
+
+
+def test_merged_baseline_takes_each_case_from_its_latest_entry():
+    first = entry("2026-01-01T00:00:00", [case(KEY, 0.10), case(OTHER, 0.20)])
+    later = entry("2026-01-02T00:00:00", [case(OTHER, 0.25)])  # only one game re-measured
+    quick = entry("2026-01-03T00:00:00", [case(KEY, 0.01)], quick=True)
+    first["_file"], later["_file"], quick["_file"] = "a.json", "b.json", "c.json"
+    merged = history.cases_by_key(history.merged_baseline([first, later, quick]))
+    assert merged[KEY]["ratio"] == 0.10 and merged[KEY]["from"] == "a.json"  # full beats quick
+    assert merged[OTHER]["ratio"] == 0.25 and merged[OTHER]["from"] == "b.json"
+    other_kernel = entry("2026-01-04T00:00:00", [case(KEY, 0.5)], version=2)
+    merged = history.cases_by_key(history.merged_baseline([first, later, other_kernel]))
+    assert set(merged) == {KEY} and merged[KEY]["ratio"] == 0.5
+
+
+def test_all_threads_cases_get_a_looser_least_threshold():
+    assert history.threshold_for("parade/2p/greedy/tall", [], 0.30) == history.ALL_THREADS_THRESHOLD
+    assert history.threshold_for("parade/2p/greedy/t1", [], 0.30) == pytest.approx(0.30)
+    base = entry("2026-01-01T00:00:00", [case("anomia/4p/default/tall", 0.48)])
+    now = entry("2026-01-02T00:00:00", [case("anomia/4p/default/tall", 0.355)])  # 1.35x: load noise
+    assert not history.compare_entries(now, base, [base], 0.30)[0]["regression"]
