@@ -224,6 +224,7 @@ def test_move_generator_and_choosers_match_the_oracle_on_random_boards():
         oparams = oracle_params(params, players)
         strategy = rng.choice([G, A])
         got, pick = marbles.legal_moves(pos, players, seat, hand, params, strategy)
+        assert marbles.legal_moves(pos, players, seat, hand, params) == got  # unscored list
         expected = naive.legal_choices(state, seat, hand, oparams)
         assert [(c, naive.normalize_move(m)) for c, m in got] == [
             (c, naive.normalize_move(tuple(m))) for c, m in expected

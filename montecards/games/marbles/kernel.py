@@ -6,7 +6,14 @@ feeds the ``random`` strategy (one draw per turn of a random seat). The same see
 deals the same deck whatever the strategies (common random numbers).
 
 ``turns`` counts every seat turn, plays and discards; a game still without a winner after
-``max_turns`` turns is unfinished (row column ``unfinished`` = 1, no win shares).
+``max_turns`` turns is unfinished (row column ``unfinished`` = 1, no win shares; a win on turn
+``max_turns`` counts). ``bumps`` counts one per bumped marble (opponents', teammates' and
+joker bumps), credited to the seat whose turn it is (``bumps_made``) and to the marble's owner
+(``bumps_suffered``); ``discards`` counts turns without a legal move. ``score`` is the number of
+the seat's marbles in its castle at the end.
+
+Cards: seat k is dealt deck cards 5k .. 5k+4 (top first), the rest is the draw pile; a draw
+from an empty pile first turns the whole discard pile into the new draw pile.
 """
 
 from __future__ import annotations

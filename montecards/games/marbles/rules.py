@@ -46,15 +46,19 @@ from montecards.rng import bounded
 
 hot = njit(cache=True, _nrt=False)
 """The decorator of every function of the turn loop: compiled without numba's reference
-counting. With it, each call of a small helper that touches the state array only in a branch
-costs an atomic incref/decref pair, which measured at over half of the run time; none of
-these functions allocates, so they need no reference counting."""
+counting. Without it, each call of a small helper whose array use sits in a branch (or that
+has several returns) costs an atomic incref/decref pair of the state array, measured at over
+half of the run time; none of these functions allocates, so none needs reference counting.
+
+Numba's cache checks only a function's own source file: after editing this module, clear the
+package's ``__pycache__`` so that the kernel functions built on it are compiled afresh."""
 
 
 @njit(cache=True)
 def U(i):
     """An index as unsigned: numba then skips its negative-index fix-up (ours are all >= 0)."""
     return np.uint64(i)
+
 
 MARBLES = 5
 CASTLE_HOLES = 5
@@ -629,9 +633,16 @@ def gen_split(st, owner, slot, total, n, weight):
                 e1_track = e1 < CASTLE0
                 if not e1_track:
                     cm2 |= 1 << (e1 - CASTLE0)
-                s1 = step_score(st, owner, m1, e1, weight) if weight >= 0 else 0
-                victim = apply_step(st, owner, m1, e1)
-                vdest = st[U(S_VDEST)]
+                # legality of the second part needs only the table and cm2; its score needs
+                # the board the first part leaves (bumps included)
+                scoring = weight >= 0
+                s1 = 0
+                victim = -1
+                vdest = HOME
+                if scoring:
+                    s1 = step_score(st, owner, m1, e1, weight)
+                    victim = apply_step(st, owner, m1, e1)
+                    vdest = st[U(S_VDEST)]
                 b = total - a
                 for m2 in range(MARBLES):
                     ib2 = O_INFO + IW * m2
@@ -665,9 +676,10 @@ def gen_split(st, owner, slot, total, n, weight):
                     for which2 in range(2):
                         e2 = ce2 if which2 == 0 else te2
                         if e2 != NONE:
-                            s2 = step_score(st, owner, m2, e2, weight) if weight >= 0 else 0
+                            s2 = step_score(st, owner, m2, e2, weight) if scoring else 0
                             n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, c2, s1 + s2, weight)
-                undo_step(st, owner, m1, p1, victim, vdest)
+                if scoring:
+                    undo_step(st, owner, m1, p1, victim, vdest)
     return n
 
 
