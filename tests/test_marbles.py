@@ -584,6 +584,17 @@ def test_illegal_scripts_raise_value_error():
         marbles.play_scripted(orders, 4, decisions, {"teams": "trios"})
 
 
+def test_bad_boards_are_refused():
+    with pytest.raises(ValueError, match="two marbles on one track hole"):
+        marbles.legal_moves(board(s0=[T(3), T(3)]), 4, 0, [card(2)])
+    with pytest.raises(ValueError, match="two marbles of seat 1 in one castle hole"):
+        marbles.apply_move(board(s1=[C(2), C(2)]), 4, fwd(0, HOME, T(8), 0, kind="out"))
+    with pytest.raises(ValueError, match="bad position"):
+        marbles.legal_moves(board(s0=[T(72)]), 4, 0, [card(2)])
+    with pytest.raises(ValueError, match="5 positions for each of 4 seats"):
+        marbles.legal_moves(board(3), 4, 0, [card(2)])
+
+
 def test_trace_is_readable_and_matches_the_run():
     res = mc.simulate("marbles", n=5, players=3, strategies=["greedy", "random", "aggressive"],
                       seed=9, jobs=1, keep_games=True)

@@ -155,6 +155,23 @@ def position_code(pos: Any, track_len: int) -> int:
     )
 
 
+def board_codes(positions, players: int, track_len: int) -> np.ndarray:
+    """Kernel codes of a board given as 5 oracle positions per seat; ValueError when it is not
+    a board (wrong shape, a bad position, two marbles on one hole or castle hole)."""
+    rows = [list(row) for row in positions]
+    if len(rows) != players or any(len(row) != rules.MARBLES for row in rows):
+        raise ValueError(f"a board holds {rules.MARBLES} positions for each of {players} seats")
+    board = np.array([[position_code(p, track_len) for p in row] for row in rows], dtype=np.int64)
+    track = board[(board >= 0) & (board < rules.CASTLE0)]
+    if len(set(track.tolist())) != track.size:
+        raise ValueError("two marbles on one track hole")
+    for seat, row in enumerate(board.tolist()):
+        castle = [c for c in row if c > rules.CASTLE0]
+        if len(set(castle)) != len(castle):
+            raise ValueError(f"two marbles of seat {seat} in one castle hole")
+    return board
+
+
 def move_tuple(record: Sequence[int], owner: int, board_pos: np.ndarray) -> tuple:
     """Oracle move of a kernel move record (``MW`` fields) on the board before the move."""
     kind = rules.KIND_NAMES[record[rules.MV_KIND]]
@@ -185,8 +202,7 @@ def legal_moves(positions, players: int, seat: int, hand: Sequence[int],
     players, resolved = _resolve(players, params)
     packed = pack_params(players, resolved)
     track_len = rules.SIDE_HOLES * resolved["sides"]
-    board = np.array([[position_code(p, track_len) for p in row] for row in positions],
-                     dtype=np.int64).reshape(players, rules.MARBLES)
+    board = board_codes(positions, players, track_len)
     weight = {"greedy": 1, "aggressive": 3}.get(strategy, -1)
     hand_arr = np.array(sorted(hand), dtype=np.int64)
     recs, pick, owner = kernel.board_moves(players, packed, board, seat, hand_arr, weight)
@@ -205,8 +221,7 @@ def apply_move(positions, players: int, move: Any, params: dict[str, Any] | None
     ``(seat, marble, hole, destination position)``."""
     players, resolved = _resolve(players, params)
     track_len = rules.SIDE_HOLES * resolved["sides"]
-    board = np.array([[position_code(p, track_len) for p in row] for row in positions],
-                     dtype=np.int64).reshape(players, rules.MARBLES)
+    board = board_codes(positions, players, track_len)
     kind, owner, steps = move
     if len(steps) not in (1, 2):
         raise ValueError(f"a move has 1 or 2 steps, got {len(steps)}")
