@@ -23,6 +23,7 @@ from numba import njit, prange
 
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.jit import hot
 from montecards.games.marbles.rules import (
     CASTLE0,
     EV_BUMP,
@@ -82,7 +83,6 @@ from montecards.games.marbles.rules import (
     gen_hand,
     hand_insert,
     hand_remove,
-    hot,
     mover,
     new_state_jit,
     record,

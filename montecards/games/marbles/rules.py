@@ -41,17 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.jit import hot
 from montecards.games.marbles.cards import CARDS_PER_DECK, JOKER_RANK
 from montecards.rng import bounded
-
-hot = njit(cache=True, _nrt=False)
-"""The decorator of every function of the turn loop: compiled without numba's reference
-counting. Without it, each call of a small helper whose array use sits in a branch (or that
-has several returns) costs an atomic incref/decref pair of the state array, measured at over
-half of the run time; none of these functions allocates, so none needs reference counting.
-
-Numba's cache checks only a function's own source file: after editing this module, clear the
-package's ``__pycache__`` so that the kernel functions built on it are compiled afresh."""
 
 
 @njit(cache=True)

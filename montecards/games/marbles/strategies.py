@@ -19,6 +19,7 @@ and the number of cards left to draw. All three share the kernel's legal-move ge
 
 from __future__ import annotations
 
+from montecards.engine.jit import hot
 from montecards.games.marbles.rules import (
     HAND_SLOTS,
     MV_SLOT,
@@ -33,7 +34,6 @@ from montecards.games.marbles.rules import (
     RANK,
     S_BEST,
     U,
-    hot,
 )
 from montecards.rng import bounded
 

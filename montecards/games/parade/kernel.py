@@ -12,9 +12,10 @@ import numpy as np
 from numba import njit, prange
 
 from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
-from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
+from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
     HAND_N,
@@ -68,13 +69,15 @@ SEAT_DISCARD = 3
 @njit(cache=True)
 def new_work():
     """(game state, deck stream, choice stream, rollout scratch states, unseen cards,
-    per-seat scratch table, empty trace, empty script plays, empty script discards)."""
+    rollout totals, per-seat scratch table, empty trace, empty script plays, empty script
+    discards)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
         np.zeros((2, STATE_SIZE), np.int64),
         np.zeros(N_CARDS, np.int64),
+        np.zeros(HAND_SIZE, np.int64),
         np.zeros((4, MAX_PLAYERS), np.int64),
         np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
@@ -82,7 +85,7 @@ def new_work():
     )
 
 
-@njit(cache=True)
+@hot
 def find_in_hand(g, seat, card):
     for k in range(g[HAND_N + seat]):
         if g[hand_at(seat, k)] == card:
@@ -91,18 +94,18 @@ def find_in_hand(g, seat, card):
 
 
 @njit(cache=True, inline="always")
-def choose_play(g, seat, strategy, choice_rng, spare, unseen, no_trace, script_plays):
+def choose_play(g, seat, strategy, choice_rng, spare, unseen, totals, no_trace, script_plays):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play)."""
     if strategy == RANDOM:
         return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
         return greedy_play(g, seat)
     if strategy == ROLLOUT:
-        return rollout_play(g, seat, choice_rng, spare, unseen, no_trace)
+        return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
     return find_in_hand(g, seat, script_plays[g[TURNS]])
 
 
-@njit(cache=True)
+@hot
 def choose_discard(g, seat, strategy, choice_rng, script_discards):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
     if strategy == RANDOM:
@@ -117,9 +120,9 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards):
     return greedy_discard(g, seat)
 
 
-@njit(cache=True)
+@hot
 def play_game(
-    g, players, margin, strategies, deck_rng, choice_rng, lazy, spare, unseen, seat_tmp,
+    g, players, margin, strategies, deck_rng, choice_rng, lazy, spare, unseen, totals, seat_tmp,
     trace, no_trace, script_plays, script_discards,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
@@ -135,7 +138,9 @@ def play_game(
         strategy = strategies[seat]
         if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
             return ERR_TOO_FEW_PLAYS
-        k = choose_play(g, seat, strategy, choice_rng, spare, unseen, no_trace, script_plays)
+        k = choose_play(
+            g, seat, strategy, choice_rng, spare, unseen, totals, no_trace, script_plays
+        )
         if k < 0:
             return ERR_PLAY_NOT_IN_HAND
         play_card(g, seat, k, trace)
@@ -154,7 +159,7 @@ def play_game(
     return ERR_NONE
 
 
-@njit(cache=True)
+@hot
 def write_row(g, players, seat_tmp, row):
     """Scores, collection sizes and win shares of a finished game into its output row."""
     for s in range(players):
@@ -169,16 +174,16 @@ def write_row(g, players, seat_tmp, row):
         row[FIRST_SEAT_COL + 2 * players + s] = seat_tmp[SEAT_SIZE, s]
 
 
-@njit(cache=True)
+@hot
 def play_one(seed, index, players, params, strategies, work, row, trace):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
-    g, deck_rng, choice_rng, spare, unseen, seat_tmp, no_trace, no_plays, no_discards = work
+    g, deck_rng, choice_rng, spare, unseen, totals, seat_tmp, no_trace, no_plays, no_discards = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
     play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, True, spare, unseen, seat_tmp,
-        trace, no_trace, no_plays, no_discards,
+        g, players, margin, strategies, deck_rng, choice_rng, True, spare, unseen, totals,
+        seat_tmp, trace, no_trace, no_plays, no_discards,
     )
     write_row(g, players, seat_tmp, row)
 
@@ -193,11 +198,11 @@ def play_block(seed, start, players, params, strategies, rows):
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
-        borrow(owned[4]), borrow(owned[5]), owned[6], owned[7], owned[8],
+        borrow(owned[4]), borrow(owned[5]), borrow(owned[6]), owned[7], owned[8], owned[9],
     )
     seat_strategies = borrow(strategies)
     for g in range(rows.shape[0]):
-        play_one(seed, start + g, players, params, seat_strategies, work, rows[g], work[6])
+        play_one(seed, start + g, players, params, seat_strategies, work, rows[g], work[7])
     keep_alive(owned)
     keep_alive(strategies)
 
@@ -222,12 +227,12 @@ def trace_one(seed, index, players, params, strategies, row, trace):
 @njit(cache=True)
 def play_deck(deck, players, margin, plays, discards, row, trace):
     """Scripted game: explicit deck order (top first) and every decision; returns ERR_*."""
-    g, deck_rng, choice_rng, spare, unseen, seat_tmp, no_trace, _, _ = new_work()
+    g, deck_rng, choice_rng, spare, unseen, totals, seat_tmp, no_trace, _, _ = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, False, spare, unseen, seat_tmp,
-        trace, no_trace, plays, discards,
+        g, players, margin, strategies, deck_rng, choice_rng, False, spare, unseen, totals,
+        seat_tmp, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

@@ -8,9 +8,17 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 * ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
 * ``COUNT`` / ``VSUM`` ``+ seat * N_COLOURS + colour``: each collection as its number of cards
   and sum of printed values per colour (all that scoring needs);
-* ``GAIN_COUNT`` / ``GAIN_SUM`` / ``OTHER_BEST`` / ``BASE_SCORE`` ``+ colour``: scratch for
-  evaluating candidate plays (what a play would take; the best other count and the current
-  points per colour).
+* ``OTHER_BEST`` / ``BASE_SCORE`` ``+ colour``: scratch for evaluating candidate plays (the
+  best other count and the seat's current points per colour);
+* ``COLOUR_MASK + colour``, ``AT_MOST_MASK + value``, ``VALUE_BIT_MASK + bit``: the parade
+  as bit sets of positions (bit ``i`` = position ``i`` from the front) with that colour, with
+  a value ``<=`` that value, and with that bit of the value set. The parade never holds more
+  than ``66 - 4P <= 58`` cards (every hand keeps at least 4), so a position fits in 64 bits.
+* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied.
+
+The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
+loops are branch-free: whether a parade card is taken is data, not control flow, because
+the processor cannot predict it.
 """
 
 from __future__ import annotations
@@ -18,11 +26,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.jit import hot
 from montecards.games.parade.cards import (
     HAND_SIZE,
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
+    N_VALUES,
     OPENING_PARADE,
     colour_of,
     value_of,
@@ -35,18 +45,21 @@ HAND_N = HANDS + MAX_PLAYERS * HAND_SIZE
 PARADE = HAND_N + MAX_PLAYERS
 COUNT = PARADE + N_CARDS
 VSUM = COUNT + MAX_PLAYERS * N_COLOURS
-GAIN_COUNT = VSUM + MAX_PLAYERS * N_COLOURS
-GAIN_SUM = GAIN_COUNT + N_COLOURS
-OTHER_BEST = GAIN_SUM + N_COLOURS
+OTHER_BEST = VSUM + MAX_PLAYERS * N_COLOURS
 BASE_SCORE = OTHER_BEST + N_COLOURS
-DRAWN = BASE_SCORE + N_COLOURS
+COLOUR_MASK = BASE_SCORE + N_COLOURS
+AT_MOST_MASK = COLOUR_MASK + N_COLOURS
+VALUE_BIT_MASK = AT_MOST_MASK + N_VALUES
+VALUE_BITS = 4  # values 0..10
+DRAWN = VALUE_BIT_MASK + VALUE_BITS
 PARADE_N = DRAWN + 1
 TURNS = DRAWN + 2
 LAST_ROUND_LEFT = DRAWN + 3  # turns left in the last round; -1 before it begins
 TRIGGER = DRAWN + 4
 PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
-STATE_SIZE = DRAWN + 7
+DISCARD = DRAWN + 7
+STATE_SIZE = DISCARD + MAX_PLAYERS
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -67,19 +80,23 @@ PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int6
 """The 6 ways to choose 2 of the final 4 hand cards (by hand position)."""
 
 
+# The offsets of per-seat entries are unsigned: numba then indexes without the fix-up for
+# negative indices (they are all >= 0), a measurable saving in the turn loop.
+
+
 @njit(cache=True, inline="always")
 def hand_at(seat, k):
-    return HANDS + seat * HAND_SIZE + k
+    return np.uint64(HANDS + seat * HAND_SIZE + k)
 
 
 @njit(cache=True, inline="always")
 def count_at(seat, colour):
-    return COUNT + seat * N_COLOURS + colour
+    return np.uint64(COUNT + seat * N_COLOURS + colour)
 
 
 @njit(cache=True, inline="always")
 def vsum_at(seat, colour):
-    return VSUM + seat * N_COLOURS + colour
+    return np.uint64(VSUM + seat * N_COLOURS + colour)
 
 
 @njit(cache=True, inline="always")
@@ -111,7 +128,7 @@ def next_card(g, rng, lazy):
     return card
 
 
-@njit(cache=True)
+@hot
 def set_up(g, players, margin, rng, lazy, trace):
     """Deal 5 cards to each seat in blocks, then the 6-card opening parade (rules: Setup).
 
@@ -152,7 +169,7 @@ def is_taken(card, played, parade_n, position):
     return colour_of(card) == colour_of(played) or value_of(card) <= v
 
 
-@njit(cache=True, inline="always")
+@hot
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
     played = g[hand_at(seat, hand_index)]
@@ -161,33 +178,35 @@ def play_card(g, seat, hand_index, trace):
     g[HAND_N + seat] = n
     record(trace, EV_PLAY, seat, played, g[TURNS])
     parade_n = g[PARADE_N]
-    in_removal_mode = parade_n - value_of(played)  # positions before this one may be taken
+    in_removal_mode = max(parade_n - value_of(played), 0)  # positions before this may be taken
+    if trace.shape[0] > 0:
+        for i in range(in_removal_mode):
+            if is_taken(g[PARADE + i], played, parade_n, i):
+                record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
-    for i in range(max(in_removal_mode, 0)):
+    for i in range(in_removal_mode):  # branch-free: a taken card is overwritten by the next kept
         card = g[PARADE + i]
-        if is_taken(card, played, parade_n, i):
-            g[count_at(seat, colour_of(card))] += 1
-            g[vsum_at(seat, colour_of(card))] += value_of(card)
-            record(trace, EV_TAKE, seat, card, 0)
-        else:
-            g[PARADE + kept] = card
-            kept += 1
-    for i in range(max(in_removal_mode, 0), parade_n):  # the safe cards close up in order
+        taken = np.int64(is_taken(card, played, parade_n, i))
+        g[count_at(seat, colour_of(card))] += taken
+        g[vsum_at(seat, colour_of(card))] += taken * value_of(card)
+        g[PARADE + kept] = card
+        kept += 1 - taken
+    for i in range(in_removal_mode, parade_n):  # the safe cards close up in order
         g[PARADE + kept] = g[PARADE + i]
         kept += 1
     g[PARADE + kept] = played
     g[PARADE_N] = kept + 1
 
 
-@njit(cache=True, inline="always")
+@hot
 def has_six_colours(g, seat):
+    every = True
     for c in range(N_COLOURS):
-        if g[count_at(seat, c)] == 0:
-            return False
-    return True
+        every &= g[count_at(seat, c)] > 0
+    return every
 
 
-@njit(cache=True, inline="always")
+@hot
 def finish_turn(g, seat, rng, lazy, trace):
     """Draw (unless the last round has begun), then check the end triggers (rules: End).
 
@@ -214,13 +233,15 @@ def finish_turn(g, seat, rng, lazy, trace):
     return False
 
 
-@njit(cache=True, inline="always")
-def best_other_count(g, seat, colour):
-    best = 0
+@hot
+def fill_other_best(g, seat):
+    """``OTHER_BEST + colour``: the most cards of that colour in any other seat's collection."""
+    for c in range(N_COLOURS):
+        g[OTHER_BEST + c] = 0
     for other in range(g[PLAYERS]):
-        if other != seat and g[count_at(other, colour)] > best:
-            best = g[count_at(other, colour)]
-    return best
+        if other != seat:
+            for c in range(N_COLOURS):
+                g[OTHER_BEST + c] = max(g[OTHER_BEST + c], g[count_at(other, c)])
 
 
 @njit(cache=True, inline="always")
@@ -236,17 +257,19 @@ def colour_score(own_count, own_sum, other_best, margin):
     return own_sum
 
 
-@njit(cache=True)
+@hot
 def seat_score(g, seat):
     """The seat's score if the game ended now, against the other collections as they stand."""
+    fill_other_best(g, seat)
     total = 0
     for c in range(N_COLOURS):
-        other = best_other_count(g, seat, c)
-        total += colour_score(g[count_at(seat, c)], g[vsum_at(seat, c)], other, g[MARGIN])
+        total += colour_score(
+            g[count_at(seat, c)], g[vsum_at(seat, c)], g[OTHER_BEST + c], g[MARGIN]
+        )
     return total
 
 
-@njit(cache=True)
+@hot
 def keep_cards(g, seat, pair, trace):
     """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept."""
     for k in range(g[HAND_N + seat]):
@@ -260,7 +283,7 @@ def keep_cards(g, seat, pair, trace):
     g[HAND_N + seat] = 0
 
 
-@njit(cache=True)
+@hot
 def collection_size(g, seat):
     total = 0
     for c in range(N_COLOURS):
@@ -268,7 +291,7 @@ def collection_size(g, seat):
     return total
 
 
-@njit(cache=True)
+@hot
 def win_shares(scores, sizes, players, shares, unit):
     """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring)."""
     best = 0

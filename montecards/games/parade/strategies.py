@@ -11,13 +11,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.games.parade.cards import N_CARDS, N_COLOURS, colour_of, value_of
+from montecards.engine.bits import popcount
+from montecards.engine.jit import hot
+from montecards.games.parade.cards import N_CARDS, N_COLOURS, N_VALUES, colour_of, value_of
 from montecards.games.parade.rules import (
-    DECK,
+    AT_MOST_MASK,
     BASE_SCORE,
+    COLOUR_MASK,
+    DECK,
+    DISCARD,
     DRAWN,
-    GAIN_COUNT,
-    GAIN_SUM,
     HAND_N,
     MARGIN,
     OTHER_BEST,
@@ -25,9 +28,11 @@ from montecards.games.parade.rules import (
     PARADE,
     PARADE_N,
     PLAYERS,
-    best_other_count,
+    VALUE_BIT_MASK,
+    VALUE_BITS,
     colour_score,
     count_at,
+    fill_other_best,
     finish_turn,
     hand_at,
     is_taken,
@@ -54,46 +59,72 @@ def better_card(card, held):
     return value_of(card) > value_of(held) or (value_of(card) == value_of(held) and card < held)
 
 
-@njit(cache=True)
+@hot
 def prepare_scoring(g, seat):
-    """Fill ``OTHER_BEST`` and ``BASE_SCORE`` for ``seat``; return its current score."""
+    """Fill the scratch a decision of ``seat`` needs; return the seat's current score.
+
+    ``OTHER_BEST`` and ``BASE_SCORE`` per colour, and the parade as position masks
+    (``COLOUR_MASK``, ``AT_MOST_MASK``, ``VALUE_BIT_MASK``: see ``rules``).
+    """
+    fill_other_best(g, seat)
     total = 0
     for c in range(N_COLOURS):
-        other = best_other_count(g, seat, c)
-        g[OTHER_BEST + c] = other
-        points = colour_score(g[count_at(seat, c)], g[vsum_at(seat, c)], other, g[MARGIN])
+        points = colour_score(
+            g[count_at(seat, c)], g[vsum_at(seat, c)], g[OTHER_BEST + c], g[MARGIN]
+        )
         g[BASE_SCORE + c] = points
         total += points
+        g[COLOUR_MASK + c] = 0
+    for v in range(N_VALUES):
+        g[AT_MOST_MASK + v] = 0
+    bits0 = bits1 = bits2 = bits3 = 0  # VALUE_BIT_MASK, kept in registers while built
+    for i in range(g[PARADE_N]):
+        card = g[PARADE + i]
+        value = value_of(card)
+        position = np.int64(1) << i
+        g[COLOUR_MASK + colour_of(card)] |= position
+        g[AT_MOST_MASK + value] |= position  # "exactly": made cumulative below
+        bits0 |= position * (value & 1)
+        bits1 |= position * ((value >> 1) & 1)
+        bits2 |= position * ((value >> 2) & 1)
+        bits3 |= position * (value >> 3)
+    g[VALUE_BIT_MASK + 0] = bits0
+    g[VALUE_BIT_MASK + 1] = bits1
+    g[VALUE_BIT_MASK + 2] = bits2
+    g[VALUE_BIT_MASK + 3] = bits3
+    for v in range(1, N_VALUES):
+        g[AT_MOST_MASK + v] |= g[AT_MOST_MASK + v - 1]
     return total
 
 
-@njit(cache=True)
+@hot
 def score_after_play(g, seat, played, current):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
-    ``current`` is the seat's score now (from ``prepare_scoring``); only the colours the play
-    takes change.
+    ``current`` is the seat's score now and the masks come from ``prepare_scoring``. The
+    cards taken are a mask: the positions in removal mode (the first ``n - v``) holding the
+    played colour or a value ``<= v``; each colour's count and value sum are popcounts, and
+    a colour the play takes nothing of keeps its points, so every colour is simply re-scored.
     """
-    for c in range(N_COLOURS):
-        g[GAIN_COUNT + c] = 0
-        g[GAIN_SUM + c] = 0
-    parade_n = g[PARADE_N]
-    for i in range(parade_n - value_of(played)):  # the cards in removal mode
-        card = g[PARADE + i]
-        if is_taken(card, played, parade_n, i):
-            g[GAIN_COUNT + colour_of(card)] += 1
-            g[GAIN_SUM + colour_of(card)] += value_of(card)
+    v = value_of(played)
+    in_removal_mode = max(g[PARADE_N] - v, 0)
+    taken = ((np.int64(1) << in_removal_mode) - 1) & (
+        g[COLOUR_MASK + colour_of(played)] | g[AT_MOST_MASK + v]
+    )
     total = current
     for c in range(N_COLOURS):
-        if g[GAIN_COUNT + c] > 0:
-            own_count = g[count_at(seat, c)] + g[GAIN_COUNT + c]
-            own_sum = g[vsum_at(seat, c)] + g[GAIN_SUM + c]
-            total += colour_score(own_count, own_sum, g[OTHER_BEST + c], g[MARGIN])
-            total -= g[BASE_SCORE + c]
+        taken_c = taken & g[COLOUR_MASK + c]
+        gained_sum = 0
+        for b in range(VALUE_BITS):
+            gained_sum += popcount(taken_c & g[VALUE_BIT_MASK + b]) << b
+        own_count = g[count_at(seat, c)] + popcount(taken_c)
+        own_sum = g[vsum_at(seat, c)] + gained_sum
+        total += colour_score(own_count, own_sum, g[OTHER_BEST + c], g[MARGIN])
+        total -= g[BASE_SCORE + c]
     return total
 
 
-@njit(cache=True)
+@hot
 def greedy_play(g, seat):
     """Hand index of the card minimising the seat's score after taking.
 
@@ -111,9 +142,10 @@ def greedy_play(g, seat):
     return best
 
 
-@njit(cache=True)
+@hot
 def score_keeping(g, seat, a, b):
-    """The seat's score if it kept cards ``a`` and ``b`` and the game ended now."""
+    """The seat's score if it kept cards ``a`` and ``b`` and the game ended now
+    (``OTHER_BEST`` filled by ``fill_other_best``)."""
     total = 0
     for c in range(N_COLOURS):
         own_count = g[count_at(seat, c)]
@@ -122,11 +154,11 @@ def score_keeping(g, seat, a, b):
             if colour_of(card) == c:
                 own_count += 1
                 own_sum += value_of(card)
-        total += colour_score(own_count, own_sum, best_other_count(g, seat, c), g[MARGIN])
+        total += colour_score(own_count, own_sum, g[OTHER_BEST + c], g[MARGIN])
     return total
 
 
-@njit(cache=True)
+@hot
 def kept_cards(g, seat, pair):
     """The two hand cards kept when the cards of ``PAIRS[pair]`` are discarded, lower id first."""
     a = -1
@@ -140,7 +172,7 @@ def kept_cards(g, seat, pair):
     return (a, b) if a < b else (b, a)
 
 
-@njit(cache=True)
+@hot
 def greedy_discard(g, seat):
     """Index into ``PAIRS`` of the two cards to **discard**.
 
@@ -148,6 +180,7 @@ def greedy_discard(g, seat):
     collections as they stand before the final discard (choices are simultaneous, so nobody's
     kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs).
     """
+    fill_other_best(g, seat)
     best = 0
     best_keep = kept_cards(g, seat, 0)
     best_score = score_keeping(g, seat, best_keep[0], best_keep[1])
@@ -161,7 +194,14 @@ def greedy_discard(g, seat):
     return best
 
 
-@njit(cache=True)
+@hot
+def copy_state(source, target):
+    """``target[:] = source`` (written as a loop: a ``hot`` function may not allocate)."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@hot
 def determinize(g, seat, rng, unseen):
     """Deal the unseen cards (draw pile and other hands) afresh, keeping every count."""
     n = 0
@@ -185,7 +225,7 @@ def determinize(g, seat, rng, unseen):
                 n += 1
 
 
-@njit(cache=True)
+@hot
 def play_out_greedy(g, seat, rng, no_trace):
     """Finish the game from ``g`` with every seat greedy (no shuffling: draws in order)."""
     players = g[PLAYERS]
@@ -194,32 +234,31 @@ def play_out_greedy(g, seat, rng, no_trace):
         seat = (seat + 1) % players
         play_card(g, seat, greedy_play(g, seat), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
-    pairs = np.empty(players, np.int64)
+    for s in range(players):  # simultaneous: every choice is made before any is applied
+        g[DISCARD + s] = greedy_discard(g, s)
     for s in range(players):
-        pairs[s] = greedy_discard(g, s)
-    for s in range(players):
-        keep_cards(g, s, pairs[s], no_trace)
+        keep_cards(g, s, g[DISCARD + s], no_trace)
 
 
-@njit(cache=True)
-def rollout_play(g, seat, rng, spare, unseen, no_trace):
+@hot
+def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
     """Determinized Monte Carlo: the hand card with the best mean margin over greedy play-outs.
 
     For each of ``ROLLOUTS_PER_DECISION`` deals of the unseen cards (the same deals for every
     candidate, so candidates are compared on common random numbers), each candidate card is
     played and the game finished with every seat greedy; the margin is the best opponent's
     final score minus the seat's own (higher is better). Ties: greedy's tie-break.
-    ``spare`` holds two scratch states (rows 0 and 1).
+    ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card.
     """
     sample = spare[0]
     trial = spare[1]
     n_cards = g[HAND_N + seat]
-    totals = np.zeros(n_cards, np.int64)
+    totals[:n_cards] = 0
     for _ in range(ROLLOUTS_PER_DECISION):
-        sample[:] = g
+        copy_state(g, sample)
         determinize(sample, seat, rng, unseen)
         for k in range(n_cards):
-            trial[:] = sample
+            copy_state(sample, trial)
             play_card(trial, seat, k, no_trace)
             play_out_greedy(trial, seat, rng, no_trace)
             best_other = -1

@@ -1,0 +1,22 @@
+"""The decorator for the jitted functions of a game's turn loop.
+
+``hot`` compiles a function with numba's cache and **without reference counting**
+(numba's private ``_nrt=False`` option). With reference counting, every call of a small
+rule helper whose array use sits in a branch (or that has several returns) costs an atomic
+incref/decref pair of the state array; in the Parade and Joker Marbles kernels that was
+measured at about half of the run time.
+
+A ``hot`` function must not allocate (no ``np.zeros``/``np.empty``, no array-to-array slice
+assignment, which numba implements with a temporary): working arrays are allocated once per
+block of games by a normal ``njit`` function and passed in. The option is private to numba;
+``tests/test_conformance.py`` runs every kernel, so a numba upgrade that drops it fails there.
+
+Numba's cache checks only a function's own source file: after editing a module of rules,
+clear the package's ``__pycache__`` so that the kernels built on it are compiled afresh.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+hot = njit(cache=True, _nrt=False)
