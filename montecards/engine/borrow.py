@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 
 @intrinsic
@@ -40,3 +40,17 @@ def keep_alive(owner):
     """Mark a use of ``owner`` at this point: numba frees a variable after its last use, so a
     function that borrows views of ``owner`` must call this after the views' last use."""
     return owner is not None
+
+
+def borrow_all(arrays):
+    """Borrowed views of a tuple of arrays (``borrow`` each); None stays None."""
+    raise NotImplementedError("borrow_all is only callable from jitted code")
+
+
+@overload(borrow_all, jit_options={"cache": True})
+def _borrow_all(arrays):
+    if isinstance(arrays, types.NoneType):
+        return lambda arrays: None
+    if isinstance(arrays, types.BaseTuple) and len(arrays) == 3:
+        return lambda arrays: (borrow(arrays[0]), borrow(arrays[1]), borrow(arrays[2]))
+    return None

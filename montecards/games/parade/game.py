@@ -82,9 +82,10 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played)."""
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    strategies = SPEC.strategy_array(strategy_names)
     kernel.trace_one(
-        np.uint64(seed), index, players, pack_params(players, params),
-        SPEC.strategy_array(strategy_names), row, buffer,
+        np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
+        kernel.rollout_flag(strategies),
     )
     return _trace_frame(buffer), row
 

@@ -9,9 +9,10 @@ and rule-variant comparisons run on common random numbers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
@@ -68,20 +69,34 @@ SEAT_DISCARD = 3
 
 @njit(cache=True)
 def new_work():
-    """(game state, deck stream, choice stream, rollout scratch states, unseen cards,
-    rollout totals, per-seat scratch table, empty trace, empty script plays, empty script
-    discards)."""
+    """(game state, deck stream, choice stream, per-seat scratch table, empty trace, empty
+    script plays, empty script discards)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((2, STATE_SIZE), np.int64),
-        np.zeros(N_CARDS, np.int64),
-        np.zeros(HAND_SIZE, np.int64),
         np.zeros((4, MAX_PLAYERS), np.int64),
         np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
+    )
+
+
+def new_rollout_space(with_rollout):
+    """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
+    or None when ``with_rollout`` is None: the kernels then compile without ``rollout``, which
+    would otherwise double their compile time (see ``run_chunk``). Jitted code only."""
+    raise NotImplementedError("new_rollout_space is only callable from jitted code")
+
+
+@overload(new_rollout_space, jit_options={"cache": True})
+def _new_rollout_space(with_rollout):
+    if isinstance(with_rollout, types.NoneType):
+        return lambda with_rollout: None
+    return lambda with_rollout: (
+        np.zeros((2, STATE_SIZE), np.int64),
+        np.zeros(N_CARDS, np.int64),
+        np.zeros(HAND_SIZE, np.int64),
     )
 
 
@@ -93,16 +108,23 @@ def find_in_hand(g, seat, card):
     return -1
 
 
-@njit(cache=True, inline="always")
-def choose_play(g, seat, strategy, choice_rng, spare, unseen, totals, no_trace, script_plays):
-    """Hand index of the card the seat plays (or -1 for an illegal scripted play)."""
+@hot
+def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
+    """Hand index of the card the seat plays (or -1 for an illegal scripted play).
+
+    ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
+    only calls those for runs in which no seat plays ``rollout``).
+    """
     if strategy == RANDOM:
         return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
         return greedy_play(g, seat)
-    if strategy == ROLLOUT:
-        return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
-    return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if strategy == SCRIPTED:
+        return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if rollout is None:
+        return -1
+    spare, unseen, totals = rollout
+    return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
 
 
 @hot
@@ -122,8 +144,8 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards):
 
 @hot
 def play_game(
-    g, players, margin, strategies, deck_rng, choice_rng, lazy, spare, unseen, totals, seat_tmp,
-    trace, no_trace, script_plays, script_discards,
+    g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
+    no_trace, script_plays, script_discards,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -132,15 +154,13 @@ def play_game(
     from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
     """
     set_up(g, players, margin, deck_rng, lazy, trace)
-    seat = 0
+    seat = np.int64(0)  # not the literal 0: numba would compile the turn loop's callees twice
     done = False
     while not done:
         strategy = strategies[seat]
         if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
             return ERR_TOO_FEW_PLAYS
-        k = choose_play(
-            g, seat, strategy, choice_rng, spare, unseen, totals, no_trace, script_plays
-        )
+        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays)
         if k < 0:
             return ERR_PLAY_NOT_IN_HAND
         play_card(g, seat, k, trace)
@@ -175,21 +195,21 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, row, trace):
+def play_one(seed, index, players, params, strategies, work, rollout, row, trace):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
-    g, deck_rng, choice_rng, spare, unseen, totals, seat_tmp, no_trace, no_plays, no_discards = work
+    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
     play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, True, spare, unseen, totals,
-        seat_tmp, trace, no_trace, no_plays, no_discards,
+        g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
+        no_trace, no_plays, no_discards,
     )
     write_row(g, players, seat_tmp, row)
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows):
+def play_block(seed, start, players, params, strategies, rows, with_rollout):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
@@ -198,41 +218,59 @@ def play_block(seed, start, players, params, strategies, rows):
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
-        borrow(owned[4]), borrow(owned[5]), borrow(owned[6]), owned[7], owned[8], owned[9],
+        owned[4], owned[5], owned[6],
     )
+    rollout_owned = new_rollout_space(with_rollout)
+    rollout = borrow_all(rollout_owned)
     seat_strategies = borrow(strategies)
     for g in range(rows.shape[0]):
-        play_one(seed, start + g, players, params, seat_strategies, work, rows[g], work[7])
+        play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
     keep_alive(owned)
+    keep_alive(rollout_owned)
     keep_alive(strategies)
 
 
 @njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
+def run_games(seed, start, players, params, strategies, rows, with_rollout):
     """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
         lo = block_start(n, blocks, b)
         hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi])
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], with_rollout)
+
+
+def rollout_flag(strategies: np.ndarray) -> bool | None:
+    """True when a seat plays ``rollout``, else None (the kernels then leave it out)."""
+    return True if (np.asarray(strategies) == ROLLOUT).any() else None
+
+
+def run_chunk(seed, start, players, params, strategies, rows):
+    """The engine's entry point: ``run_games`` compiled with ``rollout`` only if a seat plays it.
+
+    ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
+    leaving it out of the kernels that do not need it halves the first run's compile time.
+    """
+    run_games(seed, start, players, params, strategies, rows, rollout_flag(strategies))
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
+def trace_one(seed, index, players, params, strategies, row, trace, with_rollout):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
-    play_one(seed, index, players, params, strategies, new_work(), row, trace)
+    rollout = new_rollout_space(with_rollout)
+    play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace)
 
 
 @njit(cache=True)
 def play_deck(deck, players, margin, plays, discards, row, trace):
     """Scripted game: explicit deck order (top first) and every decision; returns ERR_*."""
-    g, deck_rng, choice_rng, spare, unseen, totals, seat_tmp, no_trace, _, _ = new_work()
+    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _ = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, False, spare, unseen, totals,
-        seat_tmp, trace, no_trace, plays, discards,
+        g, players, margin, strategies, deck_rng, choice_rng, False, None, seat_tmp, trace,
+        no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

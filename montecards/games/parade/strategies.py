@@ -181,13 +181,13 @@ def greedy_discard(g, seat):
     kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs).
     """
     fill_other_best(g, seat)
-    best = 0
-    best_keep = kept_cards(g, seat, 0)
-    best_score = score_keeping(g, seat, best_keep[0], best_keep[1])
-    for p in range(1, PAIRS.shape[0]):
+    best = -1
+    best_keep = (0, 0)
+    best_score = 0
+    for p in range(PAIRS.shape[0]):
         keep = kept_cards(g, seat, p)
         score = score_keeping(g, seat, keep[0], keep[1])
-        if score < best_score or (score == best_score and keep < best_keep):
+        if best < 0 or score < best_score or (score == best_score and keep < best_keep):
             best = p
             best_score = score
             best_keep = keep
