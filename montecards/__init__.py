@@ -5,11 +5,40 @@
 >>> res.summary()
 """
 
-from montecards.api import simulate, trace
-from montecards.engine.spec import InputError
-from montecards.games import get as get_game
-from montecards.games import names as game_names
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 __all__ = ["simulate", "trace", "InputError", "get_game", "game_names", "__version__"]
+
+_LAZY = {
+    "simulate": ("montecards.api", "simulate"),
+    "trace": ("montecards.api", "trace"),
+    "InputError": ("montecards.engine.spec", "InputError"),
+    "get_game": ("montecards.games", "get"),
+    "game_names": ("montecards.games", "names"),
+}
+"""Loaded on first use, so that processes which only play chunks (Dask workers) do not pay
+for pandas and the analysis layer (about 65 MB each)."""
+
+if TYPE_CHECKING:
+    from montecards.api import simulate, trace
+    from montecards.engine.spec import InputError
+    from montecards.games import get as get_game
+    from montecards.games import names as game_names
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = getattr(import_module(module), attribute)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'montecards' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -109,7 +109,8 @@ def _show(value: Any) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write per-game rows (.csv, .parquet) or the result with rows (.json).")
-@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: if a terminal).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: if a terminal).")
 @click.option("--checkpoint", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Record finished chunks in DIR; rerun the same command to finish a killed run.")
 @click.option("--chunk-size", type=int, default=None, metavar="GAMES",
@@ -220,5 +221,6 @@ def main() -> None:
     except click.ClickException as exc:
         fail(exc.format_message())
 
-from montecards.cli_analysis import register as _register_analysis  # noqa: E402  (seats, compare, sweep, report)
-_register_analysis(cli)
+from montecards.cli_analysis import register as _register_analysis  # noqa: E402, I001
+
+_register_analysis(cli)  # seats, compare, sweep, report

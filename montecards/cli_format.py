@@ -19,8 +19,11 @@ def summary_table(res: SimulationResult) -> str:
         "",
     ]
     extra = list(res.layout.seat_outputs)
-    header = f"{'seat':>4}  {'strategy':<14}{'win share':>10}  {'95% CI':<17}{'mean ' + res.score_name:>{max(12, len(res.score_name) + 6)}}"
     width_score = max(12, len(res.score_name) + 6)
+    header = (
+        f"{'seat':>4}  {'strategy':<14}{'win share':>10}  {'95% CI':<17}"
+        f"{'mean ' + res.score_name:>{width_score}}"
+    )
     for name in extra:
         header += f"  {name:>14}"
     lines.append(header)

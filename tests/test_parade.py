@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import montecards as mc
 from montecards.games import parade
+from montecards.games.parade import packed, rules
 from montecards.games.parade.cards import N_CARDS, label
 from tests.naive import parade as naive
 
@@ -116,6 +117,41 @@ def test_scoring_example_of_the_rules_page():
     result = parade.score([alice, hatter, cheshire])
     assert result["scores"] == [35, 27, 31]
     assert result["win_share"] == [0.0, 1.0, 0.0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(2, 6).flatmap(
+        lambda players: st.tuples(
+            st.just(players),
+            st.permutations(range(N_CARDS)).flatmap(
+                lambda deck: st.lists(st.integers(0, 12), min_size=players, max_size=players).map(
+                    lambda sizes: [deck[sum(sizes[:s]) : sum(sizes[: s + 1])] for s in range(len(sizes))]
+                )
+            ),
+            st.integers(0, 2),
+        )
+    )
+)
+def test_packed_score_matches_oracle(case):
+    """greedy's word-parallel score (``packed``) equals the oracle's score of every seat."""
+    players, collections, margin = case
+    g = rules.new_state()
+    g[rules.PLAYERS] = players
+    g[rules.MARGIN] = margin if players == 2 else 0
+    for seat, cards in enumerate(collections):
+        for card in cards:
+            g[rules.count_at(seat, card // 11)] += 1
+            g[rules.vsum_at(seat, card // 11)] += card % 11
+    expected = naive.score_collections(
+        [[label(c) for c in cards] for cards in collections], players, margin
+    )
+    for seat in range(players):
+        rules.fill_other_best(g, seat)
+        counts = packed.pack(g, rules.count_at(seat, 0))
+        sums = packed.pack(g, rules.vsum_at(seat, 0))
+        other_best = packed.pack(g, rules.OTHER_BEST)
+        assert packed.packed_score(counts, sums, other_best, g[rules.MARGIN]) == expected[seat]
 
 
 @pytest.mark.parametrize(

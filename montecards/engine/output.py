@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import InputError, Layout
 from montecards.engine.summary import Summary
@@ -83,6 +86,7 @@ class RowsWriter:
         if start != self.rows_written:
             raise RuntimeError(f"rows of game {start} written out of order")
         frame = self.to_frame(rows)
+        import pandas as pd  # lazily: workers that only play chunks never load it
         frame.index = pd.RangeIndex(start, start + len(frame))
         if self.suffix == ".parquet":
             import pyarrow as pa

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import (
     WIN_UNIT,
@@ -317,6 +319,7 @@ def _trace_frame(buffer: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
     turn = np.maximum.accumulate(np.where(kind == kernel.EV_DRAW, extra, -1)) if len(kind) else kind
     names = np.array([EVENT_NAMES[k] for k in range(len(EVENT_NAMES))], dtype=object)
     rows = zip(kind.tolist(), card.tolist(), other.tolist(), extra.tolist(), strict=True)
+    import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame(
         {
             "turn": turn,

@@ -10,10 +10,12 @@ the seat whose marbles move, and ``steps`` a tuple of ``(marble, start, end, cou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import (
     WIN_UNIT,
@@ -267,6 +269,7 @@ def _trace_frame(buffer: np.ndarray, decks: int) -> pd.DataFrame:
     counts = np.where(moving | (ev[:, 0] == rules.EV_RESHUFFLE), ev[:, 8], 0)
     detail = [rules.KIND_NAMES[v] if k == rules.EV_PLAY else ""
               for k, v in zip(kinds, ev[:, 8].tolist(), strict=True)]
+    import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame(
         {
             "turn": ev[:, 1],

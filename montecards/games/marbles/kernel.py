@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.jit import hot
 from montecards.games.marbles.rules import (
     CASTLE0,
     EV_BUMP,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
 from montecards.games.parade import kernel, rules, strategies
@@ -75,6 +77,7 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
                 "detail": detail,
             }
         )
+    import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame.from_records(records, columns=["turn", "event", "seat", "card", "detail"])
 
 

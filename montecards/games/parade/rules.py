@@ -8,13 +8,10 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 * ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
 * ``COUNT`` / ``VSUM`` ``+ seat * N_COLOURS + colour``: each collection as its number of cards
   and sum of printed values per colour (all that scoring needs);
-* ``OTHER_BEST`` / ``BASE_SCORE`` ``+ colour``: scratch for evaluating candidate plays (the
-  best other count and the seat's current points per colour);
-* ``COLOUR_MASK + colour``, ``AT_MOST_MASK + value``, ``VALUE_BIT_MASK + bit``: the parade
-  as bit sets of positions (bit ``i`` = position ``i`` from the front) with that colour, with
-  a value ``<=`` that value, and with that bit of the value set. The parade never holds more
-  than ``66 - 4P <= 58`` cards (every hand keeps at least 4), so a position fits in 64 bits.
-* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied.
+* ``OTHER_BEST + colour``: scratch for scoring, the most cards of that colour in any other
+  seat's collection;
+* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied;
+* ``SCRATCH`` onwards: the strategies' working space (not reset between games).
 
 The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
 loops are branch-free: whether a parade card is taken is data, not control flow, because
@@ -32,7 +29,6 @@ from montecards.games.parade.cards import (
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
-    N_VALUES,
     OPENING_PARADE,
     colour_of,
     value_of,
@@ -46,12 +42,7 @@ PARADE = HAND_N + MAX_PLAYERS
 COUNT = PARADE + N_CARDS
 VSUM = COUNT + MAX_PLAYERS * N_COLOURS
 OTHER_BEST = VSUM + MAX_PLAYERS * N_COLOURS
-BASE_SCORE = OTHER_BEST + N_COLOURS
-COLOUR_MASK = BASE_SCORE + N_COLOURS
-AT_MOST_MASK = COLOUR_MASK + N_COLOURS
-VALUE_BIT_MASK = AT_MOST_MASK + N_VALUES
-VALUE_BITS = 4  # values 0..10
-DRAWN = VALUE_BIT_MASK + VALUE_BITS
+DRAWN = OTHER_BEST + N_COLOURS
 PARADE_N = DRAWN + 1
 TURNS = DRAWN + 2
 LAST_ROUND_LEFT = DRAWN + 3  # turns left in the last round; -1 before it begins
@@ -59,7 +50,9 @@ TRIGGER = DRAWN + 4
 PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
-STATE_SIZE = DISCARD + MAX_PLAYERS
+SCRATCH = DISCARD + MAX_PLAYERS
+SCRATCH_SIZE = 4 * N_CARDS
+STATE_SIZE = SCRATCH + SCRATCH_SIZE
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -135,7 +128,7 @@ def set_up(g, players, margin, rng, lazy, trace):
     With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
     ``g[DECK:DECK + 66]`` already holds the explicit deck order.
     """
-    g[DECK + N_CARDS :] = 0
+    g[DECK + N_CARDS : SCRATCH] = 0
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0
@@ -161,12 +154,12 @@ def is_taken(card, played, parade_n, position):
 
     Positions ``position < parade_n - v`` are in removal mode (``v`` the played value; none
     when ``parade_n <= v``); a card in removal mode is taken iff it has the played colour or a
-    value ``<= v``.
+    value ``<= v``. (Bitwise ``&``/``|``, not ``and``/``or``: the answer is unpredictable, and
+    short-circuit operators would compile to branches.)
     """
     v = value_of(played)
-    if position >= parade_n - v:
-        return False
-    return colour_of(card) == colour_of(played) or value_of(card) <= v
+    in_removal_mode = position < parade_n - v
+    return in_removal_mode & ((colour_of(card) == colour_of(played)) | (value_of(card) <= v))
 
 
 @hot

@@ -11,13 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.bits import popcount
 from montecards.engine.jit import hot
-from montecards.games.parade.cards import N_CARDS, N_COLOURS, N_VALUES, colour_of, value_of
+from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
+from montecards.games.parade.packed import CARD_COUNT, CARD_VALUE, pack, packed_score
 from montecards.games.parade.rules import (
-    AT_MOST_MASK,
-    BASE_SCORE,
-    COLOUR_MASK,
     DECK,
     DISCARD,
     DRAWN,
@@ -28,14 +25,11 @@ from montecards.games.parade.rules import (
     PARADE,
     PARADE_N,
     PLAYERS,
-    VALUE_BIT_MASK,
-    VALUE_BITS,
-    colour_score,
+    SCRATCH,
     count_at,
     fill_other_best,
     finish_turn,
     hand_at,
-    is_taken,
     keep_cards,
     play_card,
     seat_score,
@@ -53,75 +47,55 @@ ROLLOUTS_PER_DECISION = 6
 """Determinizations sampled per decision by ``rollout`` (the same ones for every candidate)."""
 
 
+HAND_INDEX_MASK = 7
+
+
 @njit(cache=True, inline="always")
-def better_card(card, held):
-    """Greedy's tie-break between two cards: the higher value, then the lower id."""
-    return value_of(card) > value_of(held) or (value_of(card) == value_of(held) and card < held)
+def greedy_key(score, card, hand_index):
+    """Greedy's order as one integer, smallest best: the lowest score, then the highest value,
+    then the lowest card id; the hand index rides in the low bits. (Taking the minimum of
+    keys compiles without the unpredictable branches of a comparison chain.)"""
+    return (score << 16) | ((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) | hand_index
+
+
+# greedy's view of the parade, by position (in the state's scratch space)
+PARADE_COLOUR = SCRATCH
+PARADE_VALUE = PARADE_COLOUR + N_CARDS
+PARADE_COUNT = PARADE_VALUE + N_CARDS
+PARADE_SUM = PARADE_COUNT + N_CARDS
 
 
 @hot
-def prepare_scoring(g, seat):
-    """Fill the scratch a decision of ``seat`` needs; return the seat's current score.
-
-    ``OTHER_BEST`` and ``BASE_SCORE`` per colour, and the parade as position masks
-    (``COLOUR_MASK``, ``AT_MOST_MASK``, ``VALUE_BIT_MASK``: see ``rules``).
-    """
-    fill_other_best(g, seat)
-    total = 0
-    for c in range(N_COLOURS):
-        points = colour_score(
-            g[count_at(seat, c)], g[vsum_at(seat, c)], g[OTHER_BEST + c], g[MARGIN]
-        )
-        g[BASE_SCORE + c] = points
-        total += points
-        g[COLOUR_MASK + c] = 0
-    for v in range(N_VALUES):
-        g[AT_MOST_MASK + v] = 0
-    bits0 = bits1 = bits2 = bits3 = 0  # VALUE_BIT_MASK, kept in registers while built
+def spread_parade(g):
+    """Write the parade by position as colours, values and packed words (``packed``), so that
+    the candidate plays are scored without dividing card ids again."""
     for i in range(g[PARADE_N]):
         card = g[PARADE + i]
-        value = value_of(card)
-        position = np.int64(1) << i
-        g[COLOUR_MASK + colour_of(card)] |= position
-        g[AT_MOST_MASK + value] |= position  # "exactly": made cumulative below
-        bits0 |= position * (value & 1)
-        bits1 |= position * ((value >> 1) & 1)
-        bits2 |= position * ((value >> 2) & 1)
-        bits3 |= position * (value >> 3)
-    g[VALUE_BIT_MASK + 0] = bits0
-    g[VALUE_BIT_MASK + 1] = bits1
-    g[VALUE_BIT_MASK + 2] = bits2
-    g[VALUE_BIT_MASK + 3] = bits3
-    for v in range(1, N_VALUES):
-        g[AT_MOST_MASK + v] |= g[AT_MOST_MASK + v - 1]
-    return total
+        g[PARADE_COLOUR + i] = colour_of(card)
+        g[PARADE_VALUE + i] = value_of(card)
+        g[PARADE_COUNT + i] = CARD_COUNT[card]
+        g[PARADE_SUM + i] = CARD_VALUE[card]
 
 
 @hot
-def score_after_play(g, seat, played, current):
+def score_after_play(g, played, counts, sums, other_best, margin):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
-    ``current`` is the seat's score now and the masks come from ``prepare_scoring``. The
-    cards taken are a mask: the positions in removal mode (the first ``n - v``) holding the
-    played colour or a value ``<= v``; each colour's count and value sum are popcounts, and
-    a colour the play takes nothing of keeps its points, so every colour is simply re-scored.
+    ``counts``, ``sums`` and ``other_best`` are the seat's collection and the best other
+    counts as packed words (``packed``), the parade is spread by ``spread_parade``. The cards
+    in removal mode that the play takes (rules: Removal) are added without a branch: whether
+    a card is taken is data the processor cannot predict.
     """
-    v = value_of(played)
-    in_removal_mode = max(g[PARADE_N] - v, 0)
-    taken = ((np.int64(1) << in_removal_mode) - 1) & (
-        g[COLOUR_MASK + colour_of(played)] | g[AT_MOST_MASK + v]
-    )
-    total = current
-    for c in range(N_COLOURS):
-        taken_c = taken & g[COLOUR_MASK + c]
-        gained_sum = 0
-        for b in range(VALUE_BITS):
-            gained_sum += popcount(taken_c & g[VALUE_BIT_MASK + b]) << b
-        own_count = g[count_at(seat, c)] + popcount(taken_c)
-        own_sum = g[vsum_at(seat, c)] + gained_sum
-        total += colour_score(own_count, own_sum, g[OTHER_BEST + c], g[MARGIN])
-        total -= g[BASE_SCORE + c]
-    return total
+    colour = colour_of(played)
+    value = value_of(played)
+    gained_counts = 0
+    gained_sums = 0
+    for i in range(g[PARADE_N] - value):  # the cards in removal mode
+        taken = (g[PARADE_COLOUR + i] == colour) | (g[PARADE_VALUE + i] <= value)
+        all_or_none = -np.int64(taken)
+        gained_counts += g[PARADE_COUNT + i] & all_or_none
+        gained_sums += g[PARADE_SUM + i] & all_or_none
+    return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
 
 
 @hot
@@ -130,32 +104,26 @@ def greedy_play(g, seat):
 
     Ties: the highest value, then the lowest card id.
     """
-    current = prepare_scoring(g, seat)
-    best = 0
-    best_score = score_after_play(g, seat, g[hand_at(seat, 0)], current)
-    for k in range(1, g[HAND_N + seat]):
+    fill_other_best(g, seat)
+    spread_parade(g)
+    counts = pack(g, count_at(seat, 0))
+    sums = pack(g, vsum_at(seat, 0))
+    other_best = pack(g, OTHER_BEST)
+    best = np.int64(1) << 62
+    for k in range(g[HAND_N + seat]):
         card = g[hand_at(seat, k)]
-        score = score_after_play(g, seat, card, current)
-        if score < best_score or (score == best_score and better_card(card, g[hand_at(seat, best)])):
-            best = k
-            best_score = score
-    return best
+        score = score_after_play(g, card, counts, sums, other_best, g[MARGIN])
+        best = min(best, greedy_key(score, card, k))
+    return best & HAND_INDEX_MASK
 
 
 @hot
 def score_keeping(g, seat, a, b):
     """The seat's score if it kept cards ``a`` and ``b`` and the game ended now
     (``OTHER_BEST`` filled by ``fill_other_best``)."""
-    total = 0
-    for c in range(N_COLOURS):
-        own_count = g[count_at(seat, c)]
-        own_sum = g[vsum_at(seat, c)]
-        for card in (a, b):
-            if colour_of(card) == c:
-                own_count += 1
-                own_sum += value_of(card)
-        total += colour_score(own_count, own_sum, g[OTHER_BEST + c], g[MARGIN])
-    return total
+    counts = pack(g, count_at(seat, 0)) + CARD_COUNT[a] + CARD_COUNT[b]
+    sums = pack(g, vsum_at(seat, 0)) + CARD_VALUE[a] + CARD_VALUE[b]
+    return packed_score(counts, sums, pack(g, OTHER_BEST), g[MARGIN])
 
 
 @hot
@@ -196,8 +164,8 @@ def greedy_discard(g, seat):
 
 @hot
 def copy_state(source, target):
-    """``target[:] = source`` (written as a loop: a ``hot`` function may not allocate)."""
-    for i in range(source.shape[0]):
+    """Copy a game state (not the scratch space; a loop: a ``hot`` function may not allocate)."""
+    for i in range(SCRATCH):
         target[i] = source[i]
 
 
@@ -247,7 +215,7 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
     For each of ``ROLLOUTS_PER_DECISION`` deals of the unseen cards (the same deals for every
     candidate, so candidates are compared on common random numbers), each candidate card is
     played and the game finished with every seat greedy; the margin is the best opponent's
-    final score minus the seat's own (higher is better). Ties: greedy's tie-break.
+    final score minus the seat's own (higher is better). Ties: greedy's tie-break (``greedy_key``).
     ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card.
     """
     sample = spare[0]
@@ -268,10 +236,7 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
                     if best_other < 0 or s < best_other:
                         best_other = s
             totals[k] += best_other - seat_score(trial, seat)
-    best = 0
-    for k in range(1, n_cards):
-        if totals[k] > totals[best] or (
-            totals[k] == totals[best] and better_card(g[hand_at(seat, k)], g[hand_at(seat, best)])
-        ):
-            best = k
-    return best
+    best = np.int64(1) << 62
+    for k in range(n_cards):
+        best = min(best, greedy_key(-totals[k], g[hand_at(seat, k)], k))
+    return best & HAND_INDEX_MASK

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import (
     WIN_UNIT,
@@ -253,6 +255,7 @@ def _trace_frame(events: np.ndarray, p: dict[str, Any]) -> pd.DataFrame:
         records.append(rec)
     columns = ["turn", "event", "seat", "card", "label", "receiver", "points", "total",
                "ranking", "changed", "detail"]
+    import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame.from_records(records, columns=columns)
 
 

@@ -38,10 +38,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from montecards.engine.spec import (
     WIN_UNIT,
@@ -187,6 +189,7 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
                 "detail": detail,
             }
         )
+    import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame.from_records(records, columns=TRACE_COLUMNS)
 
 
@@ -244,7 +247,7 @@ def _inputs_of(buffer: np.ndarray) -> dict[str, Any]:
     return {
         "round_decks": decks.tolist(),
         "events": list(zip(actions[:, kernel.T_SEAT].astype(np.int64).tolist(),
-                           actions[:, kernel.T_WAIT].tolist())),
+                           actions[:, kernel.T_WAIT].tolist(), strict=True)),
         "random_choices": choices[choices >= 0].tolist(),
     }
 

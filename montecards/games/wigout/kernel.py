@@ -23,10 +23,10 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
+from montecards.engine.bits import popcount
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
@@ -228,17 +228,6 @@ def has_play(st, seat):
     return st[O_M2 + seat] != 0 or (st[O_M1 + seat] & st[S_TABLE]) != 0
 
 
-@intrinsic
-def _popcount(typingctx, mask):
-    """The number of set bits of an int64 (LLVM ``ctpop``)."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
 @njit(cache=True, inline="always")
 def lowest_bit(mask):
     """Index of the lowest set bit of a non-zero mask."""
@@ -247,7 +236,7 @@ def lowest_bit(mask):
 
 @njit(cache=True, inline="always")
 def count_bits(mask):
-    return _popcount(mask)
+    return popcount(mask)
 
 
 @njit(cache=True, inline="always")
