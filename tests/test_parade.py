@@ -134,24 +134,26 @@ def test_scoring_example_of_the_rules_page():
     )
 )
 def test_packed_score_matches_oracle(case):
-    """greedy's word-parallel score (``packed``) equals the oracle's score of every seat."""
+    """The packed collections: word-parallel score (greedy's), the rules' per-colour score,
+    collection size and the six-colours test, against the oracle on random collections."""
     players, collections, margin = case
     g = rules.new_state()
     g[rules.PLAYERS] = players
     g[rules.MARGIN] = margin if players == 2 else 0
     for seat, cards in enumerate(collections):
         for card in cards:
-            g[rules.count_at(seat, card // 11)] += 1
-            g[rules.vsum_at(seat, card // 11)] += card % 11
+            rules.collect(g, seat, card)
     expected = naive.score_collections(
         [[label(c) for c in cards] for cards in collections], players, margin
     )
     for seat in range(players):
-        rules.fill_other_best(g, seat)
-        counts = packed.pack(g, rules.count_at(seat, 0))
-        sums = packed.pack(g, rules.vsum_at(seat, 0))
-        other_best = packed.pack(g, rules.OTHER_BEST)
-        assert packed.packed_score(counts, sums, other_best, g[rules.MARGIN]) == expected[seat]
+        counts = g[rules.COUNTS + seat]
+        sums = g[rules.SUMS + seat]
+        others = rules.other_best(g, seat)
+        assert packed.packed_score(counts, sums, others, g[rules.MARGIN]) == expected[seat]
+        assert rules.seat_score(g, seat) == expected[seat]
+        assert rules.collection_size(g, seat) == len(collections[seat])
+        assert rules.has_six_colours(g, seat) == (len({c // 11 for c in collections[seat]}) == 6)
 
 
 @pytest.mark.parametrize(

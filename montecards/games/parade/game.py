@@ -173,9 +173,7 @@ def _state_with_collections(collections: Sequence[Sequence[str]], margin: int) -
     g[rules.MARGIN] = margin if players == 2 else 0
     for seat, cards in enumerate(collections):
         for c in cards:
-            cid = card_id(c)
-            g[rules.count_at(seat, cid // 11)] += 1
-            g[rules.vsum_at(seat, cid // 11)] += cid % 11
+            rules.collect(g, seat, card_id(c))
     return g
 
 

@@ -1,11 +1,12 @@
-"""Parade's scoring on packed words: the six colours of a collection in one int64, 8 bits each.
+"""Parade's collections as packed words: the six colours in one int64, 8 bits each.
 
 Per colour, a collection holds at most 11 cards worth at most 55 points, so a seat's counts,
 its value sums and the best other counts each fit in one word with one 8-bit field per colour
-(colour ``c`` in bits ``8c .. 8c + 7``). Adding the cards a play would take is then one word
-addition, and the score of the result — for every colour at once, without a branch — is a few
-word operations (SIMD within a register). ``greedy`` scores every candidate play this way;
-``tests/test_parade.py`` checks ``packed_score`` against ``rules.seat_score``.
+(colour ``c`` in bits ``8c .. 8c + 7``). Taking cards is then a word addition, "holds all six
+colours" is one test, and the score of a collection — every colour at once, without a
+branch — is a few word operations (SIMD within a register). The rules keep collections this
+way; ``greedy`` scores every candidate play with ``packed_score``, which
+``tests/test_parade.py`` checks against the naive oracle.
 """
 
 from __future__ import annotations
@@ -30,13 +31,30 @@ CARD_VALUE = np.array(
 
 
 @hot
-def pack(g, first):
-    """The six entries ``g[first + colour]`` (each 0..255) as one packed word."""
-    start = np.int64(first)
-    word = 0
-    for c in range(N_COLOURS):
-        word |= g[start + c] << (FIELD_BITS * c)
-    return word
+def field(word, colour):
+    """One colour's entry of a packed word."""
+    return (word >> (FIELD_BITS * colour)) & 0xFF
+
+
+@hot
+def every_field_set(word):
+    """Is every colour's entry of a packed count word at least 1?"""
+    return ((word + ONES * 127) & HIGH_BITS) == HIGH_BITS
+
+
+@hot
+def field_max(a, b):
+    """The colour-by-colour maximum of two packed count words (entries <= 127)."""
+    a_at_least_b = (((a | HIGH_BITS) - b) & HIGH_BITS) >> (FIELD_BITS - 1)
+    pick_a = a_at_least_b * 0xFF
+    return (a & pick_a) | (b & ~pick_a)
+
+
+@hot
+def field_total(word):
+    """The sum of the six entries of a packed word (each <= 55)."""
+    pairs = (word & EVEN_FIELDS) + ((word >> FIELD_BITS) & EVEN_FIELDS)
+    return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & 0xFFFF
 
 
 @hot
@@ -52,6 +70,4 @@ def packed_score(counts, sums, other_best, margin):
     at_least_one = (counts + ONES * 127) & HIGH_BITS
     ahead = (counts + ONES * 128 - other_best - ONES * margin) & HIGH_BITS
     majority = ((at_least_one & ahead) >> (FIELD_BITS - 1)) * 0xFF
-    points = (counts & majority) | (sums & ~majority)
-    pairs = (points & EVEN_FIELDS) + ((points >> FIELD_BITS) & EVEN_FIELDS)
-    return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & 0xFFFF
+    return field_total((counts & majority) | (sums & ~majority))

@@ -6,10 +6,9 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 * ``DECK``: the 66 card ids; the first ``g[DRAWN]`` are dealt or drawn, in order (top first);
 * ``HANDS + seat * HAND_SIZE + k`` for ``k < g[HAND_N + seat]``: each player's hand;
 * ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
-* ``COUNT`` / ``VSUM`` ``+ seat * N_COLOURS + colour``: each collection as its number of cards
-  and sum of printed values per colour (all that scoring needs);
-* ``OTHER_BEST + colour``: scratch for scoring, the most cards of that colour in any other
-  seat's collection;
+* ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
+  printed values per colour (all that scoring needs), one packed word each (``packed``: one
+  8-bit field per colour; ``count_of`` and ``sum_of`` read a colour);
 * ``DISCARD + seat``: each seat's final-discard choice, made before any is applied;
 * ``SCRATCH`` onwards: the strategies' working space (not reset between games).
 
@@ -33,16 +32,23 @@ from montecards.games.parade.cards import (
     colour_of,
     value_of,
 )
+from montecards.games.parade.packed import (
+    CARD_COUNT,
+    CARD_VALUE,
+    every_field_set,
+    field,
+    field_max,
+    field_total,
+)
 from montecards.rng import bounded
 
 DECK = 0
 HANDS = DECK + N_CARDS
 HAND_N = HANDS + MAX_PLAYERS * HAND_SIZE
 PARADE = HAND_N + MAX_PLAYERS
-COUNT = PARADE + N_CARDS
-VSUM = COUNT + MAX_PLAYERS * N_COLOURS
-OTHER_BEST = VSUM + MAX_PLAYERS * N_COLOURS
-DRAWN = OTHER_BEST + N_COLOURS
+COUNTS = PARADE + N_CARDS
+SUMS = COUNTS + MAX_PLAYERS
+DRAWN = SUMS + MAX_PLAYERS
 PARADE_N = DRAWN + 1
 TURNS = DRAWN + 2
 LAST_ROUND_LEFT = DRAWN + 3  # turns left in the last round; -1 before it begins
@@ -83,13 +89,22 @@ def hand_at(seat, k):
 
 
 @njit(cache=True, inline="always")
-def count_at(seat, colour):
-    return np.uint64(COUNT + seat * N_COLOURS + colour)
+def count_of(g, seat, colour):
+    """How many cards of ``colour`` the seat has collected."""
+    return field(g[COUNTS + seat], colour)
 
 
 @njit(cache=True, inline="always")
-def vsum_at(seat, colour):
-    return np.uint64(VSUM + seat * N_COLOURS + colour)
+def sum_of(g, seat, colour):
+    """The sum of the printed values of the seat's collected cards of ``colour``."""
+    return field(g[SUMS + seat], colour)
+
+
+@njit(cache=True, inline="always")
+def collect(g, seat, card):
+    """Add ``card`` to the seat's collection."""
+    g[COUNTS + seat] += CARD_COUNT[card]
+    g[SUMS + seat] += CARD_VALUE[card]
 
 
 @njit(cache=True, inline="always")
@@ -177,13 +192,17 @@ def play_card(g, seat, hand_index, trace):
             if is_taken(g[PARADE + i], played, parade_n, i):
                 record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
+    taken_counts = 0
+    taken_sums = 0
     for i in range(in_removal_mode):  # branch-free: a taken card is overwritten by the next kept
         card = g[PARADE + i]
         taken = np.int64(is_taken(card, played, parade_n, i))
-        g[count_at(seat, colour_of(card))] += taken
-        g[vsum_at(seat, colour_of(card))] += taken * value_of(card)
+        taken_counts += CARD_COUNT[card] & -taken
+        taken_sums += CARD_VALUE[card] & -taken
         g[PARADE + kept] = card
         kept += 1 - taken
+    g[COUNTS + seat] += taken_counts
+    g[SUMS + seat] += taken_sums
     for i in range(in_removal_mode, parade_n):  # the safe cards close up in order
         g[PARADE + kept] = g[PARADE + i]
         kept += 1
@@ -193,10 +212,7 @@ def play_card(g, seat, hand_index, trace):
 
 @hot
 def has_six_colours(g, seat):
-    every = True
-    for c in range(N_COLOURS):
-        every &= g[count_at(seat, c)] > 0
-    return every
+    return every_field_set(g[COUNTS + seat])
 
 
 @hot
@@ -227,14 +243,13 @@ def finish_turn(g, seat, rng, lazy, trace):
 
 
 @hot
-def fill_other_best(g, seat):
-    """``OTHER_BEST + colour``: the most cards of that colour in any other seat's collection."""
-    for c in range(N_COLOURS):
-        g[OTHER_BEST + c] = 0
+def other_best(g, seat):
+    """The most cards of each colour in any other seat's collection (a packed word)."""
+    best = 0
     for other in range(g[PLAYERS]):
         if other != seat:
-            for c in range(N_COLOURS):
-                g[OTHER_BEST + c] = max(g[OTHER_BEST + c], g[count_at(other, c)])
+            best = field_max(best, g[COUNTS + other])
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -253,12 +268,10 @@ def colour_score(own_count, own_sum, other_best, margin):
 @hot
 def seat_score(g, seat):
     """The seat's score if the game ended now, against the other collections as they stand."""
-    fill_other_best(g, seat)
+    best = other_best(g, seat)
     total = 0
     for c in range(N_COLOURS):
-        total += colour_score(
-            g[count_at(seat, c)], g[vsum_at(seat, c)], g[OTHER_BEST + c], g[MARGIN]
-        )
+        total += colour_score(count_of(g, seat, c), sum_of(g, seat, c), field(best, c), g[MARGIN])
     return total
 
 
@@ -270,18 +283,14 @@ def keep_cards(g, seat, pair, trace):
         if k == PAIRS[pair, 0] or k == PAIRS[pair, 1]:
             record(trace, EV_DISCARD, seat, card, 0)
         else:
-            g[count_at(seat, colour_of(card))] += 1
-            g[vsum_at(seat, colour_of(card))] += value_of(card)
+            collect(g, seat, card)
             record(trace, EV_KEEP, seat, card, 0)
     g[HAND_N + seat] = 0
 
 
 @hot
 def collection_size(g, seat):
-    total = 0
-    for c in range(N_COLOURS):
-        total += g[count_at(seat, c)]
-    return total
+    return field_total(g[COUNTS + seat])
 
 
 @hot

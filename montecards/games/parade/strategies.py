@@ -13,27 +13,26 @@ from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
-from montecards.games.parade.packed import CARD_COUNT, CARD_VALUE, pack, packed_score
+from montecards.games.parade.packed import CARD_COUNT, CARD_VALUE, packed_score
 from montecards.games.parade.rules import (
+    COUNTS,
     DECK,
     DISCARD,
     DRAWN,
     HAND_N,
     MARGIN,
-    OTHER_BEST,
     PAIRS,
     PARADE,
     PARADE_N,
     PLAYERS,
     SCRATCH,
-    count_at,
-    fill_other_best,
+    SUMS,
     finish_turn,
     hand_at,
     keep_cards,
+    other_best,
     play_card,
     seat_score,
-    vsum_at,
 )
 from montecards.rng import shuffle
 
@@ -104,26 +103,25 @@ def greedy_play(g, seat):
 
     Ties: the highest value, then the lowest card id.
     """
-    fill_other_best(g, seat)
     spread_parade(g)
-    counts = pack(g, count_at(seat, 0))
-    sums = pack(g, vsum_at(seat, 0))
-    other_best = pack(g, OTHER_BEST)
+    counts = g[COUNTS + seat]
+    sums = g[SUMS + seat]
+    others = other_best(g, seat)
     best = np.int64(1) << 62
     for k in range(g[HAND_N + seat]):
         card = g[hand_at(seat, k)]
-        score = score_after_play(g, card, counts, sums, other_best, g[MARGIN])
+        score = score_after_play(g, card, counts, sums, others, g[MARGIN])
         best = min(best, greedy_key(score, card, k))
     return best & HAND_INDEX_MASK
 
 
 @hot
-def score_keeping(g, seat, a, b):
-    """The seat's score if it kept cards ``a`` and ``b`` and the game ended now
-    (``OTHER_BEST`` filled by ``fill_other_best``)."""
-    counts = pack(g, count_at(seat, 0)) + CARD_COUNT[a] + CARD_COUNT[b]
-    sums = pack(g, vsum_at(seat, 0)) + CARD_VALUE[a] + CARD_VALUE[b]
-    return packed_score(counts, sums, pack(g, OTHER_BEST), g[MARGIN])
+def score_keeping(g, seat, a, b, others):
+    """The seat's score if it kept cards ``a`` and ``b`` and the game ended now (``others``:
+    the best other counts, ``rules.other_best``)."""
+    counts = g[COUNTS + seat] + CARD_COUNT[a] + CARD_COUNT[b]
+    sums = g[SUMS + seat] + CARD_VALUE[a] + CARD_VALUE[b]
+    return packed_score(counts, sums, others, g[MARGIN])
 
 
 @hot
@@ -148,13 +146,13 @@ def greedy_discard(g, seat):
     collections as they stand before the final discard (choices are simultaneous, so nobody's
     kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs).
     """
-    fill_other_best(g, seat)
+    others = other_best(g, seat)
     best = -1
     best_keep = (0, 0)
     best_score = 0
     for p in range(PAIRS.shape[0]):
         keep = kept_cards(g, seat, p)
-        score = score_keeping(g, seat, keep[0], keep[1])
+        score = score_keeping(g, seat, keep[0], keep[1], others)
         if best < 0 or score < best_score or (score == best_score and keep < best_keep):
             best = p
             best_score = score
