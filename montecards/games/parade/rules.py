@@ -194,7 +194,7 @@ def play_card(g, seat, hand_index, trace):
     kept = 0
     taken_counts = 0
     taken_sums = 0
-    for i in range(in_removal_mode):  # branch-free: a taken card is overwritten by the next kept
+    for i in range(parade_n):  # branch-free: a taken card is overwritten by the next one kept
         card = g[PARADE + i]
         taken = np.int64(is_taken(card, played, parade_n, i))
         taken_counts += CARD_COUNT[card] & -taken
@@ -203,9 +203,6 @@ def play_card(g, seat, hand_index, trace):
         kept += 1 - taken
     g[COUNTS + seat] += taken_counts
     g[SUMS + seat] += taken_sums
-    for i in range(in_removal_mode, parade_n):  # the safe cards close up in order
-        g[PARADE + kept] = g[PARADE + i]
-        kept += 1
     g[PARADE + kept] = played
     g[PARADE_N] = kept + 1
 
