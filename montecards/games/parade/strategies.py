@@ -25,7 +25,6 @@ from montecards.games.parade.rules import (
     PARADE,
     PARADE_N,
     PLAYERS,
-    SCRATCH,
     SUMS,
     finish_turn,
     hand_at,
@@ -57,43 +56,25 @@ def greedy_key(score, card, hand_index):
     return (score << 16) | ((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) | hand_index
 
 
-# greedy's view of the parade, by position (in the state's scratch space)
-PARADE_COLOUR = SCRATCH
-PARADE_VALUE = PARADE_COLOUR + N_CARDS
-PARADE_COUNT = PARADE_VALUE + N_CARDS
-PARADE_SUM = PARADE_COUNT + N_CARDS
-
-
-@hot
-def spread_parade(g):
-    """Write the parade by position as colours, values and packed words (``packed``), so that
-    the candidate plays are scored without dividing card ids again."""
-    for i in range(g[PARADE_N]):
-        card = g[PARADE + i]
-        g[PARADE_COLOUR + i] = colour_of(card)
-        g[PARADE_VALUE + i] = value_of(card)
-        g[PARADE_COUNT + i] = CARD_COUNT[card]
-        g[PARADE_SUM + i] = CARD_VALUE[card]
-
-
 @hot
 def score_after_play(g, played, counts, sums, other_best, margin):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
     ``counts``, ``sums`` and ``other_best`` are the seat's collection and the best other
-    counts as packed words (``packed``), the parade is spread by ``spread_parade``. The cards
-    in removal mode that the play takes (rules: Removal) are added without a branch: whether
-    a card is taken is data the processor cannot predict.
+    counts as packed words (``packed``). The cards in removal mode that the play takes
+    (rules: Removal) are added without a branch: whether a card is taken is data the processor
+    cannot predict.
     """
     colour = colour_of(played)
     value = value_of(played)
     gained_counts = 0
     gained_sums = 0
     for i in range(g[PARADE_N] - value):  # the cards in removal mode
-        taken = (g[PARADE_COLOUR + i] == colour) | (g[PARADE_VALUE + i] <= value)
+        card = g[PARADE + i]
+        taken = (colour_of(card) == colour) | (value_of(card) <= value)
         all_or_none = -np.int64(taken)
-        gained_counts += g[PARADE_COUNT + i] & all_or_none
-        gained_sums += g[PARADE_SUM + i] & all_or_none
+        gained_counts += CARD_COUNT[card] & all_or_none
+        gained_sums += CARD_VALUE[card] & all_or_none
     return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
 
 
@@ -103,7 +84,6 @@ def greedy_play(g, seat):
 
     Ties: the highest value, then the lowest card id.
     """
-    spread_parade(g)
     counts = g[COUNTS + seat]
     sums = g[SUMS + seat]
     others = other_best(g, seat)
@@ -162,8 +142,8 @@ def greedy_discard(g, seat):
 
 @hot
 def copy_state(source, target):
-    """Copy a game state (not the scratch space; a loop: a ``hot`` function may not allocate)."""
-    for i in range(SCRATCH):
+    """``target[:] = source`` (written as a loop: a ``hot`` function may not allocate)."""
+    for i in range(source.shape[0]):
         target[i] = source[i]
 
 
