@@ -12,6 +12,7 @@ way; ``greedy`` scores every candidate play with ``packed_score``, which
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.games.parade.cards import N_CARDS, N_COLOURS, N_VALUES
@@ -28,6 +29,18 @@ CARD_VALUE = np.array(
     [(card % N_VALUES) << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64
 )
 """A card as a packed value sum: its value in its colour's field."""
+
+
+@njit(cache=True, inline="always")
+def card_count(card):
+    """``CARD_COUNT[card]`` (an unsigned index: numba then skips the negative-index fix-up)."""
+    return CARD_COUNT[np.uint64(card)]
+
+
+@njit(cache=True, inline="always")
+def card_value(card):
+    """``CARD_VALUE[card]``."""
+    return CARD_VALUE[np.uint64(card)]
 
 
 @hot

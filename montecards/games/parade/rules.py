@@ -32,8 +32,8 @@ from montecards.games.parade.cards import (
     value_of,
 )
 from montecards.games.parade.packed import (
-    CARD_COUNT,
-    CARD_VALUE,
+    card_count,
+    card_value,
     every_field_set,
     field,
     field_max,
@@ -100,8 +100,8 @@ def sum_of(g, seat, colour):
 @njit(cache=True, inline="always")
 def collect(g, seat, card):
     """Add ``card`` to the seat's collection."""
-    g[COUNTS + seat] += CARD_COUNT[card]
-    g[SUMS + seat] += CARD_VALUE[card]
+    g[COUNTS + seat] += card_count(card)
+    g[SUMS + seat] += card_value(card)
 
 
 @njit(cache=True, inline="always")
@@ -194,8 +194,8 @@ def play_card(g, seat, hand_index, trace):
     for i in range(parade_n):  # branch-free: a taken card is overwritten by the next one kept
         card = g[PARADE + i]
         taken = np.int64(is_taken(card, played, parade_n, i))
-        taken_counts += CARD_COUNT[card] & -taken
-        taken_sums += CARD_VALUE[card] & -taken
+        taken_counts += card_count(card) & -taken
+        taken_sums += card_value(card) & -taken
         g[PARADE + kept] = card
         kept += 1 - taken
     g[COUNTS + seat] += taken_counts

@@ -13,7 +13,7 @@ from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
-from montecards.games.parade.packed import CARD_COUNT, CARD_VALUE, packed_score
+from montecards.games.parade.packed import card_count, card_value, packed_score
 from montecards.games.parade.rules import (
     COUNTS,
     DECK,
@@ -73,8 +73,8 @@ def score_after_play(g, played, counts, sums, other_best, margin):
         card = g[PARADE + i]
         taken = (colour_of(card) == colour) | (value_of(card) <= value)
         all_or_none = -np.int64(taken)
-        gained_counts += CARD_COUNT[card] & all_or_none
-        gained_sums += CARD_VALUE[card] & all_or_none
+        gained_counts += card_count(card) & all_or_none
+        gained_sums += card_value(card) & all_or_none
     return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
 
 
@@ -99,8 +99,8 @@ def greedy_play(g, seat):
 def score_keeping(g, seat, a, b, others):
     """The seat's score if it kept cards ``a`` and ``b`` and the game ended now (``others``:
     the best other counts, ``rules.other_best``)."""
-    counts = g[COUNTS + seat] + CARD_COUNT[a] + CARD_COUNT[b]
-    sums = g[SUMS + seat] + CARD_VALUE[a] + CARD_VALUE[b]
+    counts = g[COUNTS + seat] + card_count(a) + card_count(b)
+    sums = g[SUMS + seat] + card_value(a) + card_value(b)
     return packed_score(counts, sums, others, g[MARGIN])
 
 
