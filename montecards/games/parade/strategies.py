@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
+from montecards.games.parade.cards import N_CARDS, N_VALUES, value_of
 from montecards.games.parade.packed import card_count, card_value, packed_score
 from montecards.games.parade.rules import (
     COUNTS,
@@ -28,6 +28,7 @@ from montecards.games.parade.rules import (
     SUMS,
     finish_turn,
     hand_at,
+    is_taken,
     keep_cards,
     other_best,
     play_card,
@@ -65,13 +66,12 @@ def score_after_play(g, played, counts, sums, other_best, margin):
     (rules: Removal) are added without a branch: whether a card is taken is data the processor
     cannot predict.
     """
-    colour = colour_of(played)
-    value = value_of(played)
     gained_counts = 0
     gained_sums = 0
-    for i in range(g[PARADE_N] - value):  # the cards in removal mode
+    parade_n = g[PARADE_N]
+    for i in range(parade_n):  # the whole parade: the same trip count for every candidate
         card = g[PARADE + i]
-        taken = (colour_of(card) == colour) | (value_of(card) <= value)
+        taken = is_taken(card, played, parade_n, i)
         all_or_none = -np.int64(taken)
         gained_counts += card_count(card) & all_or_none
         gained_sums += card_value(card) & all_or_none
