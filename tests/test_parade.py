@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import montecards as mc
 from montecards.games import parade
-from montecards.games.parade import packed, rules
+from montecards.games.parade import packed, rules, strategies
 from montecards.games.parade.cards import N_CARDS, label
 from tests.naive import parade as naive
 
@@ -154,6 +154,43 @@ def test_packed_score_matches_oracle(case):
         assert rules.seat_score(g, seat) == expected[seat]
         assert rules.collection_size(g, seat) == len(collections[seat])
         assert rules.has_six_colours(g, seat) == (len({c // 11 for c in collections[seat]}) == 6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.permutations(range(N_CARDS)),
+    st.integers(0, 40),
+    st.integers(0, 12),
+    st.integers(0, 12),
+    st.integers(2, 6),
+    st.integers(0, 2),
+)
+def test_greedy_scores_every_play_like_the_oracle(deck, length, mine, theirs, players, margin):
+    """greedy's tabulated takings (``tabulate_takings``/``score_after_play``): the score after
+    each possible play equals the oracle's removal rule followed by the oracle's scoring."""
+    parade_cards = list(deck[:length])
+    collections = [list(deck[length : length + mine]), list(deck[length + mine : length + mine + theirs])]
+    collections += [[] for _ in range(players - 2)]
+    hand = list(deck[length + mine + theirs : length + mine + theirs + 5])
+    g = rules.new_state()
+    g[rules.PLAYERS] = players
+    g[rules.MARGIN] = margin if players == 2 else 0
+    for seat, cards in enumerate(collections):
+        for card in cards:
+            rules.collect(g, seat, card)
+    for i, card in enumerate(parade_cards):
+        g[rules.PARADE + i] = card
+    g[rules.PARADE_N] = length
+    strategies.tabulate_takings(g)
+    others = rules.other_best(g, 0)
+    for played in hand:
+        _, taken = naive.resolve_play([label(c) for c in parade_cards], label(played))
+        labels = [[label(c) for c in cards] for cards in collections]
+        expected = naive.score_collections([labels[0] + taken] + labels[1:], players, margin)[0]
+        got = strategies.score_after_play(
+            g, played, g[rules.COUNTS], g[rules.SUMS], others, g[rules.MARGIN]
+        )
+        assert got == expected
 
 
 @pytest.mark.parametrize(

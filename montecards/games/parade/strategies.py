@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.games.parade.cards import N_CARDS, N_VALUES, value_of
-from montecards.games.parade.packed import card_count, card_value, packed_score
+from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
+from montecards.games.parade.packed import FIELD_BITS, card_count, card_value, packed_score
 from montecards.games.parade.rules import (
     COUNTS,
     DECK,
@@ -25,10 +25,10 @@ from montecards.games.parade.rules import (
     PARADE,
     PARADE_N,
     PLAYERS,
+    SCRATCH,
     SUMS,
     finish_turn,
     hand_at,
-    is_taken,
     keep_cards,
     other_best,
     play_card,
@@ -57,24 +57,68 @@ def greedy_key(score, card, hand_index):
     return (score << 16) | ((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) | hand_index
 
 
+# What any play would take from the parade, tabulated once per decision (state scratch)
+PREFIX_COUNTS = SCRATCH  # [k]: the first k parade cards, as a packed count word
+PREFIX_SUMS = PREFIX_COUNTS + N_CARDS + 1  # [k]: ... as a packed value-sum word
+BY_VALUE_COUNTS = PREFIX_SUMS + N_CARDS + 1  # [v]: the cards a play of value v takes by value
+BY_VALUE_SUMS = BY_VALUE_COUNTS + N_VALUES + 1
+
+
+@hot
+def tabulate_takings(g):
+    """Fill the tables from which ``score_after_play`` reads what a play would take.
+
+    A play of value ``v`` takes from the first ``n - v`` parade cards those of its colour
+    (``PREFIX_* [n - v]``, one colour's field of it) and those of value ``<= v``
+    (``BY_VALUE_* [v]``). The card at position ``i`` with value ``w`` is taken by value for
+    every ``v`` in ``w .. n - i - 1``: it is added to a difference table at ``w`` and removed
+    at ``n - i``, and a running sum over ``v`` gives every ``BY_VALUE_* [v]`` at once. (Packed
+    words add like integers, so the difference table may pass through negative fields.)
+    """
+    parade_n = g[PARADE_N]
+    for v in range(N_VALUES + 1):
+        g[BY_VALUE_COUNTS + v] = 0
+        g[BY_VALUE_SUMS + v] = 0
+    counts = 0
+    sums = 0
+    g[PREFIX_COUNTS] = 0
+    g[PREFIX_SUMS] = 0
+    for i in range(parade_n):
+        card = g[PARADE + i]
+        counts += card_count(card)
+        sums += card_value(card)
+        g[PREFIX_COUNTS + i + 1] = counts
+        g[PREFIX_SUMS + i + 1] = sums
+        first = value_of(card)
+        stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
+        in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
+        g[BY_VALUE_COUNTS + first] += card_count(card) & in_range
+        g[BY_VALUE_COUNTS + stop] -= card_count(card) & in_range
+        g[BY_VALUE_SUMS + first] += card_value(card) & in_range
+        g[BY_VALUE_SUMS + stop] -= card_value(card) & in_range
+    for v in range(1, N_VALUES):
+        g[BY_VALUE_COUNTS + v] += g[BY_VALUE_COUNTS + v - 1]
+        g[BY_VALUE_SUMS + v] += g[BY_VALUE_SUMS + v - 1]
+
+
 @hot
 def score_after_play(g, played, counts, sums, other_best, margin):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
     ``counts``, ``sums`` and ``other_best`` are the seat's collection and the best other
-    counts as packed words (``packed``). The cards in removal mode that the play takes
-    (rules: Removal) are added without a branch: whether a card is taken is data the processor
-    cannot predict.
+    counts as packed words (``packed``); what the play takes (rules: Removal) comes from the
+    tables of ``tabulate_takings``: in the played colour's field, every card of that colour
+    in removal mode; in the other fields, the cards in removal mode of value ``<= v``.
     """
-    gained_counts = 0
-    gained_sums = 0
-    parade_n = g[PARADE_N]
-    for i in range(parade_n):  # the whole parade: the same trip count for every candidate
-        card = g[PARADE + i]
-        taken = is_taken(card, played, parade_n, i)
-        all_or_none = -np.int64(taken)
-        gained_counts += card_count(card) & all_or_none
-        gained_sums += card_value(card) & all_or_none
+    value = value_of(played)
+    in_removal_mode = max(g[PARADE_N] - value, 0)
+    own_colour = np.int64(0xFF) << (FIELD_BITS * colour_of(played))
+    gained_counts = (g[BY_VALUE_COUNTS + value] & ~own_colour) | (
+        g[PREFIX_COUNTS + in_removal_mode] & own_colour
+    )
+    gained_sums = (g[BY_VALUE_SUMS + value] & ~own_colour) | (
+        g[PREFIX_SUMS + in_removal_mode] & own_colour
+    )
     return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
 
 
@@ -84,6 +128,7 @@ def greedy_play(g, seat):
 
     Ties: the highest value, then the lowest card id.
     """
+    tabulate_takings(g)
     counts = g[COUNTS + seat]
     sums = g[SUMS + seat]
     others = other_best(g, seat)
@@ -142,8 +187,8 @@ def greedy_discard(g, seat):
 
 @hot
 def copy_state(source, target):
-    """``target[:] = source`` (written as a loop: a ``hot`` function may not allocate)."""
-    for i in range(source.shape[0]):
+    """Copy a game state, not its scratch (a loop: a ``hot`` function may not allocate)."""
+    for i in range(SCRATCH):
         target[i] = source[i]
 
 
