@@ -119,6 +119,18 @@ def test_scoring_example_of_the_rules_page():
     assert result["win_share"] == [0.0, 1.0, 0.0]
 
 
+def state_with_collections(collections: list[list[int]], margin: int) -> np.ndarray:
+    """A kernel state whose seats have collected the given card ids (one list per seat)."""
+    players = len(collections)
+    g = rules.new_state()
+    g[rules.PLAYERS] = players
+    g[rules.MARGIN] = margin if players == 2 else 0
+    for seat, cards in enumerate(collections):
+        for card in cards:
+            rules.collect(g, seat, card)
+    return g
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(2, 6).flatmap(
@@ -137,12 +149,7 @@ def test_packed_score_matches_oracle(case):
     """The packed collections: word-parallel score (greedy's), the rules' per-colour score,
     collection size and the six-colours test, against the oracle on random collections."""
     players, collections, margin = case
-    g = rules.new_state()
-    g[rules.PLAYERS] = players
-    g[rules.MARGIN] = margin if players == 2 else 0
-    for seat, cards in enumerate(collections):
-        for card in cards:
-            rules.collect(g, seat, card)
+    g = state_with_collections(collections, margin)
     expected = naive.score_collections(
         [[label(c) for c in cards] for cards in collections], players, margin
     )
@@ -172,12 +179,7 @@ def test_greedy_scores_every_play_like_the_oracle(deck, length, mine, theirs, pl
     collections = [list(deck[length : length + mine]), list(deck[length + mine : length + mine + theirs])]
     collections += [[] for _ in range(players - 2)]
     hand = list(deck[length + mine + theirs : length + mine + theirs + 5])
-    g = rules.new_state()
-    g[rules.PLAYERS] = players
-    g[rules.MARGIN] = margin if players == 2 else 0
-    for seat, cards in enumerate(collections):
-        for card in cards:
-            rules.collect(g, seat, card)
+    g = state_with_collections(collections, margin)
     for i, card in enumerate(parade_cards):
         g[rules.PARADE + i] = card
     g[rules.PARADE_N] = length
