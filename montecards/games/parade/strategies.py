@@ -150,39 +150,24 @@ def score_keeping(g, seat, a, b, others):
 
 
 @hot
-def kept_cards(g, seat, pair):
-    """The two hand cards kept when the cards of ``PAIRS[pair]`` are discarded, lower id first."""
-    a = -1
-    b = -1
-    for k in range(4):
-        if k != PAIRS[pair, 0] and k != PAIRS[pair, 1]:
-            if a < 0:
-                a = g[hand_at(seat, k)]
-            else:
-                b = g[hand_at(seat, k)]
-    return (a, b) if a < b else (b, a)
-
-
-@hot
 def greedy_discard(g, seat):
     """Index into ``PAIRS`` of the two cards to **discard**.
 
     The kept pair minimises the seat's score as if the game ended now, against the other
     collections as they stand before the final discard (choices are simultaneous, so nobody's
-    kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs).
+    kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs),
+    as the minimum of one integer key. The pair kept when ``PAIRS[p]`` is discarded is
+    ``PAIRS[len(PAIRS) - 1 - p]`` (the pairs are listed so that complements mirror).
     """
     others = other_best(g, seat)
-    best = -1
-    best_keep = (0, 0)
-    best_score = 0
+    best = np.int64(1) << 62
+    last = PAIRS.shape[0] - 1
     for p in range(PAIRS.shape[0]):
-        keep = kept_cards(g, seat, p)
-        score = score_keeping(g, seat, keep[0], keep[1], others)
-        if best < 0 or score < best_score or (score == best_score and keep < best_keep):
-            best = p
-            best_score = score
-            best_keep = keep
-    return best
+        a = g[hand_at(seat, PAIRS[last - p, 0])]
+        b = g[hand_at(seat, PAIRS[last - p, 1])]
+        score = score_keeping(g, seat, a, b, others)
+        best = min(best, (score << 17) | (min(a, b) << 10) | (max(a, b) << 3) | p)
+    return best & 7
 
 
 @hot
