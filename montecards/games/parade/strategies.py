@@ -46,7 +46,7 @@ ROLLOUTS_PER_DECISION = 6
 """Determinizations sampled per decision by ``rollout`` (the same ones for every candidate)."""
 
 
-HAND_INDEX_MASK = 7
+HAND_INDEX_MASK = 7  # the low bits of greedy's keys: a hand index (< 5) or a PAIRS index (< 6)
 
 
 @njit(cache=True, inline="always")
@@ -85,17 +85,19 @@ def tabulate_takings(g):
     g[PREFIX_SUMS] = 0
     for i in range(parade_n):
         card = g[PARADE + i]
-        counts += card_count(card)
-        sums += card_value(card)
+        count = card_count(card)
+        value_sum = card_value(card)
+        counts += count
+        sums += value_sum
         g[PREFIX_COUNTS + i + 1] = counts
         g[PREFIX_SUMS + i + 1] = sums
         first = value_of(card)
         stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
-        g[BY_VALUE_COUNTS + first] += card_count(card) & in_range
-        g[BY_VALUE_COUNTS + stop] -= card_count(card) & in_range
-        g[BY_VALUE_SUMS + first] += card_value(card) & in_range
-        g[BY_VALUE_SUMS + stop] -= card_value(card) & in_range
+        g[BY_VALUE_COUNTS + first] += count & in_range
+        g[BY_VALUE_COUNTS + stop] -= count & in_range
+        g[BY_VALUE_SUMS + first] += value_sum & in_range
+        g[BY_VALUE_SUMS + stop] -= value_sum & in_range
     for v in range(1, N_VALUES):
         g[BY_VALUE_COUNTS + v] += g[BY_VALUE_COUNTS + v - 1]
         g[BY_VALUE_SUMS + v] += g[BY_VALUE_SUMS + v - 1]
@@ -167,7 +169,7 @@ def greedy_discard(g, seat):
         b = g[hand_at(seat, PAIRS[last - p, 1])]
         score = score_keeping(g, seat, a, b, others)
         best = min(best, (score << 17) | (min(a, b) << 10) | (max(a, b) << 3) | p)
-    return best & 7
+    return best & HAND_INDEX_MASK
 
 
 @hot
