@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.games.parade.cards import (
     HAND_SIZE,
     MAX_PLAYERS,
@@ -30,7 +30,6 @@ from montecards.games.parade.cards import (
     N_COLOURS,
     N_VALUES,
     OPENING_PARADE,
-    colour_of,
     value_of,
 )
 from montecards.games.parade.packed import (
@@ -164,21 +163,37 @@ def set_up(g, players, margin, rng, lazy, trace):
     g[PARADE_N] = OPENING_PARADE
 
 
+def taken_in_removal_mode(played: int, card: int) -> bool:
+    """Removal rule: a parade card in removal mode is taken iff it has the colour of the
+    played card or a value ``<= v`` (``v`` the played card's value)."""
+    same_colour = card // N_VALUES == played // N_VALUES
+    return same_colour or card % N_VALUES <= played % N_VALUES
+
+
+TAKEN = np.array(
+    [-int(taken_in_removal_mode(p, c)) for p in range(N_CARDS) for c in range(N_CARDS)], np.int8
+)
+"""``taken_in_removal_mode`` as a table: ``TAKEN[66 * played + card]`` is -1 (all ones) or 0."""
+
+
 @njit(cache=True, inline="always")
-def is_taken(card, played, parade_n, position):
-    """Removal rule: is parade card ``card`` at ``position`` taken by ``played``?
+def taken_mask(played, card):
+    """All ones if ``card`` in removal mode is taken by ``played``, else 0 (``TAKEN``).
 
-    Positions ``position < parade_n - v`` are in removal mode (``v`` the played value; none
-    when ``parade_n <= v``); a card in removal mode is taken iff it has the played colour or a
-    value ``<= v``. (Bitwise ``&``/``|``, not ``and``/``or``: the answer is unpredictable, and
-    short-circuit operators would compile to branches.)
+    A mask rather than a comparison: whether a card is taken is unpredictable, so the
+    removal loop uses it as data (``&``), never as a branch.
     """
-    v = value_of(played)
-    in_removal_mode = position < parade_n - v
-    return in_removal_mode & ((colour_of(card) == colour_of(played)) | (value_of(card) <= v))
+    return np.int64(TAKEN[np.uint64(N_CARDS * played + card)])
 
 
-@hot
+@njit(cache=True, inline="always")
+def removal_end(parade_n, played):
+    """Positions before this one are in removal mode: all but the last ``v`` parade cards
+    (``v`` the played value; none when the parade has ``v`` cards or fewer)."""
+    return max(parade_n - value_of(played), 0)
+
+
+@hot_inline
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
     played = g[hand_at(seat, hand_index)]
@@ -187,21 +202,24 @@ def play_card(g, seat, hand_index, trace):
     g[HAND_N + seat] = n
     record(trace, EV_PLAY, seat, played, g[TURNS])
     parade_n = g[PARADE_N]
-    in_removal_mode = max(parade_n - value_of(played), 0)  # positions before this may be taken
+    end = removal_end(parade_n, played)
     if trace.shape[0] > 0:
-        for i in range(in_removal_mode):
-            if is_taken(g[PARADE + i], played, parade_n, i):
+        for i in range(end):
+            if taken_mask(played, g[PARADE + i]):
                 record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
     taken_counts = 0
     taken_sums = 0
-    for i in range(parade_n):  # branch-free: a taken card is overwritten by the next one kept
+    for i in range(end):  # branch-free: a taken card is overwritten by the next one kept
         card = g[PARADE + i]
-        taken = np.int64(is_taken(card, played, parade_n, i))
-        taken_counts += card_count(card) & -taken
-        taken_sums += card_value(card) & -taken
+        taken = taken_mask(played, card)
+        taken_counts += card_count(card) & taken
+        taken_sums += card_value(card) & taken
         g[PARADE + kept] = card
-        kept += 1 - taken
+        kept += 1 + taken
+    for i in range(end, parade_n):  # the last v cards are safe; they close up behind
+        g[PARADE + kept + i - end] = g[PARADE + i]
+    kept += parade_n - end
     g[COUNTS + seat] += taken_counts
     g[SUMS + seat] += taken_sums
     g[PARADE + kept] = played
@@ -213,7 +231,7 @@ def has_six_colours(g, seat):
     return every_field_set(g[COUNTS + seat])
 
 
-@hot
+@hot_inline
 def finish_turn(g, seat, rng, lazy, trace):
     """Draw (unless the last round has begun), then check the end triggers (rules: End).
 

@@ -32,6 +32,7 @@ from montecards.games.parade.rules import (
     keep_cards,
     other_best,
     play_card,
+    removal_end,
     seat_score,
 )
 from montecards.rng import shuffle
@@ -113,7 +114,7 @@ def score_after_play(g, played, counts, sums, other_best, margin):
     in removal mode; in the other fields, the cards in removal mode of value ``<= v``.
     """
     value = value_of(played)
-    in_removal_mode = max(g[PARADE_N] - value, 0)
+    in_removal_mode = removal_end(g[PARADE_N], played)
     own_colour = np.int64(0xFF) << (FIELD_BITS * colour_of(played))
     gained_counts = (g[BY_VALUE_COUNTS + value] & ~own_colour) | (
         g[PREFIX_COUNTS + in_removal_mode] & own_colour
