@@ -13,7 +13,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
@@ -108,7 +108,7 @@ def find_in_hand(g, seat, card):
     return -1
 
 
-@hot
+@hot_inline
 def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play).
 

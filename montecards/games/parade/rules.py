@@ -89,6 +89,11 @@ def hand_at(seat, k):
 
 
 @njit(cache=True, inline="always")
+def parade_at(i):
+    return np.uint64(PARADE + i)
+
+
+@njit(cache=True, inline="always")
 def count_of(g, seat, colour):
     """How many cards of ``colour`` the seat has collected."""
     return field(g[COUNTS + seat], colour)
@@ -215,14 +220,14 @@ def play_card(g, seat, hand_index, trace):
         taken = taken_mask(played, card)
         taken_counts += card_count(card) & taken
         taken_sums += card_value(card) & taken
-        g[PARADE + kept] = card
+        g[parade_at(kept)] = card
         kept += 1 + taken
     for i in range(end, parade_n):  # the last v cards are safe; they close up behind
-        g[PARADE + kept + i - end] = g[PARADE + i]
+        g[parade_at(kept + i - end)] = g[parade_at(i)]
     kept += parade_n - end
     g[COUNTS + seat] += taken_counts
     g[SUMS + seat] += taken_sums
-    g[PARADE + kept] = played
+    g[parade_at(kept)] = played
     g[PARADE_N] = kept + 1
 
 

@@ -65,6 +65,12 @@ BY_VALUE_COUNTS = PREFIX_SUMS + N_CARDS + 1  # [v]: the cards a play of value v 
 BY_VALUE_SUMS = BY_VALUE_COUNTS + N_VALUES + 1
 
 
+@njit(cache=True, inline="always")
+def at(table, i):
+    """Entry ``i`` of a scratch table, as an unsigned state offset (no negative-index fix-up)."""
+    return np.uint64(table + i)
+
+
 @hot
 def tabulate_takings(g):
     """Fill the tables from which ``score_after_play`` reads what a play would take.
@@ -90,15 +96,15 @@ def tabulate_takings(g):
         value_sum = card_value(card)
         counts += count
         sums += value_sum
-        g[PREFIX_COUNTS + i + 1] = counts
-        g[PREFIX_SUMS + i + 1] = sums
+        g[at(PREFIX_COUNTS, i + 1)] = counts
+        g[at(PREFIX_SUMS, i + 1)] = sums
         first = value_of(card)
         stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
-        g[BY_VALUE_COUNTS + first] += count & in_range
-        g[BY_VALUE_COUNTS + stop] -= count & in_range
-        g[BY_VALUE_SUMS + first] += value_sum & in_range
-        g[BY_VALUE_SUMS + stop] -= value_sum & in_range
+        g[at(BY_VALUE_COUNTS, first)] += count & in_range
+        g[at(BY_VALUE_COUNTS, stop)] -= count & in_range
+        g[at(BY_VALUE_SUMS, first)] += value_sum & in_range
+        g[at(BY_VALUE_SUMS, stop)] -= value_sum & in_range
     for v in range(1, N_VALUES):
         g[BY_VALUE_COUNTS + v] += g[BY_VALUE_COUNTS + v - 1]
         g[BY_VALUE_SUMS + v] += g[BY_VALUE_SUMS + v - 1]
@@ -116,11 +122,11 @@ def score_after_play(g, played, counts, sums, other_best, margin):
     value = value_of(played)
     in_removal_mode = removal_end(g[PARADE_N], played)
     own_colour = np.int64(0xFF) << (FIELD_BITS * colour_of(played))
-    gained_counts = (g[BY_VALUE_COUNTS + value] & ~own_colour) | (
-        g[PREFIX_COUNTS + in_removal_mode] & own_colour
+    gained_counts = (g[at(BY_VALUE_COUNTS, value)] & ~own_colour) | (
+        g[at(PREFIX_COUNTS, in_removal_mode)] & own_colour
     )
-    gained_sums = (g[BY_VALUE_SUMS + value] & ~own_colour) | (
-        g[PREFIX_SUMS + in_removal_mode] & own_colour
+    gained_sums = (g[at(BY_VALUE_SUMS, value)] & ~own_colour) | (
+        g[at(PREFIX_SUMS, in_removal_mode)] & own_colour
     )
     return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
 
