@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
 from montecards.games.parade.packed import FIELD_BITS, card_count, card_value, packed_score
 from montecards.games.parade.rules import (
@@ -71,7 +71,7 @@ def at(table, i):
     return np.uint64(table + i)
 
 
-@hot
+@hot_inline
 def tabulate_takings(g):
     """Fill the tables from which ``score_after_play`` reads what a play would take.
 
