@@ -127,7 +127,7 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
     return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
 
 
-@hot
+@hot_inline
 def choose_discard(g, seat, strategy, choice_rng, script_discards):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
     if strategy == RANDOM:
@@ -179,7 +179,7 @@ def play_game(
     return ERR_NONE
 
 
-@hot
+@hot_inline
 def write_row(g, players, seat_tmp, row):
     """Scores, collection sizes and win shares of a finished game into its output row."""
     for s in range(players):

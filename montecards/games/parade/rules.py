@@ -141,7 +141,7 @@ def next_card(g, rng, lazy):
     return card
 
 
-@hot
+@hot_inline
 def set_up(g, players, margin, rng, lazy, trace):
     """Deal 5 cards to each seat in blocks, then the 6-card opening parade (rules: Setup).
 
@@ -296,7 +296,7 @@ def seat_score(g, seat):
     return total
 
 
-@hot
+@hot_inline
 def keep_cards(g, seat, pair, trace):
     """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept."""
     for k in range(g[HAND_N + seat]):
