@@ -7,10 +7,9 @@ import secrets
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
@@ -23,6 +22,9 @@ from montecards.engine.runner import (
     warm_up,
 )
 from montecards.engine.spec import GameSpec, InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def new_seed() -> int:

@@ -28,8 +28,9 @@ def summary_table(res: SimulationResult) -> str:
         header += f"  {name:>14}"
     lines.append(header)
     lines.append("-" * len(header))
-    summary = res.summary()
-    for seat, row in summary.iterrows():
+    table = res.seat_table()
+    for seat in table["seat"]:
+        row = {column: values[seat] for column, values in table.items()}
         ci = f"[{_pct(row['win_low'])}, {_pct(row['win_high'])}]"
         line = (
             f"{seat:>4}  {row['strategy']:<14}{_pct(row['win_share']):>10}  {ci:<17}"

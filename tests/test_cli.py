@@ -110,3 +110,15 @@ def test_bad_input_exits_2_with_one_clear_line(args, message):
     assert len(lines) == 1, out.stderr
     assert message in lines[0]
     assert "Traceback" not in out.stderr
+
+
+def test_simulate_table_does_not_load_pandas():
+    """The default table is built without pandas: its import is ~0.4 s of a short run."""
+    code = (
+        "import sys; from click.testing import CliRunner; from montecards.cli import cli; "
+        "r = CliRunner().invoke(cli, ['simulate', 'parade', '-n', '300', '--seed', '1']); "
+        "assert r.exit_code == 0, r.output; assert 'win share' in r.output; "
+        "print('pandas' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

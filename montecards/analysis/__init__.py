@@ -8,12 +8,49 @@
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
-from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
-from montecards.analysis.matchups import MatchupResult, matchups
-from montecards.analysis.results import SimulationResult
-from montecards.analysis.runs import Adaptive, per_game, setup
-from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
-from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_MODULE_OF = {
+    "mean_interval": "intervals",
+    "normal_mean": "intervals",
+    "share_interval": "intervals",
+    "wilson": "intervals",
+    "MatchupResult": "matchups",
+    "matchups": "matchups",
+    "SimulationResult": "results",
+    "Adaptive": "runs",
+    "per_game": "runs",
+    "setup": "runs",
+    "SeatAdvantage": "seats",
+    "seat_advantage": "seats",
+    "simulate_adaptive": "seats",
+    "SweepResult": "variants",
+    "VariantComparison": "variants",
+    "compare_variants": "variants",
+    "sweep": "variants",
+}
+"""Loaded on first use: ``montecards simulate`` needs only ``results``, and the comparisons
+would otherwise bring in pandas before a single game is played."""
+
+if TYPE_CHECKING:
+    from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
+    from montecards.analysis.matchups import MatchupResult, matchups
+    from montecards.analysis.results import SimulationResult
+    from montecards.analysis.runs import Adaptive, per_game, setup
+    from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
+    from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULE_OF:
+        value = getattr(import_module(f"montecards.analysis.{_MODULE_OF[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'montecards.analysis' has no attribute {name!r}")
+
 
 __all__ = [
     "Adaptive",

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from montecards.analysis.intervals import normal_mean, wilson
 from montecards.engine.spec import WIN_UNIT, Layout
 from montecards.engine.summary import Summary
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -95,24 +97,28 @@ class SimulationResult:
 
     # --- tables ------------------------------------------------------------------------
 
+    def seat_table(self) -> dict[str, list]:
+        """The columns of ``summary()`` as plain lists (one entry per seat), without pandas."""
+        table: dict[str, list] = {
+            "seat": list(range(self.players)),
+            "strategy": list(self.strategies),
+            "win_share": list(self.win_share),
+            "win_low": [ci[0] for ci in self.win_share_ci95],
+            "win_high": [ci[1] for ci in self.win_share_ci95],
+        }
+        for name in self.layout.seat_block_names[1:]:
+            cis = self._seat_intervals(name)
+            table[f"mean_{name}"] = self._seat_means(name)
+            table[f"{name}_low"] = [ci[0] for ci in cis]
+            table[f"{name}_high"] = [ci[1] for ci in cis]
+        return table
+
     def summary(self) -> pd.DataFrame:
         """One row per seat: strategy, win share with its Wilson interval, mean score (and
         every other per-seat output) with normal intervals."""
-        table = pd.DataFrame(
-            {
-                "seat": range(self.players),
-                "strategy": self.strategies,
-                "win_share": self.win_share,
-                "win_low": [ci[0] for ci in self.win_share_ci95],
-                "win_high": [ci[1] for ci in self.win_share_ci95],
-            }
-        )
-        for name in self.layout.seat_block_names[1:]:
-            table[f"mean_{name}"] = self._seat_means(name)
-            cis = self._seat_intervals(name)
-            table[f"{name}_low"] = [ci[0] for ci in cis]
-            table[f"{name}_high"] = [ci[1] for ci in cis]
-        return table.set_index("seat")
+        import pandas as pd
+
+        return pd.DataFrame(self.seat_table()).set_index("seat")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of ``montecards simulate --json`` (DESIGN.md)."""
@@ -156,6 +162,8 @@ class SimulationResult:
 
 def games_frame(rows: np.ndarray, layout: Layout) -> pd.DataFrame:
     """Per-game DataFrame from int64 rows: ``win_k`` as a share in [0, 1], the rest as is."""
+    import pandas as pd
+
     frame = pd.DataFrame({name: rows[:, k] for k, name in enumerate(layout.columns)})
     for col in frame.columns[layout.seat_slice("win")]:
         frame[col] = frame[col] / WIN_UNIT

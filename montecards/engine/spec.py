@@ -5,8 +5,9 @@ parameters (with defaults, parsing and validation), strategy names and its per-g
 columns, and hands over three entry points:
 
 * ``run_chunk(seed, start, players, params, strategies, rows)`` — an ``@njit(parallel=True)``
-  kernel (or a function picking one) that plays games ``start .. start + len(rows) - 1`` of the run, game ``i`` drawing only
-  from the stream of ``(seed, i)``, and writes one int64 row per game;
+  kernel (or a function picking one) that plays games ``start .. start + len(rows) - 1``
+  of the run, game ``i`` drawing only from the stream of ``(seed, i)``, and writes one
+  int64 row per game;
 * ``trace(seed, index, players, params, strategies)`` — one game of a run, event by event;
 * ``pack_params(players, params)`` — the validated parameters as the float64 vector the
   kernel reads.
