@@ -24,7 +24,8 @@ hot = njit(cache=True, _nrt=False)
 hot_inline = njit(cache=True, _nrt=False, inline="always")
 """``hot``, and inlined into its callers by numba (at the IR level).
 
-For the one or two functions called once per turn from the turn loop: numba passes every
-array argument as seven machine words on the stack, and the turn's rule functions are too
-large for LLVM to inline on its own, so a call cost ~50 instructions of argument copying.
+For the rule functions the game loop calls once per turn (or once per seat at the end) from
+one place: numba passes every array argument as seven machine words on the stack, and these
+functions are too large for LLVM to inline on its own, so each call cost ~50 instructions of
+argument copying. Inlining a function called from many places multiplies its compile time.
 """

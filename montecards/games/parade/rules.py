@@ -24,12 +24,14 @@ from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
 from montecards.games.parade.cards import (
+    COLOUR_OF,
     HAND_SIZE,
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
     N_VALUES,
     OPENING_PARADE,
+    VALUE_OF,
     value_of,
 )
 from montecards.games.parade.packed import (
@@ -89,8 +91,9 @@ def hand_at(seat, k):
 
 
 @njit(cache=True, inline="always")
-def parade_at(i):
-    return np.uint64(PARADE + i)
+def at(offset, i):
+    """State offset ``offset + i`` as an unsigned integer (no negative-index fix-up)."""
+    return np.uint64(offset + i)
 
 
 @njit(cache=True, inline="always")
@@ -171,8 +174,7 @@ def set_up(g, players, margin, rng, lazy, trace):
 def taken_in_removal_mode(played: int, card: int) -> bool:
     """Removal rule: a parade card in removal mode is taken iff it has the colour of the
     played card or a value ``<= v`` (``v`` the played card's value)."""
-    same_colour = card // N_VALUES == played // N_VALUES
-    return same_colour or card % N_VALUES <= played % N_VALUES
+    return COLOUR_OF[card] == COLOUR_OF[played] or VALUE_OF[card] <= VALUE_OF[played]
 
 
 TAKEN = np.array(
@@ -220,14 +222,14 @@ def play_card(g, seat, hand_index, trace):
         taken = taken_mask(played, card)
         taken_counts += card_count(card) & taken
         taken_sums += card_value(card) & taken
-        g[parade_at(kept)] = card
+        g[at(PARADE, kept)] = card
         kept += 1 + taken
     for i in range(end, parade_n):  # the last v cards are safe; they close up behind
-        g[parade_at(kept + i - end)] = g[parade_at(i)]
+        g[at(PARADE, kept + i - end)] = g[at(PARADE, i)]
     kept += parade_n - end
     g[COUNTS + seat] += taken_counts
     g[SUMS + seat] += taken_sums
-    g[parade_at(kept)] = played
+    g[at(PARADE, kept)] = played
     g[PARADE_N] = kept + 1
 
 

@@ -27,6 +27,7 @@ from montecards.games.parade.rules import (
     PLAYERS,
     SCRATCH,
     SUMS,
+    at,
     finish_turn,
     hand_at,
     keep_cards,
@@ -63,12 +64,6 @@ PREFIX_COUNTS = SCRATCH  # [k]: the first k parade cards, as a packed count word
 PREFIX_SUMS = PREFIX_COUNTS + N_CARDS + 1  # [k]: ... as a packed value-sum word
 BY_VALUE_COUNTS = PREFIX_SUMS + N_CARDS + 1  # [v]: the cards a play of value v takes by value
 BY_VALUE_SUMS = BY_VALUE_COUNTS + N_VALUES + 1
-
-
-@njit(cache=True, inline="always")
-def at(table, i):
-    """Entry ``i`` of a scratch table, as an unsigned state offset (no negative-index fix-up)."""
-    return np.uint64(table + i)
 
 
 @hot_inline
