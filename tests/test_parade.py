@@ -189,9 +189,8 @@ def test_greedy_scores_every_play_like_the_oracle(deck, length, mine, theirs, pl
         _, taken = naive.resolve_play([label(c) for c in parade_cards], label(played))
         labels = [[label(c) for c in cards] for cards in collections]
         expected = naive.score_collections([labels[0] + taken] + labels[1:], players, margin)[0]
-        got = strategies.score_after_play(
-            g, played, g[rules.COUNTS], g[rules.SUMS], others, g[rules.MARGIN]
-        )
+        threshold = packed.majority_threshold(others, g[rules.MARGIN])
+        got = strategies.score_after_play(g, played, g[rules.COUNTS], g[rules.SUMS], threshold)
         assert got == expected
 
 

@@ -29,6 +29,8 @@ CARD_VALUE = np.array(
     [(card % N_VALUES) << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64
 )
 """A card as a packed value sum: its value in its colour's field."""
+COLOUR_FIELD = np.array([0xFF << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64)
+"""A card's colour as a packed mask: all ones in its colour's field."""
 
 
 @njit(cache=True, inline="always")
@@ -70,17 +72,36 @@ def field_total(word):
     return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & 0xFFFF
 
 
-@hot
-def packed_score(counts, sums, other_best, margin):
-    """The score of a collection given as packed ``counts`` and value ``sums`` (rules: Scoring).
+@njit(cache=True, inline="always")
+def colour_field(card):
+    """``COLOUR_FIELD[card]``."""
+    return COLOUR_FIELD[np.uint64(card)]
 
-    A colour is in majority iff its count is ``>= 1`` and ``count - other_best >= margin``
-    (``rules.colour_score``). Both tests are done in every field at once: adding 127, or 128
-    minus ``other_best + margin``, sets a field's top bit exactly when the test holds, and no
-    field over- or underflows (counts <= 11, margin <= 2). Majority colours score their count,
+
+@hot
+def majority_threshold(other_best, margin):
+    """Per colour, the fewest cards that are in majority against ``other_best`` (packed):
+    ``max(1, other_best + margin)`` (``rules.colour_score``: at least one card and
+    ``count - other_best >= margin``)."""
+    return field_max(other_best + ONES * margin, ONES)
+
+
+@hot
+def score_against(counts, sums, threshold):
+    """The score of a collection given as packed ``counts`` and value ``sums`` (rules:
+    Scoring), with ``threshold`` from ``majority_threshold``.
+
+    A colour is in majority iff its count reaches its threshold: adding 128 minus the
+    threshold sets a field's top bit exactly then, in every field at once, and no field
+    over- or underflows (counts <= 11, thresholds <= 13). Majority colours score their count,
     the others their sum; the six fields are then added up (at most 6 x 55 = 330).
     """
-    at_least_one = (counts + ONES * 127) & HIGH_BITS
-    ahead = (counts + ONES * 128 - other_best - ONES * margin) & HIGH_BITS
-    majority = ((at_least_one & ahead) >> (FIELD_BITS - 1)) * 0xFF
+    majority = (((counts + ONES * 128 - threshold) & HIGH_BITS) >> (FIELD_BITS - 1)) * 0xFF
     return field_total((counts & majority) | (sums & ~majority))
+
+
+@hot
+def packed_score(counts, sums, other_best, margin):
+    """The score of a collection (``score_against``) against the best other counts
+    ``other_best`` with the majority ``margin`` in force."""
+    return score_against(counts, sums, majority_threshold(other_best, margin))

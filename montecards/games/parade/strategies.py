@@ -12,8 +12,15 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
-from montecards.games.parade.cards import N_CARDS, N_VALUES, colour_of, value_of
-from montecards.games.parade.packed import FIELD_BITS, card_count, card_value, packed_score
+from montecards.games.parade.cards import N_CARDS, N_VALUES, value_of
+from montecards.games.parade.packed import (
+    card_count,
+    card_value,
+    colour_field,
+    majority_threshold,
+    packed_score,
+    score_against,
+)
 from montecards.games.parade.rules import (
     COUNTS,
     DECK,
@@ -51,12 +58,18 @@ ROLLOUTS_PER_DECISION = 6
 HAND_INDEX_MASK = 7  # the low bits of greedy's keys: a hand index (< 5) or a PAIRS index (< 6)
 
 
+TIE_BREAK = np.array(
+    [((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) for card in range(N_CARDS)], np.int64
+)
+"""Greedy's tie-break as bits 3..15 of its key: the highest value, then the lowest card id."""
+
+
 @njit(cache=True, inline="always")
 def greedy_key(score, card, hand_index):
     """Greedy's order as one integer, smallest best: the lowest score, then the highest value,
-    then the lowest card id; the hand index rides in the low bits. (Taking the minimum of
-    keys compiles without the unpredictable branches of a comparison chain.)"""
-    return (score << 16) | ((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) | hand_index
+    then the lowest card id (``TIE_BREAK``); the hand index rides in the low bits. (Taking the
+    minimum of keys compiles without the unpredictable branches of a comparison chain.)"""
+    return (score << 16) | TIE_BREAK[np.uint64(card)] | hand_index
 
 
 # What any play would take from the parade, tabulated once per decision (state scratch)
@@ -106,24 +119,24 @@ def tabulate_takings(g):
 
 
 @hot
-def score_after_play(g, played, counts, sums, other_best, margin):
+def score_after_play(g, played, counts, sums, threshold):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
-    ``counts``, ``sums`` and ``other_best`` are the seat's collection and the best other
-    counts as packed words (``packed``); what the play takes (rules: Removal) comes from the
+    ``counts`` and ``sums`` are the seat's collection as packed words, ``threshold`` its
+    majority thresholds (``packed.majority_threshold``); what the play takes (rules: Removal) comes from the
     tables of ``tabulate_takings``: in the played colour's field, every card of that colour
     in removal mode; in the other fields, the cards in removal mode of value ``<= v``.
     """
     value = value_of(played)
     in_removal_mode = removal_end(g[PARADE_N], played)
-    own_colour = np.int64(0xFF) << (FIELD_BITS * colour_of(played))
+    own_colour = colour_field(played)
     gained_counts = (g[at(BY_VALUE_COUNTS, value)] & ~own_colour) | (
         g[at(PREFIX_COUNTS, in_removal_mode)] & own_colour
     )
     gained_sums = (g[at(BY_VALUE_SUMS, value)] & ~own_colour) | (
         g[at(PREFIX_SUMS, in_removal_mode)] & own_colour
     )
-    return packed_score(counts + gained_counts, sums + gained_sums, other_best, margin)
+    return score_against(counts + gained_counts, sums + gained_sums, threshold)
 
 
 @hot
@@ -135,11 +148,11 @@ def greedy_play(g, seat):
     tabulate_takings(g)
     counts = g[COUNTS + seat]
     sums = g[SUMS + seat]
-    others = other_best(g, seat)
+    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
     best = np.int64(1) << 62
     for k in range(g[HAND_N + seat]):
         card = g[hand_at(seat, k)]
-        score = score_after_play(g, card, counts, sums, others, g[MARGIN])
+        score = score_after_play(g, card, counts, sums, threshold)
         best = min(best, greedy_key(score, card, k))
     return best & HAND_INDEX_MASK
 
