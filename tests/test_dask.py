@@ -168,23 +168,30 @@ def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch):
 
 
 def test_a_worker_killed_mid_run_does_not_change_the_result(client):
-    """Runs last: it kills one of the fixture's workers (its nanny starts a new one)."""
+    """Runs last: it kills one of the fixture's workers (its nanny starts a new one).
+
+    The worker is killed from the first chunk's rows on (from the third) that arrive while a
+    worker is busy with a chunk; chunks of ~40 ms leave plenty of such moments, where chunks
+    of a few ms were sometimes all finished before the scheduler was asked.
+    """
     spec, config, _, _ = prepare("parade", 3, None, None, 21)
-    n, chunk = 12_000, 750
+    n, chunk = 60_000, 3_750
     reference = execute(spec, config, n, 1, chunk, keep_games=True)
     pids = client.run(os.getpid)
     killed: list[tuple[int, tuple]] = []
 
     def kill_a_busy_worker(start: int, rows: np.ndarray) -> None:
-        if start == 2 * chunk and not killed:
-            busy = {w: keys for w, keys in client.processing().items() if keys}
-            worker = next(iter(busy), next(iter(pids)))
+        if start < 2 * chunk or killed:
+            return
+        busy = {w: keys for w, keys in client.processing().items() if keys}
+        if busy:
+            worker = next(iter(busy))
             os.kill(pids[worker], signal.SIGKILL)
-            killed.append((pids[worker], tuple(busy.get(worker, ()))))
+            killed.append((pids[worker], tuple(busy[worker])))
 
     summary, rows = execute_dask(spec, config, n, None, chunk, True, False, client,
                                  on_rows=kill_a_busy_worker)
-    assert killed, "no worker was killed"
+    assert killed, "no chunk's rows arrived while a worker was busy"
     pid, lost = killed[0]
     assert any(str(key).startswith("montecards-chunk-") for key in lost), "killed an idle worker"
     assert np.array_equal(rows, reference[1])
