@@ -139,7 +139,7 @@ def score_after_play(g, played, counts, sums, threshold):
     return score_against(counts + gained_counts, sums + gained_sums, threshold)
 
 
-@hot
+@hot_inline
 def greedy_play(g, seat):
     """Hand index of the card minimising the seat's score after taking.
 
