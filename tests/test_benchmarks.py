@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from benchmarks import compare, core, history, plot
+from benchmarks import compare, core, history, instructions, plot
 
 
 def case(key: str, ratio: float, games_per_s: float = 1000.0, reps: list[float] | None = None) -> dict:
@@ -177,3 +177,23 @@ def test_all_threads_cases_get_a_looser_least_threshold():
     base = entry("2026-01-01T00:00:00", [case("anomia/4p/default/tall", 0.48)])
     now = entry("2026-01-02T00:00:00", [case("anomia/4p/default/tall", 0.355)])  # 1.35x: load noise
     assert not history.compare_entries(now, base, [base], 0.30)[0]["regression"]
+
+
+def test_instruction_count_sums_the_self_cost_of_the_jitted_objects(tmp_path):
+    """callgrind's format: compressed object names defined on ``ob=`` or on ``cob=`` (the
+    jitted code's ``???`` first appears as a call target here), relative positions, and the
+    inclusive cost line after ``calls=``, which is not the caller's own."""
+    out = tmp_path / "callgrind.out"
+    out.write_text(
+        "version: 1\ncreator: callgrind\npositions: line\nevents: Ir\n"
+        "ob=(1) /usr/bin/python3.11\nfl=(1) ???\nfn=(1) main\n"
+        "0 100\n"
+        "cob=(2) ???\ncfi=(1)\ncfn=(2) 0x1000\ncalls=1 0\n0 5000\n"
+        "ob=(2)\nfl=(1)\nfn=(2)\n"
+        "0 40\n+2 7\n* 3\n"
+        "cob=(1)\ncfn=(1)\ncalls=2 0\n0 900\n"
+        "ob=(1)\nfn=(1)\n0 11\n"
+        "ob=(3) ???\nfn=(3) 0x2000\n-1 50\n"
+        "totals: 5161\nsummary: 5161\n"
+    )
+    assert instructions.jitted_instructions(out) == 40 + 7 + 3 + 50
