@@ -170,9 +170,9 @@ def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch):
 def test_a_worker_killed_mid_run_does_not_change_the_result(client):
     """Runs last: it kills one of the fixture's workers (its nanny starts a new one).
 
-    The worker is killed from the first chunk's rows on (from the third) that arrive while a
-    worker is busy with a chunk; chunks of ~40 ms leave plenty of such moments, where chunks
-    of a few ms were sometimes all finished before the scheduler was asked.
+    The worker is killed when, from the third chunk on, a chunk's rows arrive while a worker
+    is busy with another chunk. Chunks of ~40 ms leave many such moments; with chunks of a
+    few ms, every chunk had sometimes finished before the scheduler was asked.
     """
     spec, config, _, _ = prepare("parade", 3, None, None, 21)
     n, chunk = 60_000, 3_750

@@ -5,8 +5,9 @@ its value sums and the best other counts each fit in one word with one 8-bit fie
 (colour ``c`` in bits ``8c .. 8c + 7``). Taking cards is then a word addition, "holds all six
 colours" is one test, and the score of a collection — every colour at once, without a
 branch — is a few word operations (SIMD within a register). The rules keep collections this
-way; ``greedy`` scores every candidate play with ``packed_score``, which
-``tests/test_parade.py`` checks against the naive oracle.
+way; ``greedy`` scores every candidate play with ``score_against`` (thresholds from
+``majority_threshold``, once per decision), which ``tests/test_parade.py`` checks against the
+naive oracle.
 """
 
 from __future__ import annotations

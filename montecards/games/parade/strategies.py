@@ -123,9 +123,10 @@ def score_after_play(g, played, counts, sums, threshold):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
     ``counts`` and ``sums`` are the seat's collection as packed words, ``threshold`` its
-    majority thresholds (``packed.majority_threshold``); what the play takes (rules: Removal) comes from the
-    tables of ``tabulate_takings``: in the played colour's field, every card of that colour
-    in removal mode; in the other fields, the cards in removal mode of value ``<= v``.
+    majority thresholds (``packed.majority_threshold``). What the play takes (rules: Removal)
+    comes from the tables of ``tabulate_takings``: in the played colour's field, every card of
+    that colour in removal mode; in the other fields, the cards in removal mode of value
+    ``<= v``.
     """
     value = value_of(played)
     in_removal_mode = removal_end(g[PARADE_N], played)
