@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from montecards import games
 from montecards.analysis.results import SimulationResult
 
 
@@ -9,10 +10,18 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
+def _param_text(res: SimulationResult, name: str, value) -> str:
+    """``name=value``, marked when the parameter changes nothing at this player count."""
+    text = f"{name}={_fmt_value(value)}"
+    if not games.get(res.game).param(name).acts_at(res.players):
+        text += f" (unused with {res.players} players)"
+    return text
+
+
 def summary_table(res: SimulationResult) -> str:
     """Per seat: strategy, win share with its 95 % interval, mean score and seat outputs;
     then game length, shared wins, unfinished games and the game's metrics."""
-    params = ", ".join(f"{k}={_fmt_value(v)}" for k, v in res.params.items())
+    params = ", ".join(_param_text(res, name, value) for name, value in res.params.items())
     lines = [
         f"{res.title}: {res.n_games:,} games, {res.players} players, seed {res.seed}"
         + (f"  [{params}]" if params else ""),

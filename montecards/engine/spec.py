@@ -42,7 +42,9 @@ class Param:
 
     ``default`` is a value or a function of the player count. ``parse`` turns the CLI text
     (lists comma-separated) into a value; ``check(value, players)`` returns the value in its
-    canonical form or raises :class:`InputError` saying what is allowed.
+    canonical form or raises :class:`InputError` saying what is allowed. ``acts(players)``
+    says whether the parameter changes anything at that player count (None: at every count);
+    a run still reports it, and the summary table marks it unused.
     """
 
     name: str
@@ -50,9 +52,13 @@ class Param:
     help: str
     parse: Callable[[str], Any]
     check: Callable[[Any, int], Any]
+    acts: Callable[[int], bool] | None = None
 
     def default_for(self, players: int) -> Any:
         return self.default(players) if callable(self.default) else self.default
+
+    def acts_at(self, players: int) -> bool:
+        return self.acts is None or bool(self.acts(players))
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ PARAMS = (
         "2 players: majority needs count - opponent >= margin (2 official, 1 strictly more, 0 as 3-6p)",
         _parse_margin,
         check_choice("two_player_margin", TWO_PLAYER_MARGINS),
+        acts=lambda players: players == 2,
     ),
 )
 
