@@ -21,13 +21,8 @@ VALUE_OF = np.array([card % N_VALUES for card in range(N_CARDS)], dtype=np.int64
 
 
 @njit(cache=True, inline="always")
-def colour_of(card):
-    return COLOUR_OF[np.uint64(card)]  # a table, unsigned index: no division, no sign fix-up
-
-
-@njit(cache=True, inline="always")
 def value_of(card):
-    return VALUE_OF[np.uint64(card)]
+    return VALUE_OF[np.uint64(card)]  # a table, unsigned index: no division, no sign fix-up
 
 
 def label(card: int) -> str:

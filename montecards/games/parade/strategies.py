@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
-from montecards.games.parade.cards import N_CARDS, N_VALUES, value_of
+from montecards.games.parade.cards import N_CARDS, N_VALUES, VALUE_OF, value_of
 from montecards.games.parade.packed import (
     card_count,
     card_value,
@@ -59,7 +59,7 @@ HAND_INDEX_MASK = 7  # the low bits of greedy's keys: a hand index (< 5) or a PA
 
 
 TIE_BREAK = np.array(
-    [((N_VALUES - 1 - value_of(card)) << 11) | (card << 3) for card in range(N_CARDS)], np.int64
+    [((N_VALUES - 1 - VALUE_OF[card]) << 11) | (card << 3) for card in range(N_CARDS)], np.int64
 )
 """Greedy's tie-break as bits 3..15 of its key: the highest value, then the lowest card id."""
 
