@@ -1,13 +1,18 @@
-"""Parade's collections as packed words: the six colours in one int64, 8 bits each.
+"""Parade's collections as packed words: the six colours in one int64, 10 bits each.
 
 Per colour, a collection holds at most 11 cards worth at most 55 points, so a seat's counts,
-its value sums and the best other counts each fit in one word with one 8-bit field per colour
-(colour ``c`` in bits ``8c .. 8c + 7``). Taking cards is then a word addition, "holds all six
-colours" is one test, and the score of a collection — every colour at once, without a
-branch — is a few word operations (SIMD within a register). The rules keep collections this
-way; ``greedy`` scores every candidate play with ``score_against`` (thresholds from
-``majority_threshold``, once per decision), which ``tests/test_parade.py`` checks against the
-naive oracle.
+its value sums and the best other counts each fit in one word with one 10-bit field per
+colour (colour ``c`` in bits ``10c .. 10c + 9``). Taking cards is then a word addition,
+"holds all six colours" is one test, and the score of a collection — every colour at once,
+without a branch — is a few word operations (SIMD within a register). The rules keep
+collections this way; ``greedy`` scores every candidate play with ``score_against``
+(thresholds from ``majority_threshold``, once per decision), which ``tests/test_parade.py``
+checks against the naive oracle.
+
+Ten bits hold a count (at most 11: 4 bits) and a value sum (at most 55: 6 bits) together,
+so a **tally** — a count word plus its sum word shifted left by 4 — carries both in one
+word: what a play takes is added up as one tally and split once (``tally_counts``,
+``tally_sums``).
 """
 
 from __future__ import annotations
@@ -18,11 +23,17 @@ from numba import njit
 from montecards.engine.jit import hot
 from montecards.games.parade.cards import N_CARDS, N_COLOURS, N_VALUES
 
-FIELD_BITS = 8
+FIELD_BITS = 10
+FIELD_MASK = (1 << FIELD_BITS) - 1
+TOP_BIT = 1 << (FIELD_BITS - 1)  # within a field
 ONES = sum(1 << (FIELD_BITS * c) for c in range(N_COLOURS))  # 1 in every colour's field
-HIGH_BITS = ONES << (FIELD_BITS - 1)  # the top bit of every field
-EVEN_FIELDS = sum(0xFF << (2 * FIELD_BITS * c) for c in range(N_COLOURS // 2))
+HIGH_BITS = ONES * TOP_BIT  # the top bit of every field
+EVEN_FIELDS = sum(FIELD_MASK << (2 * FIELD_BITS * c) for c in range(N_COLOURS // 2))
 SUM_OF_PAIRS = sum(1 << (2 * FIELD_BITS * c) for c in range(N_COLOURS // 2))
+
+COUNT_BITS = 4  # a tally's count bits in each field (counts <= 11); its sum sits above them
+TALLY_COUNTS = ONES * ((1 << COUNT_BITS) - 1)
+TALLY_SUMS = ONES * ((1 << (FIELD_BITS - COUNT_BITS)) - 1)  # after the shift (sums <= 55)
 
 CARD_COUNT = np.array([1 << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64)
 """A card as a packed count: 1 in its colour's field."""
@@ -30,7 +41,11 @@ CARD_VALUE = np.array(
     [(card % N_VALUES) << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64
 )
 """A card as a packed value sum: its value in its colour's field."""
-COLOUR_FIELD = np.array([0xFF << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64)
+CARD_TALLY = CARD_COUNT + (CARD_VALUE << COUNT_BITS)
+"""A card as a tally: its count and value in its colour's field."""
+COLOUR_FIELD = np.array(
+    [FIELD_MASK << (FIELD_BITS * (card // N_VALUES)) for card in range(N_CARDS)], np.int64
+)
 """A card's colour as a packed mask: all ones in its colour's field."""
 
 
@@ -46,23 +61,41 @@ def card_value(card):
     return CARD_VALUE[np.uint64(card)]
 
 
+@njit(cache=True, inline="always")
+def card_tally(card):
+    """``CARD_TALLY[card]``."""
+    return CARD_TALLY[np.uint64(card)]
+
+
+@njit(cache=True, inline="always")
+def tally_counts(tally):
+    """The packed counts of a tally (a sum of card tallies, at most 11 cards per colour)."""
+    return tally & TALLY_COUNTS
+
+
+@njit(cache=True, inline="always")
+def tally_sums(tally):
+    """The packed value sums of a tally."""
+    return (tally >> COUNT_BITS) & TALLY_SUMS
+
+
 @hot
 def field(word, colour):
     """One colour's entry of a packed word."""
-    return (word >> (FIELD_BITS * colour)) & 0xFF
+    return (word >> (FIELD_BITS * colour)) & FIELD_MASK
 
 
 @hot
 def every_field_set(word):
     """Is every colour's entry of a packed count word at least 1?"""
-    return ((word + ONES * 127) & HIGH_BITS) == HIGH_BITS
+    return ((word + ONES * (TOP_BIT - 1)) & HIGH_BITS) == HIGH_BITS
 
 
 @hot
 def field_max(a, b):
-    """The colour-by-colour maximum of two packed count words (entries <= 127)."""
+    """The colour-by-colour maximum of two packed count words (entries < ``TOP_BIT``)."""
     a_at_least_b = (((a | HIGH_BITS) - b) & HIGH_BITS) >> (FIELD_BITS - 1)
-    pick_a = a_at_least_b * 0xFF
+    pick_a = a_at_least_b * FIELD_MASK
     return (a & pick_a) | (b & ~pick_a)
 
 
@@ -70,7 +103,9 @@ def field_max(a, b):
 def field_total(word):
     """The sum of the six entries of a packed word (each <= 55)."""
     pairs = (word & EVEN_FIELDS) + ((word >> FIELD_BITS) & EVEN_FIELDS)
-    return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & 0xFFFF
+    return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & (
+        (1 << (2 * FIELD_BITS)) - 1
+    )
 
 
 @njit(cache=True, inline="always")
@@ -92,12 +127,12 @@ def score_against(counts, sums, threshold):
     """The score of a collection given as packed ``counts`` and value ``sums`` (rules:
     Scoring), with ``threshold`` from ``majority_threshold``.
 
-    A colour is in majority iff its count reaches its threshold: adding 128 minus the
+    A colour is in majority iff its count reaches its threshold: adding ``TOP_BIT`` minus the
     threshold sets a field's top bit exactly then, in every field at once, and no field
     over- or underflows (counts <= 11, thresholds <= 13). Majority colours score their count,
     the others their sum; the six fields are then added up (at most 6 x 55 = 330).
     """
-    majority = (((counts + ONES * 128 - threshold) & HIGH_BITS) >> (FIELD_BITS - 1)) * 0xFF
+    majority = (((counts + HIGH_BITS - threshold) & HIGH_BITS) >> (FIELD_BITS - 1)) * FIELD_MASK
     return field_total((counts & majority) | (sums & ~majority))
 
 

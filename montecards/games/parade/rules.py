@@ -8,7 +8,7 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 * ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
 * ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
   printed values per colour (all that scoring needs), one packed word each (``packed``: one
-  8-bit field per colour; ``count_of`` and ``sum_of`` read a colour);
+  10-bit field per colour; ``count_of`` and ``sum_of`` read a colour);
 * ``DISCARD + seat``: each seat's final-discard choice, made before any is applied;
 * ``SCRATCH`` onwards: the strategies' working space (neither reset nor copied).
 
@@ -36,11 +36,14 @@ from montecards.games.parade.cards import (
 )
 from montecards.games.parade.packed import (
     card_count,
+    card_tally,
     card_value,
     every_field_set,
     field,
     field_max,
     field_total,
+    tally_counts,
+    tally_sums,
 )
 from montecards.rng import bounded
 
@@ -59,7 +62,7 @@ PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
 SCRATCH = DISCARD + MAX_PLAYERS
-SCRATCH_SIZE = 2 * (N_CARDS + 1) + 2 * (N_VALUES + 1)
+SCRATCH_SIZE = (N_CARDS + 1) + (N_VALUES + 1)
 STATE_SIZE = SCRATCH + SCRATCH_SIZE
 
 NO_TRIGGER = 0
@@ -215,20 +218,18 @@ def play_card(g, seat, hand_index, trace):
             if taken_mask(played, g[PARADE + i]):
                 record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
-    taken_counts = 0
-    taken_sums = 0
+    takings = 0  # a tally (``packed``): counts and value sums in one word
     for i in range(end):  # branch-free: a taken card is overwritten by the next one kept
         card = g[PARADE + i]
         taken = taken_mask(played, card)
-        taken_counts += card_count(card) & taken
-        taken_sums += card_value(card) & taken
+        takings += card_tally(card) & taken
         g[at(PARADE, kept)] = card
         kept += 1 + taken
     for i in range(end, parade_n):  # the last v cards are safe; they close up behind
         g[at(PARADE, kept + i - end)] = g[at(PARADE, i)]
     kept += parade_n - end
-    g[COUNTS + seat] += taken_counts
-    g[SUMS + seat] += taken_sums
+    g[COUNTS + seat] += tally_counts(takings)
+    g[SUMS + seat] += tally_sums(takings)
     g[at(PARADE, kept)] = played
     g[PARADE_N] = kept + 1
 

@@ -15,11 +15,14 @@ from montecards.engine.jit import hot, hot_inline
 from montecards.games.parade.cards import N_CARDS, N_VALUES, VALUE_OF, value_of
 from montecards.games.parade.packed import (
     card_count,
+    card_tally,
     card_value,
     colour_field,
     majority_threshold,
     packed_score,
     score_against,
+    tally_counts,
+    tally_sums,
 )
 from montecards.games.parade.rules import (
     COUNTS,
@@ -72,11 +75,10 @@ def greedy_key(score, card, hand_index):
     return (score << 16) | TIE_BREAK[np.uint64(card)] | hand_index
 
 
-# What any play would take from the parade, tabulated once per decision (state scratch)
-PREFIX_COUNTS = SCRATCH  # [k]: the first k parade cards, as a packed count word
-PREFIX_SUMS = PREFIX_COUNTS + N_CARDS + 1  # [k]: ... as a packed value-sum word
-BY_VALUE_COUNTS = PREFIX_SUMS + N_CARDS + 1  # [v]: the cards a play of value v takes by value
-BY_VALUE_SUMS = BY_VALUE_COUNTS + N_VALUES + 1
+# What any play would take from the parade, tabulated once per decision as tallies (``packed``:
+# counts and value sums in one word) in the state's scratch
+PREFIX = SCRATCH  # [k]: the first k parade cards
+BY_VALUE = PREFIX + N_CARDS + 1  # [v]: the cards a play of value v takes by value
 
 
 @hot_inline
@@ -84,38 +86,29 @@ def tabulate_takings(g):
     """Fill the tables from which ``score_after_play`` reads what a play would take.
 
     A play of value ``v`` takes from the first ``n - v`` parade cards those of its colour
-    (``PREFIX_* [n - v]``, one colour's field of it) and those of value ``<= v``
-    (``BY_VALUE_* [v]``). The card at position ``i`` with value ``w`` is taken by value for
+    (``PREFIX[n - v]``, one colour's field of it) and those of value ``<= v``
+    (``BY_VALUE[v]``). The card at position ``i`` with value ``w`` is taken by value for
     every ``v`` in ``w .. n - i - 1``: it is added to a difference table at ``w`` and removed
-    at ``n - i``, and a running sum over ``v`` gives every ``BY_VALUE_* [v]`` at once. (Packed
-    words add like integers, so the difference table may pass through negative fields.)
+    at ``n - i``, and a running sum over ``v`` gives every ``BY_VALUE[v]`` at once. (Tallies
+    add like integers, so the difference table may pass through negative fields.)
     """
     parade_n = g[PARADE_N]
     for v in range(N_VALUES + 1):
-        g[BY_VALUE_COUNTS + v] = 0
-        g[BY_VALUE_SUMS + v] = 0
-    counts = 0
-    sums = 0
-    g[PREFIX_COUNTS] = 0
-    g[PREFIX_SUMS] = 0
+        g[BY_VALUE + v] = 0
+    running = 0
+    g[PREFIX] = 0
     for i in range(parade_n):
         card = g[PARADE + i]
-        count = card_count(card)
-        value_sum = card_value(card)
-        counts += count
-        sums += value_sum
-        g[at(PREFIX_COUNTS, i + 1)] = counts
-        g[at(PREFIX_SUMS, i + 1)] = sums
+        tally = card_tally(card)
+        running += tally
+        g[at(PREFIX, i + 1)] = running
         first = value_of(card)
         stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
-        g[at(BY_VALUE_COUNTS, first)] += count & in_range
-        g[at(BY_VALUE_COUNTS, stop)] -= count & in_range
-        g[at(BY_VALUE_SUMS, first)] += value_sum & in_range
-        g[at(BY_VALUE_SUMS, stop)] -= value_sum & in_range
+        g[at(BY_VALUE, first)] += tally & in_range
+        g[at(BY_VALUE, stop)] -= tally & in_range
     for v in range(1, N_VALUES):
-        g[BY_VALUE_COUNTS + v] += g[BY_VALUE_COUNTS + v - 1]
-        g[BY_VALUE_SUMS + v] += g[BY_VALUE_SUMS + v - 1]
+        g[BY_VALUE + v] += g[BY_VALUE + v - 1]
 
 
 @hot
@@ -128,16 +121,11 @@ def score_after_play(g, played, counts, sums, threshold):
     that colour in removal mode; in the other fields, the cards in removal mode of value
     ``<= v``.
     """
-    value = value_of(played)
-    in_removal_mode = removal_end(g[PARADE_N], played)
     own_colour = colour_field(played)
-    gained_counts = (g[at(BY_VALUE_COUNTS, value)] & ~own_colour) | (
-        g[at(PREFIX_COUNTS, in_removal_mode)] & own_colour
+    gained = (g[at(BY_VALUE, value_of(played))] & ~own_colour) | (
+        g[at(PREFIX, removal_end(g[PARADE_N], played))] & own_colour
     )
-    gained_sums = (g[at(BY_VALUE_SUMS, value)] & ~own_colour) | (
-        g[at(PREFIX_SUMS, in_removal_mode)] & own_colour
-    )
-    return score_against(counts + gained_counts, sums + gained_sums, threshold)
+    return score_against(counts + tally_counts(gained), sums + tally_sums(gained), threshold)
 
 
 @hot_inline
