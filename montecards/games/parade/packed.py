@@ -28,8 +28,6 @@ FIELD_MASK = (1 << FIELD_BITS) - 1
 TOP_BIT = 1 << (FIELD_BITS - 1)  # within a field
 ONES = sum(1 << (FIELD_BITS * c) for c in range(N_COLOURS))  # 1 in every colour's field
 HIGH_BITS = ONES * TOP_BIT  # the top bit of every field
-EVEN_FIELDS = sum(FIELD_MASK << (2 * FIELD_BITS * c) for c in range(N_COLOURS // 2))
-SUM_OF_PAIRS = sum(1 << (2 * FIELD_BITS * c) for c in range(N_COLOURS // 2))
 
 COUNT_BITS = 4  # a tally's count bits in each field (counts <= 11); its sum sits above them
 TALLY_COUNTS = ONES * ((1 << COUNT_BITS) - 1)
@@ -101,11 +99,12 @@ def field_max(a, b):
 
 @hot
 def field_total(word):
-    """The sum of the six entries of a packed word (each <= 55)."""
-    pairs = (word & EVEN_FIELDS) + ((word >> FIELD_BITS) & EVEN_FIELDS)
-    return ((pairs * SUM_OF_PAIRS) >> (2 * FIELD_BITS * (N_COLOURS // 2 - 1))) & (
-        (1 << (2 * FIELD_BITS)) - 1
-    )
+    """The sum of the six entries of a packed word (each <= 55, so every partial sum < 1024).
+
+    Multiplying by ``ONES`` adds every field into the top one (bits 50..59): the products of
+    lower fields land below it without carrying into it, those of higher fields above it.
+    """
+    return ((word * ONES) >> (FIELD_BITS * (N_COLOURS - 1))) & FIELD_MASK
 
 
 @njit(cache=True, inline="always")
@@ -129,11 +128,13 @@ def score_against(counts, sums, threshold):
 
     A colour is in majority iff its count reaches its threshold: adding ``TOP_BIT`` minus the
     threshold sets a field's top bit exactly then, in every field at once, and no field
-    over- or underflows (counts <= 11, thresholds <= 13). Majority colours score their count,
-    the others their sum; the six fields are then added up (at most 6 x 55 = 330).
+    over- or underflows (counts <= 11, thresholds <= 13). Subtracting that bit shifted down
+    to bit 0 turns it into a mask of the field's lower bits. Majority colours score their
+    count, the others their sum; the six fields are then added up (at most 6 x 55 = 330).
     """
-    majority = (((counts + HIGH_BITS - threshold) & HIGH_BITS) >> (FIELD_BITS - 1)) * FIELD_MASK
-    return field_total((counts & majority) | (sums & ~majority))
+    majority = (counts + HIGH_BITS - threshold) & HIGH_BITS
+    mask = majority - (majority >> (FIELD_BITS - 1))  # bits 0..8 of each majority field
+    return field_total((counts & mask) | (sums & ~mask))
 
 
 @hot
