@@ -29,6 +29,7 @@ from montecards.games.parade.rules import (
     finish_turn,
     hand_at,
     keep_cards,
+    next_seat,
     play_card,
     seat_score,
     set_up,
@@ -165,9 +166,7 @@ def play_game(
             return ERR_PLAY_NOT_IN_HAND
         play_card(g, seat, k, trace)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
-        seat += 1
-        if seat == players:
-            seat = 0
+        seat = next_seat(seat, players)
     if strategies[0] == SCRIPTED and g[TURNS] != script_plays.shape[0]:
         return ERR_TOO_MANY_PLAYS
     for s in range(players):  # simultaneous: every choice is made before any is applied

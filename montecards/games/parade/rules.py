@@ -266,13 +266,26 @@ def finish_turn(g, seat, rng, lazy, trace):
     return False
 
 
+@njit(cache=True, inline="always")
+def next_seat(seat, players):
+    """The seat to the left: ``(seat + 1) % players`` without a division."""
+    following = seat + 1
+    return 0 if following == players else following
+
+
 @hot
 def other_best(g, seat):
-    """The most cards of each colour in any other seat's collection (a packed word)."""
-    best = 0
-    for other in range(g[PLAYERS]):
-        if other != seat:
-            best = field_max(best, g[COUNTS + other])
+    """The most cards of each colour in any other seat's collection (a packed word).
+
+    The other seats are visited from the next one round the table, so the loop has no
+    test for the seat itself (with 2 players, no loop at all).
+    """
+    players = g[PLAYERS]
+    other = next_seat(seat, players)
+    best = g[COUNTS + other]
+    for _ in range(players - 2):
+        other = next_seat(other, players)
+        best = field_max(best, g[COUNTS + other])
     return best
 
 

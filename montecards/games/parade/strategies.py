@@ -41,6 +41,7 @@ from montecards.games.parade.rules import (
     finish_turn,
     hand_at,
     keep_cards,
+    next_seat,
     other_best,
     play_card,
     removal_end,
@@ -213,7 +214,7 @@ def play_out_greedy(g, seat, rng, no_trace):
     players = g[PLAYERS]
     done = finish_turn(g, seat, rng, False, no_trace)
     while not done:
-        seat = (seat + 1) % players
+        seat = next_seat(seat, players)
         play_card(g, seat, greedy_play(g, seat), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
     for s in range(players):  # simultaneous: every choice is made before any is applied
