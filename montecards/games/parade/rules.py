@@ -219,15 +219,13 @@ def play_card(g, seat, hand_index, trace):
                 record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
     takings = 0  # a tally (``packed``): counts and value sums in one word
-    for i in range(end):  # branch-free: a taken card is overwritten by the next one kept
+    for i in range(parade_n):  # branch-free: a taken card is overwritten by the next one kept
         card = g[PARADE + i]
-        taken = taken_mask(played, card)
+        in_removal_mode = -np.int64(i < end)  # all ones, or zero: the last v cards are safe
+        taken = taken_mask(played, card) & in_removal_mode
         takings += card_tally(card) & taken
         g[at(PARADE, kept)] = card
         kept += 1 + taken
-    for i in range(end, parade_n):  # the last v cards are safe; they close up behind
-        g[at(PARADE, kept + i - end)] = g[at(PARADE, i)]
-    kept += parade_n - end
     g[COUNTS + seat] += tally_counts(takings)
     g[SUMS + seat] += tally_sums(takings)
     g[at(PARADE, kept)] = played
