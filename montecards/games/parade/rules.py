@@ -207,9 +207,9 @@ def removal_end(parade_n, played):
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
     played = g[hand_at(seat, hand_index)]
-    n = g[HAND_N + seat] - 1
+    n = g[at(HAND_N, seat)] - 1
     g[hand_at(seat, hand_index)] = g[hand_at(seat, n)]
-    g[HAND_N + seat] = n
+    g[at(HAND_N, seat)] = n
     record(trace, EV_PLAY, seat, played, g[TURNS])
     parade_n = g[PARADE_N]
     end = removal_end(parade_n, played)
@@ -219,22 +219,27 @@ def play_card(g, seat, hand_index, trace):
                 record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
     takings = 0  # a tally (``packed``): counts and value sums in one word
-    for i in range(parade_n):  # branch-free: a taken card is overwritten by the next one kept
+    # Branch-free: a taken card is overwritten by the next one kept. The bound is re-read on
+    # every pass (the stores may change it, as far as the compiler knows), so the loop is not
+    # unrolled: an unrolled loop's leftover passes cost a branch the processor mispredicts.
+    i = 0
+    while i < g[PARADE_N]:
         card = g[PARADE + i]
         in_removal_mode = -np.int64(i < end)  # all ones, or zero: the last v cards are safe
         taken = taken_mask(played, card) & in_removal_mode
         takings += card_tally(card) & taken
         g[at(PARADE, kept)] = card
         kept += 1 + taken
-    g[COUNTS + seat] += tally_counts(takings)
-    g[SUMS + seat] += tally_sums(takings)
+        i += 1
+    g[at(COUNTS, seat)] += tally_counts(takings)
+    g[at(SUMS, seat)] += tally_sums(takings)
     g[at(PARADE, kept)] = played
     g[PARADE_N] = kept + 1
 
 
 @hot
 def has_six_colours(g, seat):
-    return every_field_set(g[COUNTS + seat])
+    return every_field_set(g[at(COUNTS, seat)])
 
 
 @hot_inline
@@ -249,8 +254,8 @@ def finish_turn(g, seat, rng, lazy, trace):
         return g[LAST_ROUND_LEFT] == 0
     if g[DRAWN] < N_CARDS:
         card = next_card(g, rng, lazy)
-        g[hand_at(seat, g[HAND_N + seat])] = card
-        g[HAND_N + seat] += 1
+        g[hand_at(seat, g[at(HAND_N, seat)])] = card
+        g[at(HAND_N, seat)] += 1
         record(trace, EV_DRAW, seat, card, 0)
     trigger = NO_TRIGGER
     if has_six_colours(g, seat):

@@ -98,7 +98,8 @@ def tabulate_takings(g):
         g[BY_VALUE + v] = 0
     running = 0
     g[PREFIX] = 0
-    for i in range(parade_n):
+    i = 0
+    while i < g[PARADE_N]:  # re-read on every pass: not unrolled (see rules.play_card)
         card = g[PARADE + i]
         tally = card_tally(card)
         running += tally
@@ -108,6 +109,7 @@ def tabulate_takings(g):
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
         g[at(BY_VALUE, first)] += tally & in_range
         g[at(BY_VALUE, stop)] -= tally & in_range
+        i += 1
     for v in range(1, N_VALUES):
         g[BY_VALUE + v] += g[BY_VALUE + v - 1]
 
@@ -136,11 +138,11 @@ def greedy_play(g, seat):
     Ties: the highest value, then the lowest card id.
     """
     tabulate_takings(g)
-    counts = g[COUNTS + seat]
-    sums = g[SUMS + seat]
+    counts = g[at(COUNTS, seat)]
+    sums = g[at(SUMS, seat)]
     threshold = majority_threshold(other_best(g, seat), g[MARGIN])
     best = np.int64(1) << 62
-    for k in range(g[HAND_N + seat]):
+    for k in range(g[at(HAND_N, seat)]):
         card = g[hand_at(seat, k)]
         score = score_after_play(g, card, counts, sums, threshold)
         best = min(best, greedy_key(score, card, k))
