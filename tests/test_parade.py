@@ -3,6 +3,7 @@ game, plus the rules page's worked examples and facts."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -206,6 +207,14 @@ def test_two_player_majority_margin(mine, theirs, margin, majority):
     them = [c for c in them if c not in me][:theirs]
     expected = mine if majority else sum(int(c.split("-")[1]) for c in me)
     assert parade.score([me, them], two_player_margin=margin)["scores"][0] == expected
+
+
+def test_final_discard_pairs_mirror_their_complements():
+    """``keep_cards`` and greedy's discard keep ``PAIRS[5 - p]`` when ``PAIRS[p]`` is discarded."""
+    pairs = rules.PAIRS
+    assert sorted(map(tuple, pairs.tolist())) == sorted(itertools.combinations(range(4), 2))
+    for p in range(len(pairs)):
+        assert sorted(pairs[p].tolist() + pairs[len(pairs) - 1 - p].tolist()) == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize("players", range(2, 7))

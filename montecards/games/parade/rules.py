@@ -81,7 +81,8 @@ EV_KEEP = 7
 MAX_EVENTS = 512
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
-"""The 6 ways to choose 2 of the final 4 hand cards (by hand position)."""
+"""The 6 ways to choose 2 of the final 4 hand cards (by hand position), listed so that
+complements mirror: ``PAIRS[5 - p]`` holds the two positions ``PAIRS[p]`` leaves."""
 
 
 # The offsets of per-seat entries are unsigned: numba then indexes without the fix-up for
@@ -298,11 +299,11 @@ def colour_score(own_count, own_sum, other_best, margin):
 
     Majority iff ``own_count >= 1`` and ``own_count - other_best >= margin``, where
     ``other_best`` is the opponent's count (2 players, margin = two_player_margin) or the best
-    other count (3-6 players, margin 0: every tied player has the majority).
+    other count (3-6 players, margin 0: every tied player has the majority). Written as one
+    comparison, ``own_count >= max(1, other_best + margin)``, so it compiles without a branch.
     """
-    if own_count >= 1 and own_count - other_best >= margin:
-        return own_count
-    return own_sum
+    in_majority = own_count >= max(1, other_best + margin)
+    return own_count if in_majority else own_sum
 
 
 @hot
@@ -317,14 +318,18 @@ def seat_score(g, seat):
 
 @hot_inline
 def keep_cards(g, seat, pair, trace):
-    """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept."""
-    for k in range(g[HAND_N + seat]):
-        card = g[hand_at(seat, k)]
-        if k == PAIRS[pair, 0] or k == PAIRS[pair, 1]:
-            record(trace, EV_DISCARD, seat, card, 0)
-        else:
-            collect(g, seat, card)
-            record(trace, EV_KEEP, seat, card, 0)
+    """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept.
+
+    The kept pair is the complement, ``PAIRS[len(PAIRS) - 1 - pair]`` (``PAIRS`` lists
+    complements mirrored), so keeping needs no per-card test.
+    """
+    if trace.shape[0] > 0:
+        for k in range(g[HAND_N + seat]):
+            discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
+            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, g[hand_at(seat, k)], 0)
+    kept = PAIRS.shape[0] - 1 - pair
+    collect(g, seat, g[hand_at(seat, PAIRS[kept, 0])])
+    collect(g, seat, g[hand_at(seat, PAIRS[kept, 1])])
     g[HAND_N + seat] = 0
 
 
@@ -333,22 +338,25 @@ def collection_size(g, seat):
     return field_total(g[COUNTS + seat])
 
 
+RANK_SPAN = N_CARDS + 1  # a collection holds at most 66 cards
+
+
 @hot
 def win_shares(scores, sizes, players, shares, unit):
-    """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring)."""
-    best = 0
+    """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring).
+
+    Each seat is ranked by one key, score then size, so that the comparisons compile without
+    branches (which seat wins is unpredictable).
+    """
+    best = scores[0] * RANK_SPAN + sizes[0]
     for seat in range(1, players):
-        if scores[seat] < scores[best] or (
-            scores[seat] == scores[best] and sizes[seat] < sizes[best]
-        ):
-            best = seat
+        best = min(best, scores[seat] * RANK_SPAN + sizes[seat])
     tied = 0
     for seat in range(players):
-        if scores[seat] == scores[best] and sizes[seat] == sizes[best]:
-            tied += 1
+        tied += scores[seat] * RANK_SPAN + sizes[seat] == best
+    share = unit // tied
     for seat in range(players):
-        winner = scores[seat] == scores[best] and sizes[seat] == sizes[best]
-        shares[seat] = unit // tied if winner else 0
+        shares[seat] = share * (scores[seat] * RANK_SPAN + sizes[seat] == best)
 
 
 def new_state() -> np.ndarray:
