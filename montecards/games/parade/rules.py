@@ -277,7 +277,7 @@ def next_seat(seat, players):
     return 0 if following == players else following
 
 
-@hot
+@hot_inline
 def other_best(g, seat):
     """The most cards of each colour in any other seat's collection (a packed word).
 
@@ -338,25 +338,28 @@ def collection_size(g, seat):
     return field_total(g[COUNTS + seat])
 
 
-RANK_SPAN = N_CARDS + 1  # a collection holds at most 66 cards
+@njit(cache=True, inline="always")
+def rank(score, size):
+    """A seat's place as one integer, lower is better: score, then collection size (< 67)."""
+    return score * (N_CARDS + 1) + size
 
 
 @hot
 def win_shares(scores, sizes, players, shares, unit):
     """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring).
 
-    Each seat is ranked by one key, score then size, so that the comparisons compile without
+    Seats are compared by ``rank``, one integer each, so that the comparisons compile without
     branches (which seat wins is unpredictable).
     """
-    best = scores[0] * RANK_SPAN + sizes[0]
+    best = rank(scores[0], sizes[0])
     for seat in range(1, players):
-        best = min(best, scores[seat] * RANK_SPAN + sizes[seat])
+        best = min(best, rank(scores[seat], sizes[seat]))
     tied = 0
     for seat in range(players):
-        tied += scores[seat] * RANK_SPAN + sizes[seat] == best
+        tied += rank(scores[seat], sizes[seat]) == best
     share = unit // tied
     for seat in range(players):
-        shares[seat] = share * (scores[seat] * RANK_SPAN + sizes[seat] == best)
+        shares[seat] = share * (rank(scores[seat], sizes[seat]) == best)
 
 
 def new_state() -> np.ndarray:
