@@ -23,6 +23,14 @@ def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _row_max(columns: np.ndarray) -> np.ndarray:
+    """Each row's maximum, column by column (``max(axis=1)`` over a few columns is slow)."""
+    best = columns[:, 0].copy()
+    for col in range(1, columns.shape[1]):
+        np.maximum(best, columns[:, col], out=best)
+    return best
+
+
 @dataclass
 class Summary:
     n_games: int
@@ -45,13 +53,12 @@ class Summary:
             values = rows[:, col]
             if values.min(initial=0) >= 0:
                 hists[f"score_{seat}"] = np.bincount(values)
-        win = rows[:, layout.seat_slice("win")]
         finished = rows[:, 1] == 0
-        shared = finished & (win.max(axis=1) < WIN_UNIT)
+        shared = finished & (_row_max(rows[:, layout.seat_slice("win")]) < WIN_UNIT)
         return cls(
             rows.shape[0],
             rows.sum(axis=0, dtype=np.int64),
-            (rows * rows).sum(axis=0, dtype=np.int64),
+            np.einsum("ij,ij->j", rows, rows),  # column sums of squares, no temporary array
             hists,
             int(shared.sum()),
         )
