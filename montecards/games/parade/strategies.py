@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
-from montecards.games.parade.cards import N_CARDS, N_VALUES, VALUE_OF, value_of
+from montecards.games.parade.cards import HAND_SIZE, N_CARDS, N_VALUES, VALUE_OF, value_of
 from montecards.games.parade.packed import (
     card_count,
     card_tally,
@@ -135,17 +135,21 @@ def score_after_play(g, played, counts, sums, threshold):
 def greedy_play(g, seat):
     """Hand index of the card minimising the seat's score after taking.
 
-    Ties: the highest value, then the lowest card id.
+    Ties: the highest value, then the lowest card id. Every one of the ``HAND_SIZE`` hand
+    slots is scored (a fixed count: the loop is unrolled, with no branch to mispredict);
+    slots past the hand hold stale card ids (hands start zeroed and only ever hold cards),
+    and a high bit in their key keeps them from winning.
     """
     tabulate_takings(g)
     counts = g[at(COUNTS, seat)]
     sums = g[at(SUMS, seat)]
     threshold = majority_threshold(other_best(g, seat), g[MARGIN])
+    hand_n = g[at(HAND_N, seat)]
     best = np.int64(1) << 62
-    for k in range(g[at(HAND_N, seat)]):
+    for k in range(HAND_SIZE):  # a fixed count, unrolled; slots past the hand never win
         card = g[hand_at(seat, k)]
         score = score_after_play(g, card, counts, sums, threshold)
-        best = min(best, greedy_key(score, card, k))
+        best = min(best, greedy_key(score, card, k) | (np.int64(k >= hand_n) << 61))
     return best & HAND_INDEX_MASK
 
 
