@@ -210,11 +210,12 @@ def test_two_player_majority_margin(mine, theirs, margin, majority):
 
 
 def test_final_discard_pairs_mirror_their_complements():
-    """``keep_cards`` and greedy's discard keep ``PAIRS[5 - p]`` when ``PAIRS[p]`` is discarded."""
+    """``keep_cards`` and greedy's discard keep ``PAIRS[complement(p)]`` when ``PAIRS[p]`` is
+    discarded: the two positions ``PAIRS[p]`` leaves."""
     pairs = rules.PAIRS
     assert sorted(map(tuple, pairs.tolist())) == sorted(itertools.combinations(range(4), 2))
     for p in range(len(pairs)):
-        assert sorted(pairs[p].tolist() + pairs[len(pairs) - 1 - p].tolist()) == [0, 1, 2, 3]
+        assert sorted(pairs[p].tolist() + pairs[rules.complement(p)].tolist()) == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize("players", range(2, 7))

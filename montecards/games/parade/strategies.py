@@ -38,6 +38,7 @@ from montecards.games.parade.rules import (
     SCRATCH,
     SUMS,
     at,
+    complement,
     finish_turn,
     hand_at,
     keep_cards,
@@ -170,14 +171,13 @@ def greedy_discard(g, seat):
     collections as they stand before the final discard (choices are simultaneous, so nobody's
     kept cards are known). Ties: keep the pair with the lowest ids (compared as sorted pairs),
     as the minimum of one integer key. The pair kept when ``PAIRS[p]`` is discarded is
-    ``PAIRS[len(PAIRS) - 1 - p]`` (the pairs are listed so that complements mirror).
+    ``PAIRS[complement(p)]``.
     """
     others = other_best(g, seat)
     best = np.int64(1) << 62
-    last = PAIRS.shape[0] - 1
     for p in range(PAIRS.shape[0]):
-        a = g[hand_at(seat, PAIRS[last - p, 0])]
-        b = g[hand_at(seat, PAIRS[last - p, 1])]
+        a = g[hand_at(seat, PAIRS[complement(p), 0])]
+        b = g[hand_at(seat, PAIRS[complement(p), 1])]
         score = score_keeping(g, seat, a, b, others)
         best = min(best, (score << 17) | (min(a, b) << 10) | (max(a, b) << 3) | p)
     return best & HAND_INDEX_MASK
