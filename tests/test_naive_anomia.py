@@ -1,4 +1,4 @@
-"""Checks of the naive Anomia oracle (tests/naive/anomia.py) against rules/anomia.md."""
+"""Checks of the naive Anomia oracle (tests/naive/anomia.py) against docs/rules/anomia.md."""
 
 import math
 import random

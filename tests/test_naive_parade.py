@@ -1,4 +1,4 @@
-"""Checks of the naive Parade oracle (tests/naive/parade.py) against rules/parade.md."""
+"""Checks of the naive Parade oracle (tests/naive/parade.py) against docs/rules/parade.md."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Tests of the naive Gift of Tulips oracle (tests/naive/tulips.py) against rules/tulips.md."""
+"""Tests of the naive Gift of Tulips oracle (tests/naive/tulips.py) against docs/rules/tulips.md."""
 
 import random
 from collections import Counter

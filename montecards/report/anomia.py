@@ -1,6 +1,6 @@
 """Anomia report: first-drawer advantage (3-6 players), what a skill edge is worth, face-offs
 and cascades per player count, the 3-player symbol removal, the face-up-winnings variant
-(rules/anomia.md, Questions)."""
+(docs/rules/anomia.md, Questions)."""
 
 from __future__ import annotations
 

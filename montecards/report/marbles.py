@@ -1,5 +1,5 @@
 """Joker Marbles report: seat advantage, team vs individual play, which strategy wins, game
-length, the variants (nine split, joker from track, decks) (rules/marbles.md, Questions)."""
+length, the variants (nine split, joker from track, decks) (docs/rules/marbles.md, Questions)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Parade report: seat advantage 2-6 players, the 2-player majority margin (2 official vs 1
-and 0), end triggers, game length, strategy matchups (rules/parade.md, Questions)."""
+and 0), end triggers, game length, strategy matchups (docs/rules/parade.md, Questions)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def build(rep: Report) -> None:
     rep.figure(
         sa.plot.length(),
         "game_length",
-        "Game length in turns; the spike is the deck-empty length 60 − 4P (rules/parade.md).",
+        "Game length in turns; the spike is the deck-empty length 60 − 4P (docs/rules/parade.md).",
     )
     rep.figure(sa.plot.scores(), "scores", "Final score by seat (lower wins).")
     rep.table(

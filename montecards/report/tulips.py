@@ -1,5 +1,5 @@
 """Gift of Tulips report: seat advantage, which strategy wins, where a winner's points come from
-(giving, keeping, majorities), sensitivity to the card-value model (rules/tulips.md, Questions)."""
+(giving, keeping, majorities), sensitivity to the card-value model (docs/rules/tulips.md, Questions)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Wig Out! report: speed edge, seat/dealer effect, 7- vs 5-card hands, cards left per loser,
-deadlocks with 5-6 players, strategy matchups (rules/wigout.md, Questions)."""
+deadlocks with 5-6 players, strategy matchups (docs/rules/wigout.md, Questions)."""
 
 from __future__ import annotations
 

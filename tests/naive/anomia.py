@@ -1,6 +1,6 @@
 """Naive, independent reference implementation ("oracle") of Anomia.
 
-Written only from the normative rules page ``rules/anomia.md``; slow and obvious
+Written only from the normative rules page ``docs/rules/anomia.md``; slow and obvious
 on purpose.  Plain Python, no numpy.  The fast kernel is checked against this
 module game by game.
 

@@ -1,6 +1,6 @@
 """Naive, independent pure-Python reference ("oracle") of Joker Marbles (Pegs and Jokers).
 
-Written only from the normative rules page ``rules/marbles.md``.  It is deliberately slow and
+Written only from the normative rules page ``docs/rules/marbles.md``.  It is deliberately slow and
 obvious: every query scans the whole board, every candidate move is tried on a copy.  The fast
 kernel is checked against it game by game through :func:`replay`.
 

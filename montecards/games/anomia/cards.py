@@ -1,4 +1,4 @@
-"""Anomia's deck model (rules/anomia.md, Components): which cards exist and which are in play.
+"""Anomia's deck model (docs/rules/anomia.md, Components): which cards exist and which are in play.
 
 Card ids follow the rules page and the naive reference: category cards are numbered symbol by
 symbol (with the default deck ids 0-10 show symbol 0, 11-21 symbol 1, ..., 80-91 symbol 7),

@@ -1,4 +1,4 @@
-"""Anomia's public face: its spec for the engine, scripted play and trace (rules/anomia.md).
+"""Anomia's public face: its spec for the engine, scripted play and trace (docs/rules/anomia.md).
 
 Readings of the rules page (the kernel's docstring has the details):
 

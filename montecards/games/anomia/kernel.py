@@ -1,4 +1,4 @@
-"""Anomia's rules kernel (rules/anomia.md): one game on one flat int64 state array.
+"""Anomia's rules kernel (docs/rules/anomia.md): one game on one flat int64 state array.
 
 Game ``i`` of a run with seed ``s`` uses two streams of ``montecards.rng``: substream
 ``DECK_STREAM`` shuffles the cards in play (a complete Fisher-Yates, the very draws of

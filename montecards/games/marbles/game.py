@@ -1,4 +1,4 @@
-"""Joker Marbles' public face: its spec for the engine, scripted play and trace (rules/marbles.md).
+"""Joker Marbles' public face: its spec for the engine, scripted play and trace (docs/rules/marbles.md).
 
 Positions and moves are given in the terms of the naive oracle (tests/naive/marbles.py):
 a position is ``("home",)``, ``("track", hole)`` or ``("castle", k)``; a move is

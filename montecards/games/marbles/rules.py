@@ -1,4 +1,4 @@
-"""Joker Marbles rules as jitted functions over ONE flat int64 state array (rules/marbles.md).
+"""Joker Marbles rules as jitted functions over ONE flat int64 state array (docs/rules/marbles.md).
 
 State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*``:
 

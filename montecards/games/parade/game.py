@@ -1,4 +1,4 @@
-"""Parade's public face: its spec for the engine, scripted play and trace (rules/parade.md)."""
+"""Parade's public face: its spec for the engine, scripted play and trace (docs/rules/parade.md)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def play_scripted(
 ) -> dict[str, Any]:
     """Play one game from an explicit deck order and explicit decisions (DESIGN.md).
 
-    ``deck``: the 66 labels, top first (dealt in blocks as rules/parade.md says); ``plays``: the
+    ``deck``: the 66 labels, top first (dealt in blocks as docs/rules/parade.md says); ``plays``: the
     label played at each turn, all seats in turn order; ``discards``: per seat, the 2 labels
     discarded at the end. Returns scores, collections, turns, end_trigger and win_share; raises
     ``ValueError`` with a clear message on any illegal input.

@@ -1,4 +1,4 @@
-"""Parade's rules as jitted functions over one flat int64 game state (rules/parade.md).
+"""Parade's rules as jitted functions over one flat int64 game state (docs/rules/parade.md).
 
 The whole state of a game lives in one int64 array ``g`` (offsets below): one array means
 no reference counting between calls, and copying a game (for rollouts) is one memcpy.

@@ -1,6 +1,6 @@
 """Gift of Tulips (2-6 players): rules kernel, strategies, scripted play and trace.
 
-The default card and festival-board model of rules/tulips.md, every number a parameter
+The default card and festival-board model of docs/rules/tulips.md, every number a parameter
 (``values``, ``base_per_value``, ``marked_per_value``, ``removed``, ``give_bonus``,
 ``keep_bonus``, ``majority_points``, ``secret_reveal``).
 

@@ -1,4 +1,4 @@
-"""Gift of Tulips' cards (rules/tulips.md, default model; every number is a parameter).
+"""Gift of Tulips' cards (docs/rules/tulips.md, default model; every number is a parameter).
 
 Card ids: ``id = colour * cards_per_colour + index`` with ``cards_per_colour =
 len(values) * (base_per_value + marked_per_value)``. Inside one colour, ``index`` runs over

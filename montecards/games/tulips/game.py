@@ -1,4 +1,4 @@
-"""Gift of Tulips' public face: its spec for the engine, scripted play and trace (rules/tulips.md)."""
+"""Gift of Tulips' public face: its spec for the engine, scripted play and trace (docs/rules/tulips.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gift of Tulips' rules as jitted functions over ONE flat int64 game state (rules/tulips.md).
+"""Gift of Tulips' rules as jitted functions over ONE flat int64 game state (docs/rules/tulips.md).
 
 The state ``g`` holds every number of a game at the named offsets below (no tuples of
 arrays, no slices in the hot loop):

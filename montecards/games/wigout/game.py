@@ -1,4 +1,4 @@
-"""Wig Out!'s public face: its spec for the engine, scripted play and trace (rules/wigout.md).
+"""Wig Out!'s public face: its spec for the engine, scripted play and trace (docs/rules/wigout.md).
 
 Readings of the rules page this implementation chose (the kernel and tests follow them):
 

@@ -1,4 +1,4 @@
-"""Wig Out!'s kernel: rules, strategies and the competing-hazards event simulation (rules/wigout.md).
+"""Wig Out!'s kernel: rules, strategies and the competing-hazards event simulation (docs/rules/wigout.md).
 
 The whole game lives in ONE flat int64 array ``st`` with the named offsets below (no tuples of
 arrays, no slicing in the hot loop), plus a small float64 array ``fw`` for the rates, speeds and
