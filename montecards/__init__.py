@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from montecards import _cache  # noqa: F401  (first: every later jitted function uses its cache locator)
+
 __version__ = "0.1.0"
 
 __all__ = ["simulate", "trace", "InputError", "get_game", "game_names", "__version__"]

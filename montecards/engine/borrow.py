@@ -8,6 +8,9 @@ at the same memory but carries no memory-info block, so those operations become 
 The caller must keep the owning array alive for as long as the view is used: numba frees a
 local array right after its last use, so a kernel that borrows views of its working arrays
 calls ``keep_alive(owner)`` after the loop that uses the views.
+
+With ``MONTECARDS_SAFE_JIT=1`` (``engine/jit.py``) ``borrow`` returns the array itself: plain,
+reference-counted numba, which must play exactly the same games.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import numba
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
+
+from montecards._cache import SAFE_JIT
 
 
 @intrinsic
@@ -30,9 +35,18 @@ def _address_as_pointer(typingctx, address):
 
 
 @njit(cache=True, inline="always")
-def borrow(array):
+def _borrowed(array):
     """A view of a C-contiguous ``array`` without reference counting (keep ``array`` alive)."""
     return numba.carray(_address_as_pointer(array.ctypes.data), array.shape, array.dtype)
+
+
+@njit(cache=True, inline="always")
+def _itself(array):
+    """``MONTECARDS_SAFE_JIT=1``: the array itself, reference-counted as usual."""
+    return array
+
+
+borrow = _itself if SAFE_JIT else _borrowed
 
 
 @njit(cache=True)

@@ -11,17 +11,26 @@ assignment, which numba implements with a temporary): working arrays are allocat
 block of games by a normal ``njit`` function and passed in. The option is private to numba;
 ``tests/test_conformance.py`` runs every kernel, so a numba upgrade that drops it fails there.
 
-Numba's cache checks only a function's own source file: after editing a module of rules,
-clear the package's ``__pycache__`` so that the kernels built on it are compiled afresh.
+The cache is keyed on every source a kernel can reach (``montecards/_cache.py``), so an edit
+of a rules module recompiles the kernels that inline it.
+
+``MONTECARDS_SAFE_JIT=1`` turns the private option off: ``hot`` is then plain
+``njit(cache=True)`` (and ``engine.borrow`` hands out the arrays themselves), compiled and
+cached apart from the fast kernels. Games must be identical either way; CI runs the
+conformance check once that way.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-hot = njit(cache=True, _nrt=False)
+from montecards._cache import SAFE_JIT
 
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+_FAST = {} if SAFE_JIT else {"_nrt": False}
+
+hot = njit(cache=True, **_FAST)
+
+hot_inline = njit(cache=True, inline="always", **_FAST)
 """``hot``, and inlined into its callers by numba (at the IR level).
 
 For the rule functions the game loop calls once per turn (or once per seat at the end) from
