@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import time
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -11,60 +10,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
+from montecards.analysis.runs import check_n, check_seed, new_seed, prepare  # noqa: F401  (public)
+from montecards.engine.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
 from montecards.engine.runner import (
     DEFAULT_CHUNK,
-    MAX_SEED,
-    RunConfig,
     check_jobs,
     execute,
     warm_up,
 )
-from montecards.engine.spec import GameSpec, InputError
+from montecards.engine.spec import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def new_seed() -> int:
-    """A fresh random seed (63 bits, so it prints and round-trips everywhere)."""
-    return secrets.randbits(63)
-
-
-def check_seed(seed: Any) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
-    return int(seed)
-
-
-def check_n(n: Any) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-        raise InputError(f"n (number of games) must be an integer > 0, got {n!r}")
-    return int(n)
-
-
-def prepare(
-    game: str,
-    players: int | None,
-    strategies: Sequence[str] | str | None,
-    params: dict[str, Any] | None,
-    seed: int | None,
-) -> tuple[GameSpec, RunConfig, list[str], dict[str, Any]]:
-    """Validate everything a run needs; raises InputError naming what is allowed."""
-    spec = games.get(game)
-    players = spec.check_players(spec.default_players if players is None else players)
-    names = spec.strategy_codes(players, strategies)
-    resolved = spec.resolve_params(players, params)
-    seed = new_seed() if seed is None else check_seed(seed)
-    config = RunConfig(
-        game=spec.name,
-        seed=seed,
-        players=players,
-        params=spec.pack_params(players, resolved),
-        strategies=spec.strategy_array(names),
-    )
-    return spec, config, names, resolved
 
 
 def simulate(

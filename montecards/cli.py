@@ -14,24 +14,11 @@ from typing import Any
 import click
 
 from montecards import games
-from montecards.engine.spec import InputError
+from montecards.cli_analysis import register as _register_analysis
+from montecards.cli_common import fail, parse_params  # noqa: F401  (parse_params: used by tests)
+from montecards.errors import InputError
 
 OUTPUT_FORMATS = (".csv", ".parquet", ".json")
-
-
-def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
-
-
-def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
-    params: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise InputError(f"--param takes KEY=VALUE, got {pair!r}")
-        params[key.strip()] = value.strip()
-    return params
 
 
 def game_options(func):
@@ -118,10 +105,9 @@ def _show(value: Any) -> str:
 def simulate(game, n, players, strategies, params, seed, jobs, backend, scheduler, as_json,
              output, progress, checkpoint, chunk_size) -> None:
     """Play N seeded games of GAME and summarise them."""
+    from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS
     from montecards.api import simulate as run_simulation
     from montecards.cli_format import summary_table
-    from montecards.engine.output import STREAM_FORMATS
-    from montecards.engine.runner import DEFAULT_CHUNK
 
     suffix = Path(output).suffix.lower() if output is not None else None
     if output is not None and suffix not in OUTPUT_FORMATS:
@@ -221,6 +207,5 @@ def main() -> None:
     except click.ClickException as exc:
         fail(exc.format_message())
 
-from montecards.cli_analysis import register as _register_analysis  # noqa: E402, I001
 
 _register_analysis(cli)  # seats, compare, sweep, report

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import click
 
-from montecards.engine.spec import InputError
+from montecards.cli_common import parse_params
+from montecards.errors import InputError
 
 
 def _params(pairs: tuple[str, ...]) -> dict[str, str]:
-    from montecards.cli import parse_params
-
     return parse_params(pairs)
 
 
@@ -106,8 +105,6 @@ def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, pa
 
 
 def _variant(text: str) -> dict[str, str]:
-    from montecards.cli import parse_params
-
     pairs = tuple(text.split())
     if not pairs:
         raise InputError("--variant takes KEY=VALUE (several separated by spaces), got an empty value")

@@ -13,6 +13,7 @@ Nothing here knows a kernel: it goes through the registry's spec and the engine 
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,8 +21,16 @@ from typing import Any
 
 import numpy as np
 
+from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
-from montecards.engine.runner import DEFAULT_CHUNK, RunConfig, check_jobs, iter_chunks_local, warm_up
+from montecards.engine.runner import (
+    DEFAULT_CHUNK,
+    MAX_SEED,
+    RunConfig,
+    check_jobs,
+    iter_chunks_local,
+    warm_up,
+)
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
 from montecards.engine.summary import Summary
 
@@ -96,6 +105,47 @@ class Setup:
         )
 
 
+def new_seed() -> int:
+    """A fresh random seed (63 bits, so it prints and round-trips everywhere)."""
+    return secrets.randbits(63)
+
+
+def check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed!r}")
+    return int(seed)
+
+
+def check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+        raise InputError(f"n (number of games) must be an integer > 0, got {n!r}")
+    return int(n)
+
+
+def prepare(
+    game: str,
+    players: int | None,
+    strategies: Sequence[str] | str | None,
+    params: dict[str, Any] | None,
+    seed: int | None,
+) -> tuple[GameSpec, RunConfig, list[str], dict[str, Any]]:
+    """Validate everything a run needs; raises InputError naming what is allowed."""
+    spec = games.get(game)
+    players = spec.check_players(spec.default_players if players is None else players)
+    names = spec.strategy_codes(players, strategies)
+    resolved = spec.resolve_params(players, params)
+    seed = new_seed() if seed is None else check_seed(seed)
+    config = RunConfig(
+        game=spec.name,
+        seed=seed,
+        players=players,
+        params=spec.pack_params(players, resolved),
+        strategies=spec.strategy_array(names),
+        spec_module=games.GAME_MODULES[spec.name],
+    )
+    return spec, config, names, resolved
+
+
 def setup(
     game: str,
     players: int | None = None,
@@ -105,8 +155,6 @@ def setup(
     jobs: int | None = None,
 ) -> Setup:
     """Validate a configuration (raises InputError naming what is allowed)."""
-    from montecards.api import prepare
-
     spec, config, names, resolved = prepare(game, players, strategies, params, seed)
     return Setup(spec, config, names, resolved, check_jobs(jobs))
 

@@ -32,6 +32,7 @@ from montecards.analysis.runs import (
     timed,
 )
 from montecards.engine.spec import InputError, parse_text
+from montecards.labels import describe
 
 
 def variant_label(params: Mapping[str, Any]) -> str:
@@ -179,17 +180,6 @@ class VariantComparison:
             f"({self.players} players), baseline {self.baseline}</p>"
         )
         return head + self.differences().to_html(float_format=lambda x: f"{x:.4f}")
-
-
-def describe(quantity: str) -> str:
-    """A readable name of a per-game quantity (``win_0`` → "seat 1 win share")."""
-    name, _, k = quantity.rpartition("_")
-    if name and k.isdigit():
-        label = {"win": "win share", "score": "score"}.get(name, name.replace("_", " "))
-        return f"seat {int(k) + 1} {label}"
-    return {"shared": "shared-win rate", "unfinished": "unfinished rate"}.get(
-        quantity, quantity.replace("_", " ")
-    )
 
 
 def compare_variants(

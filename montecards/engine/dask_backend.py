@@ -22,6 +22,7 @@ worker's ``MONTECARDS_WORKER_THREADS`` environment variable.
 from __future__ import annotations
 
 import logging
+import importlib
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -75,9 +76,9 @@ def play_chunk_task(
 
     Returns the chunk's summary and, if ``want_rows``, its per-game int64 rows.
     """
-    from montecards import games
-
-    spec = games.get(config.game)
+    if not config.spec_module:
+        raise InputError(f"the run of {config.game} names no spec module (RunConfig.spec_module)")
+    spec = importlib.import_module(config.spec_module).SPEC
     numba.set_num_threads(worker_numba_threads())
     rows = play_chunk(spec, config, start, count)
     summary = Summary.of_rows(rows, spec.layout(config.players))

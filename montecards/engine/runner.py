@@ -24,13 +24,18 @@ MAX_SEED = (1 << 64) - 1
 
 @dataclass(frozen=True)
 class RunConfig:
-    """A fully resolved run: everything a chunk needs, in kernel form."""
+    """A fully resolved run: everything a chunk needs, in kernel form.
+
+    ``spec_module`` names the module whose ``SPEC`` is the game's (the registry's entry): a
+    Dask worker imports it by that name, so the engine itself never imports a game.
+    """
 
     game: str
     seed: int
     players: int
     params: np.ndarray
     strategies: np.ndarray
+    spec_module: str = ""
 
 
 def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from montecards.labels import describe
 from montecards.plots.style import FAIR, colour, new_figure, styled
 
 
@@ -221,7 +222,6 @@ def _base(quantity: str) -> str:
 def variant_differences(cmp: Any, quantities: Sequence[str] | None = None):
     """Paired differences variant − baseline with 95 % intervals, one panel per kind of
     quantity (shares and rates in percentage points; scores, lengths in their units)."""
-    from montecards.analysis.variants import describe
 
     df = cmp.differences().reset_index()
     if quantities is None:
@@ -292,7 +292,6 @@ def _unit(cmp: Any, base: str) -> str:
 def sweep_curve(result: Any, quantities: Sequence[str] | None = None):
     """Level of each quantity (default: every seat's win share) against the swept parameter
     with its 95 % band, and the paired difference from the first value with its band."""
-    from montecards.analysis.variants import describe
 
     cmp = result.comparison
     if quantities is None:

@@ -5,7 +5,7 @@ and cascades per player count, the 3-player symbol removal, the face-up-winnings
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, sweep
-from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, timed
 from montecards.report.generic import metrics_section
 
 

@@ -4,7 +4,7 @@ length, the variants (nine split, joker from track, decks) (docs/rules/marbles.m
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, share_interval
-from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, timed
 from montecards.report.generic import matchup_section, metrics_section
 
 

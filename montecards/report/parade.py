@@ -4,7 +4,7 @@ and 0), end triggers, game length, strategy matchups (docs/rules/parade.md, Ques
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, matchups, seat_advantage
-from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, timed
 
 
 def build(rep: Report) -> None:

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
-from montecards.report import Report, pm, seat_section, timed
+from montecards.report.base import Report, pm, seat_section, timed
 from montecards.report.generic import matchup_section
 
 SOURCES = ("keep_points", "give_points", "majority_points")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from montecards.analysis import compare_variants, mean_interval, sweep
-from montecards.report import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, timed
 from montecards.report.generic import matchup_section
 
 

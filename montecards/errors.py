@@ -1,0 +1,7 @@
+"""The error every layer raises for bad user input (the CLI turns it into one line, exit 2)."""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """Bad user input: a game, strategy, player count or parameter that is not allowed."""
