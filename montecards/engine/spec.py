@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
+
 WIN_UNIT = 60
 """A whole win, in the integer unit of the ``win`` columns (divisible by 1..6)."""
 
@@ -32,8 +34,6 @@ GAME_COLUMNS = ("turns", "unfinished")
 SEAT_COLUMNS = ("win", "score")
 
 
-class InputError(ValueError):
-    """Bad user input: a game, strategy, player count or parameter that is not allowed."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,16 @@ class GameSpec:
     notes: str = ""
     rate_metrics: tuple[str, ...] = field(default=())
     """Metrics that are 0/1 per game, reported as rates with Wilson intervals."""
+    play_scripted: Callable[..., dict[str, Any]] | None = None
+    """One game from an explicit deal and explicit decisions (the game's keyword arguments);
+    returns at least ``scores``, ``win_share`` and ``turns``. Raises ``ValueError`` on an
+    illegal script."""
+    script_from_trace: Callable[..., dict[str, Any]] | None = None
+    """``(events, players) -> kwargs``: the ``play_scripted`` arguments that replay a traced game."""
+    decisions: Callable[..., list[Any]] | None = None
+    """``(seed, index, players, params, strategy_names) -> [Decision]``: every decision of one
+    game through the decision interface (``engine/decisions.py``); None for a game without
+    player decisions."""
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)
