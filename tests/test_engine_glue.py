@@ -1,0 +1,64 @@
+"""The glue every game shares: trace buffers (one overflow rule) and the decision log."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from montecards.engine import decisions, trace
+
+
+@njit(cache=True)
+def _record(buffer, n):
+    for i in range(n):
+        k = trace.trace_slot(buffer)
+        if k >= 0:
+            buffer[k, 0] = i
+
+
+def test_events_are_kept_in_order():
+    buffer = trace.new_trace(5, 1)
+    _record(buffer, 4)
+    assert trace.events_of(buffer)[:, 0].tolist() == [0, 1, 2, 3]
+
+
+def test_a_full_buffer_is_reported_never_cut_silently():
+    buffer = trace.new_trace(3, 1)
+    _record(buffer, 7)
+    assert buffer[0, 0] == 7
+    with pytest.raises(trace.TraceOverflowError, match="7 events"):
+        trace.events_of(buffer)
+
+
+def test_recording_without_a_buffer_does_nothing():
+    _record(np.zeros((0, 1), np.int64), 5)
+
+
+@njit(cache=True)
+def _log(log, n):
+    for i in range(n):
+        k = decisions.log_slot(log)
+        if k >= 0:
+            log[1][k] = i % 2
+            log[2][k, 0] = i
+            log[3][k, 0] = 10 + i
+            log[3][k, 1] = 20 + i
+            log[4][k] = 2
+            log[5][k] = decisions.choice_index(log[3][k], 2, 20 + i)
+
+
+def test_the_decision_log_reads_back():
+    log = decisions.new_log(4, 1, 3)
+    _log(log, 3)
+    read = decisions.read_log(log)
+    assert [d.seat for d in read] == [0, 1, 0]
+    assert [d.choice for d in read] == [1, 1, 1]
+    assert [d.move for d in read] == [20, 21, 22]
+    assert read[2].legal.tolist() == [12, 22]
+
+
+def test_a_move_outside_legal_is_no_choice_and_overflow_raises():
+    assert decisions.choice_index(np.array([1, 2, 3]), 2, 3) == decisions.NO_CHOICE
+    log = decisions.new_log(2, 1, 3)
+    _log(log, 5)
+    with pytest.raises(decisions.LogOverflowError, match="5 decisions"):
+        decisions.read_log(log)
