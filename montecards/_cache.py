@@ -39,13 +39,13 @@ def _sources(paths: tuple[Path, ...]) -> list[Path]:
     return files
 
 
-@functools.lru_cache(maxsize=None)
-def _stamp_of(paths: tuple[Path, ...], stats: tuple[tuple[float, int], ...]) -> str:
+@functools.cache
+def _stamp_of(paths: tuple[Path, ...], stats: tuple[tuple[float, int], ...], flag: bytes) -> str:
     digest = hashlib.sha256()
     for file in _sources(paths):
         digest.update(file.name.encode())
         digest.update(file.read_bytes())
-    digest.update(b"safe-jit" if SAFE_JIT else b"fast-jit")
+    digest.update(flag)
     return digest.hexdigest()
 
 
@@ -58,11 +58,16 @@ def reachable_sources(py_file: str | os.PathLike, root: Path = PACKAGE_ROOT) -> 
     return shared
 
 
-def source_stamp(py_file: str | os.PathLike, root: Path = PACKAGE_ROOT) -> str:
-    """A hash of every source ``py_file``'s jitted functions may reach (memoised per stat)."""
+def source_stamp(py_file: str | os.PathLike, root: Path = PACKAGE_ROOT, jit_mode: bool = True) -> str:
+    """A hash of every source ``py_file``'s jitted functions may reach (memoised per stat).
+
+    ``jit_mode``: fold in whether ``MONTECARDS_SAFE_JIT`` is on (different machine code, the
+    same games); off for a stamp of the games themselves (checkpoints).
+    """
     paths = reachable_sources(py_file, root)
     stats = tuple((f.stat().st_mtime, f.stat().st_size) for f in _sources(paths))
-    return _stamp_of(paths, stats)
+    flag = (b"safe-jit" if SAFE_JIT else b"fast-jit") if jit_mode else b""
+    return _stamp_of(paths, stats, flag)
 
 
 def _inside(py_file: str, root: Path) -> bool:

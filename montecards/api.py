@@ -10,9 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from montecards import __version__
 from montecards.analysis.results import SimulationResult, games_frame
 from montecards.analysis.runs import check_n, check_seed, new_seed, prepare  # noqa: F401  (public)
 from montecards.engine.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
+from montecards.engine.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
+    WriteError,
+    check_output_file,
+    check_output_folder,
+    write_failure,
+)
 from montecards.engine.runner import (
     DEFAULT_CHUNK,
     check_jobs,
@@ -23,6 +30,15 @@ from montecards.engine.spec import InputError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+
+def kernel_stamp(spec_module: str) -> str:
+    """A hash of the sources the game's kernels are built from (its package, engine, rng)."""
+    import importlib.util
+
+    from montecards._cache import source_stamp
+
+    return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
 
 
 def simulate(
@@ -68,6 +84,10 @@ def simulate(
 
         seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
     spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    if output is not None:
+        check_output_file(output, STREAM_FORMATS, "output")
+    if checkpoint is not None:
+        check_output_folder(checkpoint, "checkpoint")
     use_dask = backend == "dask" or client is not None
     if not use_dask or (client is None and not scheduler):
         jobs = check_jobs(jobs)  # local threads, or the workers of a LocalCluster
@@ -82,7 +102,8 @@ def simulate(
         from montecards.engine.checkpoint import Checkpoint, run_manifest
 
         store = Checkpoint.open(checkpoint, run_manifest(
-            spec.name, config.seed, config.players, names, resolved, n, chunk_size))
+            spec.name, config.seed, config.players, names, resolved, n, chunk_size,
+            version=__version__, kernel=kernel_stamp(config.spec_module)))
     with writer if writer is not None else nullcontext():
         if use_dask:
             from montecards.engine.dask_backend import (

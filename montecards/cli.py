@@ -7,6 +7,7 @@ of strategies, a bad option) exits with status 2 and one line on stderr saying w
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -105,13 +106,13 @@ def _show(value: Any) -> str:
 def simulate(game, n, players, strategies, params, seed, jobs, backend, scheduler, as_json,
              output, progress, checkpoint, chunk_size) -> None:
     """Play N seeded games of GAME and summarise them."""
-    from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS
+    from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS, check_output_file
     from montecards.api import simulate as run_simulation
     from montecards.cli_format import summary_table
 
     suffix = Path(output).suffix.lower() if output is not None else None
-    if output is not None and suffix not in OUTPUT_FORMATS:
-        raise InputError(f"--output must end in {', '.join(OUTPUT_FORMATS)}, got {output!r}")
+    if output is not None:
+        check_output_file(output, OUTPUT_FORMATS, "--output")
     if scheduler is not None and backend != "dask":
         raise InputError("--scheduler needs --backend dask")
     stream = suffix in STREAM_FORMATS  # .csv/.parquet rows stream chunk by chunk; .json keeps them
@@ -135,15 +136,25 @@ def simulate(game, n, players, strategies, params, seed, jobs, backend, schedule
 
 
 def write_output(result, path: Path) -> None:
+    """The result with its rows, written under a temporary name and renamed into place."""
+    from montecards.api import write_failure
+
     suffix = path.suffix.lower()
-    if suffix == ".csv":
-        result.games.to_csv(path, index_label="game")
-    elif suffix == ".parquet":
-        result.games.to_parquet(path)
-    else:
-        payload = result.to_dict()
-        payload["games"] = result.games.to_dict(orient="list")
-        path.write_text(json.dumps(payload))
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        if suffix == ".csv":
+            result.games.to_csv(tmp, index_label="game")
+        elif suffix == ".parquet":
+            result.games.to_parquet(tmp)
+        else:
+            payload = result.to_dict()
+            payload["games"] = result.games.to_dict(orient="list")
+            tmp.write_text(json.dumps(payload))
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise write_failure(path, exc) from None
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @cli.command()
@@ -190,6 +201,12 @@ def warmup(game) -> None:
         click.echo(f"{name}: ready")
 
 
+def interrupted() -> None:
+    """Ctrl-C: one line, no traceback, exit status 130 (a --checkpoint run resumes)."""
+    click.echo("interrupted: stopped (with --checkpoint DIR, the same command resumes the run)", err=True)
+    sys.exit(130)
+
+
 def main() -> None:
     """Entry point: runs the click group, turning bad input into one line and exit status 2."""
     try:
@@ -200,8 +217,8 @@ def main() -> None:
         fail(exc.format_message())
     except click.UsageError as exc:
         fail(exc.format_message())
-    except click.exceptions.Abort:
-        fail("aborted")
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        interrupted()
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:

@@ -21,6 +21,24 @@ def _params(pairs: tuple[str, ...]) -> dict[str, str]:
     return parse_params(pairs)
 
 
+def _check_plot(ctx, param, value):
+    """``--plot``: a .png in a writable folder, checked before the analysis runs."""
+    if value is not None:
+        from montecards.api import check_output_file
+
+        check_output_file(value, (".png",), "--plot")
+    return value
+
+
+def _check_out_dir(ctx, param, value):
+    """``report -o``: a folder (new or existing) under an existing, writable folder."""
+    if value is not None:
+        from montecards.api import check_output_folder
+
+        check_output_folder(value, "--output")
+    return value
+
+
 def _common(func):
     """Options shared by the analysis commands."""
     func = click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")(func)
@@ -30,7 +48,7 @@ def _common(func):
         "--precision",
         type=float,
         default=None,
-        help="Play until every requested 95 %% interval has at most this half-width (e.g. 0.002); "
+        help="Play until every requested 95 % interval has at most this half-width (e.g. 0.002); "
         "replaces -n.",
     )(func)
     func = click.option(
@@ -45,6 +63,7 @@ def _common(func):
         "plot_path",
         type=click.Path(dir_okay=False),
         default=None,
+        callback=_check_plot,
         help="Also write the analysis figure to this PNG file.",
     )(func)
     return func
@@ -54,8 +73,6 @@ def _emit(result, as_json: bool, text: str, plot_path: str | None, figure=None) 
     if plot_path is not None:
         from montecards.plots import save
 
-        if not plot_path.lower().endswith(".png"):
-            raise InputError(f"--plot must end in .png, got {plot_path!r}")
         save(figure() if figure else result.plot(), plot_path)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
@@ -283,6 +300,7 @@ def sweep_command(
     "out_dir",
     type=click.Path(file_okay=False),
     default=None,
+    callback=_check_out_dir,
     help="Folder for README.md and the figures (default: reports/GAME).",
 )
 @click.option("--quick", is_flag=True, help="Small runs (under a minute): for tests and previews.")

@@ -3,9 +3,12 @@
 Layout of a checkpoint directory::
 
     manifest.json          the run's arguments (game, seed, players, strategies, params, n,
-                           chunk size); a run with other arguments is refused, never mixed in
+                           chunk size) and what played it (montecards version, a hash of the
+                           game's kernel sources); another run, version or kernel is refused,
+                           never mixed in
     chunk-00000017.npz     chunk 17: its start, count and Summary (and its per-game rows when
-                           the run that wrote it kept or streamed rows)
+                           the run that wrote it kept or streamed rows), with a SHA-256 of them;
+                           a chunk file that is truncated or corrupted is played again
 
 Every file is written to a temporary name and renamed into place, so a run killed at any
 moment (even by SIGKILL) leaves only whole chunk files; starting it again with the same
@@ -16,6 +19,7 @@ run.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -24,13 +28,16 @@ from typing import Any
 
 import numpy as np
 
+from montecards.engine.paths import write_failure
 from montecards.engine.spec import InputError
 from montecards.engine.summary import Summary
 
-FORMAT = 1
+FORMAT = 2
 MANIFEST = "manifest.json"
 _CHUNK_FILE = re.compile(r"^chunk-(\d{8})\.npz$")
 _MANIFEST_KEYS = ("game", "seed", "players", "strategies", "params", "n", "chunk_size")
+_PLAYER_KEYS = ("montecards_version", "kernel")
+"""What played the chunks: a checkpoint of another version or kernel is refused."""
 
 
 def _jsonable(value: Any) -> Any:
@@ -45,11 +52,16 @@ def _jsonable(value: Any) -> Any:
 
 def run_manifest(
     game: str, seed: int, players: int, strategies: list[str], params: dict[str, Any], n: int,
-    chunk_size: int,
+    chunk_size: int, version: str = "", kernel: str = "",
 ) -> dict[str, Any]:
-    """The arguments that identify a run (everything its chunks depend on), as plain JSON."""
+    """The arguments that identify a run (everything its chunks depend on), as plain JSON.
+
+    ``version``: the montecards version; ``kernel``: a hash of the game's kernel sources.
+    """
     manifest = {
         "montecards_checkpoint": FORMAT,
+        "montecards_version": version,
+        "kernel": kernel,
         "game": game,
         "seed": int(seed),
         "players": int(players),
@@ -70,8 +82,13 @@ def read_manifest(directory: str | os.PathLike) -> dict[str, Any] | None:
         manifest = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise InputError(f"checkpoint {directory}: unreadable {MANIFEST} ({exc})") from None
-    if not isinstance(manifest, dict) or manifest.get("montecards_checkpoint") != FORMAT:
+    if not isinstance(manifest, dict) or "montecards_checkpoint" not in manifest:
         raise InputError(f"checkpoint {directory}: {MANIFEST} is not a montecards checkpoint manifest")
+    if manifest["montecards_checkpoint"] != FORMAT:
+        raise InputError(
+            f"checkpoint {directory} was written by another montecards version (checkpoint format "
+            f"{manifest['montecards_checkpoint']}, this one reads {FORMAT}): use a new directory"
+        )
     return manifest
 
 
@@ -81,6 +98,9 @@ def _write_atomic(path: Path, write) -> None:
         with open(tmp, "wb") as f:
             write(f)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise write_failure(path, exc) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -114,6 +134,14 @@ class Checkpoint:
             path.mkdir(parents=True, exist_ok=True)
             _write_atomic(path / MANIFEST, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
         else:
+            players = [key for key in _PLAYER_KEYS if manifest.get(key) != existing.get(key)]
+            if players:
+                raise InputError(
+                    f"checkpoint {directory} was written by another montecards version or kernel "
+                    f"(version {existing.get('montecards_version')!r}, kernel "
+                    f"{str(existing.get('kernel'))[:12]}; this is {manifest.get('montecards_version')!r}, "
+                    f"{str(manifest.get('kernel'))[:12]}): its games may differ, use a new directory"
+                )
             diffs = [
                 f"{key} {_show(manifest.get(key))} != {_show(existing.get(key))}"
                 for key in _MANIFEST_KEYS
@@ -130,8 +158,14 @@ class Checkpoint:
         return self.directory / f"chunk-{index:08d}.npz"
 
     def recorded(self, plan: list[tuple[int, int]], need_rows: bool) -> set[int]:
-        """Indices of the chunks of ``plan`` already recorded (with their rows if needed)."""
+        """Indices of the chunks of ``plan`` already recorded whole (with their rows if needed).
+
+        A chunk file that cannot be read, or whose checksum does not match its contents
+        (truncated, corrupted), is left out: the run plays that chunk again and overwrites it.
+        ``self.damaged`` lists those files.
+        """
         done = set()
+        self.damaged: list[str] = []
         for entry in os.scandir(self.directory):
             match = _CHUNK_FILE.match(entry.name)
             if not match:
@@ -139,13 +173,17 @@ class Checkpoint:
             index = int(match.group(1))
             if index >= len(plan):
                 continue
-            if need_rows:
-                try:
-                    with np.load(entry.path) as data:
-                        if "rows" not in data.files:
-                            continue
-                except (OSError, ValueError):
-                    continue
+            try:
+                with np.load(entry.path) as data:
+                    arrays = {name: data[name] for name in data.files}
+            except Exception:  # a truncated zip raises BadZipFile, EOFError, ValueError, OSError...
+                self.damaged.append(entry.name)
+                continue
+            if "sha256" not in arrays or bytes(arrays.pop("sha256")) != _checksum(arrays):
+                self.damaged.append(entry.name)
+                continue
+            if need_rows and "rows" not in arrays:
+                continue
             done.add(index)
         return done
 
@@ -164,6 +202,8 @@ class Checkpoint:
             arrays[f"hist_{key}"] = hist
         if rows is not None:
             arrays["rows"] = rows
+        arrays["sha256"] = np.frombuffer(_checksum(arrays), np.uint8)
+        if rows is not None:
             _write_atomic(self._path(index), lambda f: np.savez_compressed(f, **arrays))
         else:
             _write_atomic(self._path(index), lambda f: np.savez(f, **arrays))
@@ -187,6 +227,16 @@ class Checkpoint:
             rows = data["rows"] if need_rows else None
         self.resumed += 1
         return summary, rows
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> bytes:
+    """SHA-256 over a chunk's arrays (names, dtypes, shapes and bytes, in name order)."""
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}:{a.dtype.str}:{a.shape}".encode())
+        digest.update(a.tobytes())
+    return digest.digest()
 
 
 def _show(value: Any) -> str:

@@ -21,8 +21,8 @@ worker's ``MONTECARDS_WORKER_THREADS`` environment variable.
 
 from __future__ import annotations
 
-import logging
 import importlib
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterator

@@ -19,6 +19,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.paths import write_failure
 from montecards.engine.spec import InputError, Layout
 from montecards.engine.summary import Summary
 
@@ -83,6 +84,12 @@ class RowsWriter:
         self.rows_written = 0
 
     def __call__(self, start: int, rows: np.ndarray) -> None:
+        try:
+            self._write(start, rows)
+        except OSError as exc:
+            raise write_failure(self.path, exc) from None
+
+    def _write(self, start: int, rows: np.ndarray) -> None:
         if start != self.rows_written:
             raise RuntimeError(f"rows of game {start} written out of order")
         frame = self.to_frame(rows)
@@ -104,6 +111,13 @@ class RowsWriter:
 
     def close(self) -> None:
         """Finish the file and move it into place."""
+        try:
+            self._close()
+        except OSError as exc:
+            self.abort()
+            raise write_failure(self.path, exc) from None
+
+    def _close(self) -> None:
         if self._parquet is not None:
             self._parquet.close()
         if self._file is not None:
@@ -113,12 +127,16 @@ class RowsWriter:
         os.replace(self.tmp, self.path)
 
     def abort(self) -> None:
+        """Drop the temporary file (nothing under the requested name was touched)."""
         try:
             if self._parquet is not None:
                 self._parquet.close()
             if self._file is not None:
                 self._file.close()
+        except OSError:
+            pass
         finally:
+            self._parquet = self._file = None
             self.tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> RowsWriter:
