@@ -1,13 +1,14 @@
 """Dask backend at scale (issue #8): peak memory of a long summary-only run, and throughput of
 a LocalCluster of single-threaded workers against the local backend.
 
-    python benchmarks/dask_scale.py memory [-n 100000000] [-s random] [--workers 2]
+    python benchmarks/dask_scale.py memory [-n 100000000] [-s random] [--workers 2] [--backend local|dask]
     python benchmarks/dask_scale.py throughput [-n 20000000] [-s random] [--workers 2] [--repeat 1]
 
 ``memory`` runs ``montecards.simulate(..., backend="dask")`` (summary only) on a LocalCluster
 and samples, every 0.5 s, the resident memory of this process (client, scheduler and nannies)
 and of every worker process; it prints the peak of each and of their sum, and the run's
-numbers. ``throughput`` runs the same seeded run on the local backend (``--workers`` numba
+numbers. With ``--backend local`` the same run plays on this process's numba threads
+(``--workers`` of them), and the peak is this one process's. ``throughput`` runs the same seeded run on the local backend (``--workers`` numba
 threads) and on the Dask backend (a LocalCluster of ``--workers`` single-threaded workers,
 started and warmed up before the clock starts, as ``simulate`` does), alternating them
 ``--repeat`` times, checks the two give the same numbers, and prints games/s, the ratio, and
@@ -84,10 +85,11 @@ def memory(args) -> None:
     with TreeSampler() as sampler:
         start = time.perf_counter()
         res = mc.simulate("parade", n=args.n, strategies=args.strategy, seed=args.seed,
-                          backend="dask", jobs=args.workers, progress=args.progress)
+                          backend=args.backend, jobs=args.workers, progress=args.progress)
         wall = time.perf_counter() - start
-    print(f"parade n={args.n:,} strategy={args.strategy} seed={args.seed} dask LocalCluster "
-          f"{args.workers} single-threaded workers, summary only")
+    where = (f"dask LocalCluster {args.workers} single-threaded workers" if args.backend == "dask"
+             else f"local backend, {args.workers} numba threads")
+    print(f"parade n={args.n:,} strategy={args.strategy} seed={args.seed} {where}, summary only")
     print(f"wall {wall:.0f} s (run {res.elapsed_seconds:.0f} s, {res.games_per_second:,.0f} games/s)")
     print(f"peak RSS: client+scheduler+nannies {mb(sampler.peak_self)}; workers "
           + ", ".join(mb(v) for v in sampler.peak_children.values())
@@ -144,6 +146,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--backend", choices=["local", "dask"], default="dask")
     args = parser.parse_args()
     if args.mode == "memory":
         args.n = args.n or 100_000_000

@@ -8,6 +8,7 @@ They are registered on the ``cli`` group by ``montecards/cli.py``.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -39,8 +40,26 @@ def _check_out_dir(ctx, param, value):
     return value
 
 
+def _backend_options(func):
+    """``--backend local|dask`` and ``--scheduler ADDR``: the whole command plays there (as
+    ``simulate`` does; the numbers do not change)."""
+
+    @functools.wraps(func)
+    def run(*args, backend, scheduler, **kwargs):
+        from montecards.analysis import backend_session
+
+        with backend_session(backend, None, scheduler, kwargs.get("jobs")):
+            return func(*args, **kwargs)
+
+    run = click.option("--scheduler", default=None, help="Dask scheduler address (tcp://host:port).")(run)
+    return click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+                        help="local (numba threads) or dask (a cluster; -j workers of a LocalCluster "
+                        "without --scheduler).")(run)
+
+
 def _common(func):
     """Options shared by the analysis commands."""
+    func = _backend_options(func)
     func = click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")(func)
     func = click.option("-j", "--jobs", type=int, default=None, help="Threads.")(func)
     func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(func)
@@ -306,6 +325,7 @@ def sweep_command(
 @click.option("--quick", is_flag=True, help="Small runs (under a minute): for tests and previews.")
 @click.option("--seed", type=int, default=None, help="Seed (default: the reports' fixed seed).")
 @click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@_backend_options
 def report_command(game, out_dir, quick, seed, jobs) -> None:
     """Write README.md + PNG figures answering GAME's questions (rules page, last section)."""
     from montecards.report import DEFAULT_SEED, build_report

@@ -167,6 +167,53 @@ def test_an_unreachable_scheduler_is_one_clear_error(monkeypatch):
         mc.simulate("parade", n=10, seed=1, backend="dask", scheduler="tcp://127.0.0.1:9")
 
 
+TIMING = ("elapsed_seconds", "games_per_second", "backend", "jobs")
+
+
+def _numbers(d):
+    """A result's JSON object without its timing fields (at every depth)."""
+    if isinstance(d, dict):
+        return {k: _numbers(v) for k, v in d.items() if k not in TIMING}
+    if isinstance(d, list):
+        return [_numbers(v) for v in d]
+    return d
+
+
+def _analyses(**where):
+    from montecards.analysis import compare_variants, matchups, seat_advantage, sweep
+
+    return {
+        "seats": seat_advantage("parade", players=[2, 3], n=1500, seed=4, **where),
+        "compare": compare_variants("parade", [{"two_player_margin": 2}, {"two_player_margin": 1}],
+                                    n=1200, seed=5, **where),
+        "matchups": matchups("parade", ["greedy", "random"], n=600, seed=6, **where),
+        "sweep": sweep("tulips", "secret_reveal", [2, 5], n=400, seed=7, **where),
+        "adaptive": __import__("montecards.analysis", fromlist=["x"]).simulate_adaptive(
+            "wigout", precision=0.05, seed=8, **where),
+    }
+
+
+def test_analyses_on_the_cluster_give_the_local_numbers(client):
+    local = _analyses(jobs=1)
+    remote = _analyses(client=client)
+    for name in local:
+        assert _numbers(json.loads(json.dumps(remote[name].to_dict(), default=str))) == _numbers(
+            json.loads(json.dumps(local[name].to_dict(), default=str))), name
+
+
+def test_analysis_commands_take_the_dask_backend(client):
+    host = client.scheduler.address
+    args = ["seats", "parade", "-n", "800", "--seed", "9", "--json"]
+    env = {"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    run = lambda extra: subprocess.run([sys.executable, "-m", "montecards", *args, *extra],  # noqa: E731
+                                       capture_output=True, text=True, timeout=600, env=env)
+    remote, local = run(["--backend", "dask", "--scheduler", host]), run(["-j", "1"])
+    assert remote.returncode == 0 and local.returncode == 0, remote.stderr + local.stderr
+    assert _numbers(json.loads(remote.stdout)) == _numbers(json.loads(local.stdout))
+    bad = run(["--scheduler", host])
+    assert bad.returncode == 2 and "backend" in bad.stderr
+
+
 def test_a_worker_killed_mid_run_does_not_change_the_result(client):
     """Runs last: it kills one of the fixture's workers (its nanny starts a new one).
 
@@ -200,3 +247,36 @@ def test_a_worker_killed_mid_run_does_not_change_the_result(client):
     client.wait_for_workers(2, timeout=120)
     assert pid not in client.run(os.getpid).values()
     assert worker_threads(client) == 2
+
+
+def test_a_worker_killed_mid_analysis_does_not_change_it(client):
+    """Runs last, after the other killing test: a worker is killed while a seat analysis's
+    chunks run (a watcher thread kills the first worker seen busy with a chunk)."""
+    import threading
+
+    from montecards.analysis import seat_advantage
+
+    client.wait_for_workers(2, timeout=120)
+    pids = client.run(os.getpid)
+    killed: list[int] = []
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.is_set() and not killed:
+            busy = [w for w, keys in client.processing().items()
+                    if any(str(k).startswith("montecards-chunk-") for k in keys)]
+            if busy and busy[0] in pids:
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed.append(pids[busy[0]])
+            stop.wait(0.01)
+
+    local = seat_advantage("parade", players=[2, 4], n=40_000, seed=12, jobs=1)
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        remote = seat_advantage("parade", players=[2, 4], n=40_000, seed=12, client=client)
+    finally:
+        stop.set()
+        watcher.join()
+    assert killed, "no worker was seen busy with a chunk"
+    assert _numbers(remote.to_dict()) == _numbers(local.to_dict())

@@ -24,6 +24,7 @@ _MODULE_OF = {
     "Adaptive": "runs",
     "per_game": "runs",
     "setup": "runs",
+    "backend_session": "runs",
     "SeatAdvantage": "seats",
     "seat_advantage": "seats",
     "simulate_adaptive": "seats",
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
     from montecards.analysis.matchups import MatchupResult, matchups
     from montecards.analysis.results import SimulationResult
-    from montecards.analysis.runs import Adaptive, per_game, setup
+    from montecards.analysis.runs import Adaptive, backend_session, per_game, setup
     from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
     from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
 
@@ -54,6 +55,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Adaptive",
+    "backend_session",
     "MatchupResult",
     "SeatAdvantage",
     "SimulationResult",

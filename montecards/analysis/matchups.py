@@ -31,6 +31,7 @@ from montecards.analysis.runs import (
     run_adaptive,
     setup,
     timed,
+    with_backend,
 )
 from montecards.engine.spec import WIN_UNIT, InputError
 
@@ -289,6 +290,7 @@ def _plain(value: Any) -> Any:
     return _jsonable(value)
 
 
+@with_backend
 def matchups(
     game: str,
     strategies: Sequence[str],

@@ -13,9 +13,12 @@ Nothing here knows a kernel: it goes through the registry's spec and the engine 
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +50,8 @@ class Setup:
     params: dict[str, Any]
     jobs: int
     chunk_size: int = DEFAULT_CHUNK
+    client: Any = None
+    """A ``dask.distributed.Client`` to play on (``backend_session``), or None: this machine."""
     _warm: bool = field(default=False, repr=False)
 
     @property
@@ -67,20 +72,34 @@ class Setup:
 
     def play(self, start: int, count: int, keep: bool = False) -> tuple[Summary, np.ndarray | None]:
         """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows."""
-        if not self._warm:
-            warm_up(self.spec, self.config)
-            self._warm = True
         layout = self.layout
         summary = Summary.empty(layout)
         chunks = [
             (s, min(self.chunk_size, start + count - s)) for s in range(start, start + count, self.chunk_size)
         ]
         kept = []
-        for _, _, rows in iter_chunks_local(self.spec, self.config, chunks, self.jobs):
-            summary = summary.merge(Summary.of_rows(rows, layout))
+        for chunk_summary, rows in self._chunks(chunks, keep):
+            summary = summary.merge(chunk_summary)
             if keep:
                 kept.append(rows)
         return summary, (np.concatenate(kept) if keep and kept else None)
+
+    def _chunks(self, chunks: list[tuple[int, int]], keep: bool):
+        """``(summary, rows)`` of each chunk, in order, on this machine or the Dask cluster."""
+        if self.client is not None:
+            from montecards.engine.dask_backend import iter_chunks_dask, warm_up_workers
+
+            if not self._warm:
+                warm_up_workers(self.client, self.config)
+                self._warm = True
+            for _, _, summary, rows in iter_chunks_dask(self.client, self.config, chunks, keep):
+                yield summary, rows
+            return
+        if not self._warm:
+            warm_up(self.spec, self.config)
+            self._warm = True
+        for _, _, rows in iter_chunks_local(self.spec, self.config, chunks, self.jobs):
+            yield Summary.of_rows(rows, self.layout), rows
 
     def result(self, summary: Summary, elapsed: float, rows: np.ndarray | None = None) -> SimulationResult:
         """A :class:`SimulationResult` of the games summarised by ``summary``."""
@@ -100,7 +119,7 @@ class Setup:
             score_name=self.spec.score_name,
             turns_name=self.spec.turns_name,
             games=games_frame(rows, layout) if rows is not None else None,
-            backend="local",
+            backend="local" if self.client is None else "dask",
             jobs=self.jobs,
         )
 
@@ -154,9 +173,58 @@ def setup(
     seed: int | None = None,
     jobs: int | None = None,
 ) -> Setup:
-    """Validate a configuration (raises InputError naming what is allowed)."""
+    """Validate a configuration (raises InputError naming what is allowed).
+
+    Inside ``backend_session(...)`` on Dask, the setup plays on that session's cluster.
+    """
     spec, config, names, resolved = prepare(game, players, strategies, params, seed)
-    return Setup(spec, config, names, resolved, check_jobs(jobs))
+    client = _SESSION.get()
+    return Setup(spec, config, names, resolved, 1 if client is not None else check_jobs(jobs),
+                 client=client)
+
+
+_SESSION: contextvars.ContextVar[Any] = contextvars.ContextVar("montecards_dask_session", default=None)
+
+
+def with_backend(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Give an analysis function the ``backend=``, ``client=`` and ``scheduler=`` keywords of
+    ``simulate``: its runs then play in that :func:`backend_session`."""
+
+    @functools.wraps(func)
+    def run(*args: Any, backend: str = "local", client: Any = None, scheduler: str | None = None,
+            **kwargs: Any) -> Any:
+        with backend_session(backend, client, scheduler, kwargs.get("jobs")):
+            return func(*args, **kwargs)
+
+    run.__doc__ = (func.__doc__ or "") + (
+        "\n\n    ``backend`` (``\"local\"`` or ``\"dask\"``), ``client`` (a ``dask.distributed.Client``)"
+        "\n    and ``scheduler`` (an address): where the games are played, as in ``simulate``; the"
+        "\n    numbers do not depend on it."
+    )
+    return run
+
+
+@contextmanager
+def backend_session(backend: str = "local", client: Any = None, scheduler: str | None = None,
+                    jobs: int | None = None) -> Iterator[Any]:
+    """Where the analyses inside this block play: this machine (``backend="local"``), or a Dask
+    cluster — ``client``, else the one at ``scheduler``, else a LocalCluster of ``jobs``
+    workers, opened once for the whole block. The numbers are the same either way."""
+    if backend not in ("local", "dask"):
+        raise InputError(f"unknown backend {backend!r} (allowed: local, dask)")
+    if scheduler is not None and backend != "dask" and client is None:
+        raise InputError("scheduler needs backend='dask'")
+    if backend == "local" and client is None:
+        yield None
+        return
+    from montecards.engine.dask_backend import dask_client
+
+    with dask_client(client, scheduler, jobs) as session:
+        token = _SESSION.set(session)
+        try:
+            yield session
+        finally:
+            _SESSION.reset(token)
 
 
 def check_count(name: str, value: Any, minimum: int = 1) -> int:

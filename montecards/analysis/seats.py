@@ -20,6 +20,7 @@ from montecards.analysis.runs import (
     run_adaptive,
     setup,
     timed,
+    with_backend,
 )
 from montecards.engine.spec import InputError
 
@@ -138,6 +139,7 @@ def pct(x: float, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
+@with_backend
 def seat_advantage(
     game: str,
     players: Sequence[int] | int | None = None,
@@ -199,6 +201,7 @@ def seat_advantage(
     return SeatAdvantage(spec.name, spec.title, results, adaptive)
 
 
+@with_backend
 def simulate_adaptive(
     game: str,
     precision: float,

@@ -30,6 +30,7 @@ from montecards.analysis.runs import (
     run_adaptive,
     setup,
     timed,
+    with_backend,
 )
 from montecards.engine.spec import InputError, parse_text
 from montecards.labels import describe
@@ -182,6 +183,7 @@ class VariantComparison:
         return head + self.differences().to_html(float_format=lambda x: f"{x:.4f}")
 
 
+@with_backend
 def compare_variants(
     game: str,
     variants: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, Any]],
@@ -343,6 +345,7 @@ class SweepResult:
         return head + self.table().to_html(float_format=lambda x: f"{x:.4f}")
 
 
+@with_backend
 def sweep(
     game: str,
     parameter: str,

@@ -177,6 +177,61 @@ def warm_up_workers(client: Any, config: RunConfig) -> None:
     client.gather(futures)
 
 
+def iter_chunks_dask(
+    client: Any,
+    config: RunConfig,
+    chunks: list[tuple[int, int]],
+    need_rows: bool,
+    window: int | None = None,
+) -> Iterator[tuple[int, int, Summary, np.ndarray | None]]:
+    """Play ``chunks`` (``(start, count)`` each) on the cluster; yield them in order.
+
+    Each yields ``(start, count, summary, rows)`` (rows only if ``need_rows``). At most
+    ``window`` chunks are outstanding at once (default: twice the cluster's threads, at least
+    4), so memory does not grow with the number of chunks. A lost worker's chunks are played
+    again by the scheduler; chunk keys are deterministic, so the result does not change.
+    """
+    distributed = _import_distributed()
+    if window is None:
+        window = max(4, 2 * worker_threads(client))
+    if window < 1:
+        raise InputError(f"window must be >= 1, got {window}")
+    from dask.base import tokenize
+
+    token = tokenize(config.game, config.seed, config.players, config.params.tolist(),
+                     config.strategies.tolist(), need_rows)
+    waiting = deque(range(len(chunks)))
+    pending = distributed.as_completed(loop=client.loop)
+    live: dict[str, tuple[int, Any]] = {}  # submitted, not finished: key -> (index, future)
+    finished: dict[int, tuple[Summary, np.ndarray | None]] = {}
+
+    def submit_more() -> None:
+        while waiting and len(live) + len(finished) < window:
+            index = waiting.popleft()
+            start, count = chunks[index]
+            future = client.submit(
+                play_chunk_task, config, start, count, need_rows,
+                key=f"montecards-chunk-{token}-{start}-{count}",
+            )
+            live[future.key] = (index, future)
+            pending.add(future)
+
+    try:
+        for index, (start, count) in enumerate(chunks):
+            while index not in finished:
+                submit_more()
+                future = next(pending)
+                got, _ = live.pop(future.key)
+                finished[got] = future.result()
+                del future
+            summary, rows = finished.pop(index)
+            submit_more()
+            yield start, count, summary, rows
+    finally:
+        if live:
+            client.cancel([future for _, future in live.values()])
+
+
 def execute_dask(
     spec: GameSpec,
     config: RunConfig,
@@ -202,66 +257,22 @@ def execute_dask(
         with dask_client(None, scheduler, jobs) as own:
             return execute_dask(spec, config, n, jobs, chunk_size, keep_games, progress, own,
                                 None, on_rows, checkpoint, window)
-    distributed = _import_distributed()
     layout = spec.layout(config.players)
     plan = plan_chunks(n, chunk_size)
     advance = progress_bar(n, progress)
     collector = Collector(layout, keep_games, on_rows)
     need_rows = collector.needs_rows
     done = checkpoint.recorded(plan, need_rows) if checkpoint is not None else set()
-    missing = deque(index for index in range(len(plan)) if index not in done)
-    if window is None:
-        window = max(4, 2 * worker_threads(client))
-    if window < 1:
-        raise InputError(f"window must be >= 1, got {window}")
-
-    from dask.base import tokenize
-
-    token = tokenize(config.game, config.seed, config.players, config.params.tolist(),
-                     config.strategies.tolist(), chunk_size, need_rows)
-    pending = distributed.as_completed(loop=client.loop)
-    live: dict[str, tuple[int, Any]] = {}  # submitted, not finished: key -> (index, future)
-    finished: dict[int, tuple[Summary, np.ndarray | None]] = {}
-    outstanding = 0  # submitted chunks not merged yet (queued, running or finished)
-
-    def submit_more() -> None:
-        nonlocal outstanding
-        while missing and outstanding < window:
-            index = missing.popleft()
-            start, count = plan[index]
-            future = client.submit(
-                play_chunk_task, config, start, count, need_rows,
-                key=f"montecards-chunk-{token}-{index}",
-            )
-            live[future.key] = (index, future)
-            pending.add(future)
-            outstanding += 1
-
-    try:
-        for index, (start, count) in enumerate(plan):
-            if index in done:
-                summary, rows = checkpoint.load(index, start, count, need_rows)
-                if advance is not None:
-                    advance(count)
-            else:
-                while index not in finished:
-                    submit_more()
-                    future = next(pending)
-                    got, _ = live.pop(future.key)
-                    result = future.result()
-                    del future
-                    got_start, got_count = plan[got]
-                    if checkpoint is not None:
-                        checkpoint.record(got, got_start, got_count, result[0], result[1])
-                    finished[got] = result
-                    if advance is not None:
-                        advance(got_count)
-                summary, rows = finished.pop(index)
-                outstanding -= 1
-            collector.add(start, count, summary, rows)
-            submit_more()
-    except BaseException:
-        if live:
-            client.cancel([future for _, future in live.values()])
-        raise
+    missing_chunks = [chunk for index, chunk in enumerate(plan) if index not in done]
+    played = iter_chunks_dask(client, config, missing_chunks, need_rows, window)
+    for index, (start, count) in enumerate(plan):
+        if index in done:
+            summary, rows = checkpoint.load(index, start, count, need_rows)
+        else:
+            _, _, summary, rows = next(played)
+            if checkpoint is not None:
+                checkpoint.record(index, start, count, summary, rows)
+        if advance is not None:
+            advance(count)
+        collector.add(start, count, summary, rows)
     return collector.result()

@@ -14,6 +14,7 @@ import importlib
 import time
 from pathlib import Path
 
+from montecards.analysis.runs import with_backend
 from montecards.report.base import (  # noqa: F401  (the recipes' toolkit, re-exported)
     DEFAULT_SEED,
     Report,
@@ -36,6 +37,7 @@ def recipe(game: str):
         return importlib.import_module("montecards.report.generic")
 
 
+@with_backend
 def build_report(
     game: str,
     out_dir: str | Path | None = None,
