@@ -5,6 +5,7 @@ import pytest
 from numba import njit
 
 from montecards.engine import decisions, trace
+from montecards.engine.rows import share_win
 
 
 @njit(cache=True)
@@ -62,3 +63,19 @@ def test_a_move_outside_legal_is_no_choice_and_overflow_raises():
     _log(log, 5)
     with pytest.raises(decisions.LogOverflowError, match="5 decisions"):
         decisions.read_log(log)
+
+
+@njit(cache=True)
+def _share(keys, finished):
+    shares = np.zeros(keys.shape[0], np.int64)
+    share_win(keys, keys.shape[0], finished, shares)
+    return shares
+
+
+def test_the_lowest_keys_share_the_win():
+    from montecards.engine.spec import WIN_UNIT
+
+    assert _share(np.array([5, 3, 7]), True).tolist() == [0, WIN_UNIT, 0]
+    assert _share(np.array([3, 3, 7, 3]), True).tolist() == [WIN_UNIT // 3] * 2 + [0, WIN_UNIT // 3]
+    assert _share(np.array([-2, -2]), True).tolist() == [WIN_UNIT // 2] * 2
+    assert _share(np.array([1, 2]), False).tolist() == [0, 0]
