@@ -225,8 +225,8 @@ def iter_chunks_dask(
                 finished[got] = future.result()
                 del future
             summary, rows = finished.pop(index)
+            yield start, count, summary, rows  # merged by the caller before more are submitted
             submit_more()
-            yield start, count, summary, rows
     finally:
         if live:
             client.cancel([future for _, future in live.values()])

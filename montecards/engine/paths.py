@@ -45,7 +45,7 @@ def check_output_file(path: str | os.PathLike, suffixes: Sequence[str], what: st
     p = Path(path)
     shown = str(path)
     if p.suffix.lower() not in suffixes:
-        raise InputError(f"{what} {shown!r} must end in {', '.join(suffixes)}")
+        raise InputError(f"{what} must end in {', '.join(suffixes)}, got {shown!r}")
     if p.is_dir():
         raise InputError(f"{what} {shown}: is a folder, not a file")
     blocker = _first_file_on(p)
