@@ -3,10 +3,13 @@
 from montecards.games.marbles.game import (
     SPEC,
     apply_move,
+    decisions,
     legal_moves,
     play_scripted,
     script_from_trace,
     trace,
 )
 
-__all__ = ["SPEC", "apply_move", "legal_moves", "play_scripted", "script_from_trace", "trace"]
+__all__ = [
+    "SPEC", "apply_move", "decisions", "legal_moves", "play_scripted", "script_from_trace", "trace",
+]

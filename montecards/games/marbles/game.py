@@ -17,6 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -26,7 +27,7 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
-from montecards.games.marbles import kernel, rules, strategies
+from montecards.games.marbles import kernel, rules, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
 TEAM_MODES = ("none", "pairs", "two")
@@ -302,9 +303,39 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names)), row, buffer,
+        SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names)), row, buffer, None,
     )
     return _trace_frame(buffer, resolved["decks"]), row
+
+
+LOG_CAPACITY = 1024
+"""Decisions a log holds at first; a longer game is played again with a log of its length."""
+
+
+def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | None,
+                 strategy_names: Sequence[str]):
+    """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index`` of
+    the run with ``seed``, played exactly as the run plays it."""
+    players, resolved = _resolve(players, params)
+    packed = pack_params(players, resolved)
+    codes = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
+    capacity = LOG_CAPACITY
+    while True:
+        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
+        row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+        kernel.trace_one(np.uint64(seed), index, players, packed, codes, row, no_trace, log)
+        if log[0][0] <= capacity:
+            return log, row
+        capacity = int(log[0][0])
+
+
+def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
+              strategy_names: Sequence[str]) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
+    played), as the decision interface shows it: the seat, its observation, its legal move ids
+    and the index of the move its strategy chose (``montecards.games.marbles.view``)."""
+    return read_log(decision_log(seed, index, players, params, strategy_names)[0])
 
 
 def _parse_position(text: str) -> tuple:
@@ -461,4 +492,7 @@ SPEC = GameSpec(
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
 )
 
-__all__ = ["SPEC", "apply_move", "legal_moves", "play_scripted", "script_from_trace", "trace", "InputError"]
+__all__ = [
+    "SPEC", "InputError", "apply_move", "decisions", "legal_moves", "play_scripted",
+    "script_from_trace", "trace",
+]

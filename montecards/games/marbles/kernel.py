@@ -99,6 +99,7 @@ from montecards.games.marbles.strategies import (
     random_choice,
     score_weight,
 )
+from montecards.games.marbles.view import log_decision
 from montecards.rng import bounded, seed_stream
 
 DECK_STREAM = 0
@@ -269,13 +270,15 @@ def scripted_choice(st, seat, owner, total, script, turn):
 
 
 @hot
-def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace):
+def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace, log):
     """Play one whole game on ``st`` (streams already seeded); return an ``ERR_*`` code.
 
     A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
     has its deck orders in ``orders`` (the first, then one per reshuffle; ``offsets`` delimit
     them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
-    value, so runs, traces and scripted games share one compiled function.
+    value, so runs, traces and scripted games share one compiled function. ``log`` is a
+    decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
+    types it ``NoneType`` and compiles the logging out (runs and traces).
     """
     set_up(
         st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -326,6 +329,8 @@ def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, 
             err, slot, mv = scripted_choice(st, seat, owner, total, script, turn)
             if err != ERR_NONE:
                 break
+        if log is not None:
+            log_decision(st, seat, slot, mv, log)
         won = False
         if mv >= 0:
             won = play_move(st, seat, owner, slot, mv, turn, trace)
@@ -376,11 +381,12 @@ def write_row(st, players, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
-             row, trace):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+             row, trace, log):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
+    a decision log, or None in runs)."""
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
-    play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
+    play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace, log)
     write_row(st, players, row)
 
 
@@ -393,15 +399,16 @@ def run_chunk(seed, start, players, params, strategies, rows):
         st, rd, rc, no_trace, orders, offsets, script = new_work()
         for g in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
             play_one(seed, start + g, players, params, strategies, st, rd, rc, orders, offsets,
-                     script, rows[g], no_trace)
+                     script, rows[g], no_trace, None)
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+def trace_one(seed, index, players, params, strategies, row, trace, log):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``)."""
     st, rd, rc, no_trace, orders, offsets, script = new_work()
     play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
-             row, trace)
+             row, trace, log)
 
 
 @njit(cache=True)
@@ -410,7 +417,8 @@ def play_deck(players, params, orders, offsets, script, row, trace, positions):
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
     st, rd, rc, no_trace, _o, _f, _s = new_work()
     strategies = np.full(players, -1, np.int64)
-    err = play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
+    err = play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                    None)
     if err == ERR_NONE:
         write_row(st, players, row)
     for s in range(players):
