@@ -24,6 +24,7 @@ from numba import njit, prange
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     CASTLE0,
     EV_BUMP,
@@ -80,7 +81,6 @@ from montecards.games.marbles.rules import (
     check_win,
     deal,
     draw_card,
-    gen_hand,
     hand_insert,
     hand_remove,
     mover,

@@ -2,7 +2,8 @@
 
 A strategy sees what its seat sees at the table: its hand, the whole board, the discard pile
 and the number of cards left to draw. All three share the kernel's legal-move generator
-(``rules.gen_hand``), which lists the hand's (card, move) choices with their greedy scores.
+(``moves.gen_hand``), which lists the hand's (card, move) choices and, for greedy and
+aggressive, scores them as it goes (``step_score``, ``consider_move``).
 
 * ``random``: uniform over the legal (card, move) choices, every card of the hand counted
   separately (two 5s give each 5-move twice), each 7-split order and first part its own
@@ -19,21 +20,33 @@ and the number of cards left to draw. All three share the kernel's legal-move ge
 
 from __future__ import annotations
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.games.marbles.rules import (
+    CASTLE0,
     HAND_SLOTS,
+    MARBLES,
     MV_SLOT,
     MW,
+    O_ENTRY,
     O_GBEST,
     O_GEND,
+    O_GRANK,
     O_GROUP,
     O_GSTART,
     O_HAND,
     O_HAND_N,
     O_MOVES,
+    O_OCC,
+    O_POS,
+    O_TEAM,
     RANK,
     S_BEST,
+    S_BEST_M1,
+    S_BEST_RANK,
+    S_BEST_SCORE,
+    S_L,
     U,
+    dist,
 )
 from montecards.rng import bounded
 
@@ -55,9 +68,55 @@ def score_weight(strategy):
 
 
 @hot
+def step_score(st, owner, m, end, weight):
+    """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
+    adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
+    p = st[U(O_POS + MARBLES * owner + m)]
+    score = dist(st, owner, p) - dist(st, owner, end)
+    if end >= 0 and end < CASTLE0:
+        v = st[U(O_OCC + end)]
+        if v >= 0:
+            vs = v // MARBLES
+            before = dist(st, vs, end)
+            home = st[U(S_L)] + 10
+            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
+                e = st[U(O_ENTRY + vs)]
+                if e != end and (st[U(O_OCC + e)] < 0 or e == p):
+                    score += before - 5
+                else:
+                    score += before - home
+            else:
+                score += weight * (home - before)
+    return score
+
+
+@hot
+def reset_best(st):
+    """No best move yet (before a hand's moves are generated)."""
+    st[U(S_BEST)] = -1
+
+
+@hot_inline
+def consider_move(st, n, slot, m1, score):
+    """Greedy's running best over the generated moves: move ``n`` (hand group ``slot``, first
+    marble ``m1``) replaces the best so far on a higher score, then a lower group rank, then a
+    lower first marble; on a full tie the first generated stays (the tie rules above)."""
+    best_score = st[U(S_BEST_SCORE)]
+    r = st[U(O_GRANK + slot)]
+    if st[U(S_BEST)] < 0 or score > best_score or (
+        score == best_score
+        and (r < st[U(S_BEST_RANK)] or (r == st[U(S_BEST_RANK)] and m1 < st[U(S_BEST_M1)]))
+    ):
+        st[U(S_BEST)] = n
+        st[U(S_BEST_SCORE)] = score
+        st[U(S_BEST_RANK)] = r
+        st[U(S_BEST_M1)] = m1
+
+
+@hot
 def best_move(st, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
-    ``gen_hand`` with scores found it (``rules.add_move``); -1 when there is none."""
+    ``moves.gen_hand`` with scores found it (``consider_move``); -1 when there is none."""
     return st[U(S_BEST)]
 
 

@@ -67,6 +67,7 @@ from numba import njit
 from montecards.engine.decisions import choice_index, log_slot
 from montecards.engine.jit import hot
 from montecards.games.marbles.cards import CARDS_PER_DECK, JOKER_RANK
+from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     CASTLE0,
     CASTLE_HOLES,
@@ -116,7 +117,6 @@ from montecards.games.marbles.rules import (
     S_SIDES,
     S_TEAMS,
     S_TURNS,
-    gen_hand,
     mover,
 )
 
@@ -535,7 +535,7 @@ def generated_move(g, card, i):
 def legal_moves(g, seat, kind, legal):
     """Fill ``legal[:n]`` with the seat's legal move ids in the documented order; returns n.
 
-    For ``DECISION_PLAY`` the hand's moves are generated afresh (``rules.gen_hand``, no
+    For ``DECISION_PLAY`` the hand's moves are generated afresh (``moves.gen_hand``, no
     scores), exactly as the turn generated them."""
     hb = O_HAND + HAND_SLOTS * seat
     hn = g[O_HAND_N + seat]
