@@ -109,143 +109,143 @@ def route_ends(p, d, gap, cm, n, L, optional):
 
 
 @hot
-def marble_info(st, owner):
+def marble_info(g, owner):
     """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
     nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
-    L = st[U(S_L)]
+    L = g[U(S_L)]
     base = O_POS + MARBLES * owner
-    entry = st[U(O_ENTRY + owner)]
+    entry = g[U(O_ENTRY + owner)]
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
     for m in range(MARBLES):
-        p = st[U(base + m)]
+        p = g[U(base + m)]
         ib = O_INFO + IW * m
-        st[U(ib + I_P)] = p
-        st[U(ib + I_G1)] = L
-        st[U(ib + I_W1)] = -1
-        st[U(ib + I_G2)] = L
-        st[U(ib + I_B1)] = L
-        st[U(ib + I_BW1)] = -1
-        st[U(ib + I_B2)] = L
+        g[U(ib + I_P)] = p
+        g[U(ib + I_G1)] = L
+        g[U(ib + I_W1)] = -1
+        g[U(ib + I_G2)] = L
+        g[U(ib + I_B1)] = L
+        g[U(ib + I_BW1)] = -1
+        g[U(ib + I_B2)] = L
         if p >= 0 and p < CASTLE0:
             d = entry - p
             if d < 0:
                 d += L
-            st[U(ib + I_D)] = d
+            g[U(ib + I_D)] = d
             j = k
-            while j > 0 and st[U(base + st[U(O_TARGETS + j - 1)])] > p:
-                st[U(O_TARGETS + j)] = st[U(O_TARGETS + j - 1)]
+            while j > 0 and g[U(base + g[U(O_TARGETS + j - 1)])] > p:
+                g[U(O_TARGETS + j)] = g[U(O_TARGETS + j - 1)]
                 j -= 1
-            st[U(O_TARGETS + j)] = m
+            g[U(O_TARGETS + j)] = m
             k += 1
         else:
-            st[U(ib + I_D)] = 0
+            g[U(ib + I_D)] = 0
     # in circular order, the next ones are ahead and the previous ones behind
     for i in range(k if k > 1 else 0):
-        m = st[U(O_TARGETS + i)]
-        p = st[U(base + m)]
+        m = g[U(O_TARGETS + i)]
+        p = g[U(base + m)]
         ib = O_INFO + IW * m
         j = i + 1 if i + 1 < k else 0
-        q = st[U(O_TARGETS + j)]
-        d = st[U(base + q)] - p
+        q = g[U(O_TARGETS + j)]
+        d = g[U(base + q)] - p
         if d < 0:
             d += L
-        st[U(ib + I_G1)] = d
-        st[U(ib + I_W1)] = q
+        g[U(ib + I_G1)] = d
+        g[U(ib + I_W1)] = q
         j = i - 1 if i > 0 else k - 1
-        q = st[U(O_TARGETS + j)]
-        d = p - st[U(base + q)]
+        q = g[U(O_TARGETS + j)]
+        d = p - g[U(base + q)]
         if d < 0:
             d += L
-        st[U(ib + I_B1)] = d
-        st[U(ib + I_BW1)] = q
+        g[U(ib + I_B1)] = d
+        g[U(ib + I_BW1)] = q
         if k > 2:
             j = i + 2 if i + 2 < k else i + 2 - k
-            d = st[U(base + st[U(O_TARGETS + j)])] - p
+            d = g[U(base + g[U(O_TARGETS + j)])] - p
             if d < 0:
                 d += L
-            st[U(ib + I_G2)] = d
+            g[U(ib + I_G2)] = d
             j = i - 2 if i >= 2 else i - 2 + k
-            d = p - st[U(base + st[U(O_TARGETS + j)])]
+            d = p - g[U(base + g[U(O_TARGETS + j)])]
             if d < 0:
                 d += L
-            st[U(ib + I_B2)] = d
+            g[U(ib + I_B2)] = d
 
 
 @hot
-def add_move(st, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
+def add_move(g, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
     """Write move ``n`` of the list; when scoring (``weight >= 0``) let greedy consider it
     (``strategies.consider_move``). Returns ``n + 1``."""
     b = O_MOVES + MW * n
-    st[U(b + MV_SLOT)] = slot
-    st[U(b + MV_KIND)] = kind
-    st[U(b + MV_M1)] = m1
-    st[U(b + MV_E1)] = e1
-    st[U(b + MV_C1)] = c1
-    st[U(b + MV_M2)] = m2
-    st[U(b + MV_E2)] = e2
-    st[U(b + MV_C2)] = c2
-    st[U(b + MV_SCORE)] = score
+    g[U(b + MV_SLOT)] = slot
+    g[U(b + MV_KIND)] = kind
+    g[U(b + MV_M1)] = m1
+    g[U(b + MV_E1)] = e1
+    g[U(b + MV_C1)] = c1
+    g[U(b + MV_M2)] = m2
+    g[U(b + MV_E2)] = e2
+    g[U(b + MV_C2)] = c2
+    g[U(b + MV_SCORE)] = score
     if weight >= 0:
-        consider_move(st, n, slot, m1, score)
+        consider_move(g, n, slot, m1, score)
     return n + 1
 
 
 @hot
-def gen_forward(st, owner, slot, kind, n_steps, n, weight):
+def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     """Whole forward moves by ``n_steps``: marble ascending, castle end before track end."""
-    L = st[U(S_L)]
-    cm = st[U(O_CMASK + owner)]
-    optional = st[U(S_OPTIONAL)]
+    L = g[U(S_L)]
+    cm = g[U(O_CMASK + owner)]
+    optional = g[U(S_OPTIONAL)]
     for m in range(MARBLES):
         ib = O_INFO + IW * m
-        p = st[U(ib + I_P)]
+        p = g[U(ib + I_P)]
         if p != HOME:
-            ce, te = route_ends(p, st[U(ib + I_D)], st[U(ib + I_G1)], cm, n_steps, L, optional)
+            ce, te = route_ends(p, g[U(ib + I_D)], g[U(ib + I_G1)], cm, n_steps, L, optional)
             for which in range(2):
                 e = ce if which == 0 else te
                 if e != NONE:
-                    s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
-                    n = add_move(st, n, slot, kind, m, e, n_steps, -1, 0, 0, s, weight)
+                    s = step_score(g, owner, m, e, weight) if weight >= 0 else 0
+                    n = add_move(g, n, slot, kind, m, e, n_steps, -1, 0, 0, s, weight)
     return n
 
 
 @hot
-def gen_backward(st, owner, slot, n, weight):
+def gen_backward(g, owner, slot, n, weight):
     """The 8: each own track marble backward 8, marble ascending."""
-    L = st[U(S_L)]
+    L = g[U(S_L)]
     for m in range(MARBLES):
         ib = O_INFO + IW * m
-        p = st[U(ib + I_P)]
-        if p >= 0 and p < CASTLE0 and 8 < st[U(ib + I_B1)]:
+        p = g[U(ib + I_P)]
+        if p >= 0 and p < CASTLE0 and 8 < g[U(ib + I_B1)]:
             e = p - 8
             if e < 0:
                 e += L
-            s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
-            n = add_move(st, n, slot, K_BACKWARD, m, e, -8, -1, 0, 0, s, weight)
+            s = step_score(g, owner, m, e, weight) if weight >= 0 else 0
+            n = add_move(g, n, slot, K_BACKWARD, m, e, -8, -1, 0, 0, s, weight)
     return n
 
 
 @hot
-def gen_split(st, owner, slot, total, n, weight):
+def gen_split(g, owner, slot, total, n, weight):
     """Splits of ``total`` (7: both parts forward; 9: the second part backward, track marbles
     only): (first marble, first part 1..total-1, its end, second marble, its end), the second
     part checked and scored on the board the first part left."""
     backward = total == 9
     kind = K_SPLIT9 if backward else K_SPLIT7
-    L = st[U(S_L)]
-    cm = st[U(O_CMASK + owner)]
-    optional = st[U(S_OPTIONAL)]
-    last = MARBLES if st[U(O_NHOME + owner)] <= MARBLES - 2 else 0  # two marbles out needed
+    L = g[U(S_L)]
+    cm = g[U(O_CMASK + owner)]
+    optional = g[U(S_OPTIONAL)]
+    last = MARBLES if g[U(O_NHOME + owner)] <= MARBLES - 2 else 0  # two marbles out needed
     for m1 in range(last):
         ib1 = O_INFO + IW * m1
-        p1 = st[U(ib1 + I_P)]
+        p1 = g[U(ib1 + I_P)]
         if p1 == HOME:
             continue
         for a in range(1, total):
             if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
                 break
-            ce, te = route_ends(p1, st[U(ib1 + I_D)], st[U(ib1 + I_G1)], cm, a, L, optional)
+            ce, te = route_ends(p1, g[U(ib1 + I_D)], g[U(ib1 + I_G1)], cm, a, L, optional)
             for which in range(2):
                 e1 = ce if which == 0 else te
                 if e1 == NONE:
@@ -264,22 +264,22 @@ def gen_split(st, owner, slot, total, n, weight):
                 victim = -1
                 vdest = HOME
                 if scoring:
-                    s1 = step_score(st, owner, m1, e1, weight)
-                    victim = apply_step(st, owner, m1, e1)
-                    vdest = st[U(S_VDEST)]
+                    s1 = step_score(g, owner, m1, e1, weight)
+                    victim = apply_step(g, owner, m1, e1)
+                    vdest = g[U(S_VDEST)]
                 b = total - a
                 for m2 in range(MARBLES):
                     ib2 = O_INFO + IW * m2
-                    p2 = st[U(ib2 + I_P)]
+                    p2 = g[U(ib2 + I_P)]
                     if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
                         continue
                     # the nearest own track marble ahead (behind for the 9), the first marble
                     # at its new hole
                     if backward:
-                        gap = st[U(ib2 + I_B2)] if st[U(ib2 + I_BW1)] == m1 else st[U(ib2 + I_B1)]
+                        gap = g[U(ib2 + I_B2)] if g[U(ib2 + I_BW1)] == m1 else g[U(ib2 + I_B1)]
                         de = p2 - e1
                     else:
-                        gap = st[U(ib2 + I_G2)] if st[U(ib2 + I_W1)] == m1 else st[U(ib2 + I_G1)]
+                        gap = g[U(ib2 + I_G2)] if g[U(ib2 + I_W1)] == m1 else g[U(ib2 + I_G1)]
                         de = e1 - p2
                     if e1_track and p2 < CASTLE0:
                         if de < 0:
@@ -295,120 +295,120 @@ def gen_split(st, owner, slot, total, n, weight):
                                 te2 += L
                         c2 = -b
                     else:
-                        ce2, te2 = route_ends(p2, st[U(ib2 + I_D)], gap, cm2, b, L, optional)
+                        ce2, te2 = route_ends(p2, g[U(ib2 + I_D)], gap, cm2, b, L, optional)
                         c2 = b
                     for which2 in range(2):
                         e2 = ce2 if which2 == 0 else te2
                         if e2 != NONE:
-                            s2 = step_score(st, owner, m2, e2, weight) if scoring else 0
-                            n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, c2, s1 + s2, weight)
+                            s2 = step_score(g, owner, m2, e2, weight) if scoring else 0
+                            n = add_move(g, n, slot, kind, m1, e1, a, m2, e2, c2, s1 + s2, weight)
                 if scoring:
-                    undo_step(st, owner, m1, p1, victim, vdest)
+                    undo_step(g, owner, m1, p1, victim, vdest)
     return n
 
 
 @hot
-def gen_out(st, owner, slot, n, weight):
-    if st[U(O_NHOME + owner)] > 0:
-        c = st[U(O_COMEOUT + owner)]
-        v = st[U(O_OCC + c)]
+def gen_out(g, owner, slot, n, weight):
+    if g[U(O_NHOME + owner)] > 0:
+        c = g[U(O_COMEOUT + owner)]
+        v = g[U(O_OCC + c)]
         if v < 0 or v // MARBLES != owner:
-            m = lowest_home(st, owner)
-            s = step_score(st, owner, m, c, weight) if weight >= 0 else 0
-            n = add_move(st, n, slot, K_OUT, m, c, 0, -1, 0, 0, s, weight)
+            m = lowest_home(g, owner)
+            s = step_score(g, owner, m, c, weight) if weight >= 0 else 0
+            n = add_move(g, n, slot, K_OUT, m, c, 0, -1, 0, 0, s, weight)
     return n
 
 
 @hot
-def gen_joker(st, owner, slot, n, weight):
+def gen_joker(g, owner, slot, n, weight):
     """Sources (the home source, then track marbles with ``joker_from_track``) x target holes
     ascending (every track marble of another player)."""
-    has_home = st[U(O_NHOME + owner)] > 0
-    jft = st[U(S_JFT)] != 0
+    has_home = g[U(O_NHOME + owner)] > 0
+    jft = g[U(S_JFT)] != 0
     nt = 0
     if has_home or jft:
-        for s in range(st[U(S_PLAYERS)]):
+        for s in range(g[U(S_PLAYERS)]):
             if s != owner:
                 for j in range(MARBLES):
-                    h = st[U(O_POS + MARBLES * s + j)]
+                    h = g[U(O_POS + MARBLES * s + j)]
                     if h >= 0 and h < CASTLE0:
                         k = nt
-                        while k > 0 and st[U(O_TARGETS + k - 1)] > h:
-                            st[U(O_TARGETS + k)] = st[U(O_TARGETS + k - 1)]
+                        while k > 0 and g[U(O_TARGETS + k - 1)] > h:
+                            g[U(O_TARGETS + k)] = g[U(O_TARGETS + k - 1)]
                             k -= 1
-                        st[U(O_TARGETS + k)] = h
+                        g[U(O_TARGETS + k)] = h
                         nt += 1
     if nt > 0:
         base = O_POS + MARBLES * owner
-        first = lowest_home(st, owner) if has_home else -1
+        first = lowest_home(g, owner) if has_home else -1
         last = MARBLES if jft else 0
         for src in range(-1, last):
             m = first
             if src >= 0:
-                p = st[U(base + src)]
+                p = g[U(base + src)]
                 m = src if p >= 0 and p < CASTLE0 else -1
             if m >= 0:
                 for i in range(nt):
-                    h = st[U(O_TARGETS + i)]
-                    s = step_score(st, owner, m, h, weight) if weight >= 0 else 0
-                    n = add_move(st, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
+                    h = g[U(O_TARGETS + i)]
+                    s = step_score(g, owner, m, h, weight) if weight >= 0 else 0
+                    n = add_move(g, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
     return n
 
 
 @hot
-def gen_card(st, owner, slot, rank, n, weight):
+def gen_card(g, owner, slot, rank, n, weight):
     """Append the legal moves of a card of ``rank`` for ``owner`` (documented order)."""
     if rank == 1 or (rank >= 11 and rank <= 13):
-        n = gen_out(st, owner, slot, n, weight)
+        n = gen_out(g, owner, slot, n, weight)
     if rank == JOKER_RANK:
-        n = gen_joker(st, owner, slot, n, weight)
+        n = gen_joker(g, owner, slot, n, weight)
     elif rank == 8:
-        n = gen_backward(st, owner, slot, n, weight)
+        n = gen_backward(g, owner, slot, n, weight)
     else:
         steps = 1 if rank == 1 else (10 if rank >= 10 else rank)
-        n = gen_forward(st, owner, slot, K_FORWARD, steps, n, weight)
-        if rank == 7 or (rank == 9 and st[U(S_NINE)] != 0):
-            n = gen_split(st, owner, slot, rank, n, weight)
+        n = gen_forward(g, owner, slot, K_FORWARD, steps, n, weight)
+        if rank == 7 or (rank == 9 and g[U(S_NINE)] != 0):
+            n = gen_split(g, owner, slot, rank, n, weight)
     return n
 
 
 @hot
-def gen_hand(st, seat, owner, weight):
+def gen_hand(g, seat, owner, weight):
     """Legal moves of the seat's hand (sorted by id) into ``O_MOVES``, ``weight < 0``: no scores.
 
     Cards with the same moves (same rank; J, Q and K together) form a group, generated once
-    at its first (lowest-id) slot ``g = st[U(O_GROUP + k)]``: its moves are
-    ``[st[U(O_GSTART + g)], st[U(O_GEND + g)])``; ``O_GRANK + g`` / ``O_GBEST + g`` hold the lowest
+    at its first (lowest-id) slot ``grp = g[U(O_GROUP + k)]``: its moves are
+    ``[g[U(O_GSTART + grp)], g[U(O_GEND + grp)])``; ``O_GRANK + grp`` / ``O_GBEST + grp`` hold the lowest
     rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
     With scores, ``strategies.best_move`` is then the greedy/aggressive choice (-1: none).
     Returns the number of (card, move) choices, every card counted separately.
     """
     hb = O_HAND + HAND_SLOTS * seat
-    hn = st[U(O_HAND_N + seat)]
+    hn = g[U(O_HAND_N + seat)]
     for k in range(hn):
-        r = RANK[U(st[U(hb + k)])]
+        r = RANK[U(g[U(hb + k)])]
         cls = MOVE_CLASS[U(r)]
-        st[U(O_GCLASS + k)] = cls
-        g = k
+        g[U(O_GCLASS + k)] = cls
+        grp = k
         for j in range(k - 1, -1, -1):
-            if st[U(O_GCLASS + j)] == cls:
-                g = j
-        st[U(O_GROUP + k)] = g
-        if g == k:
-            st[U(O_GRANK + k)] = r
-            st[U(O_GBEST + k)] = k
-        elif r < st[U(O_GRANK + g)]:
-            st[U(O_GRANK + g)] = r
-            st[U(O_GBEST + g)] = k
-    marble_info(st, owner)
-    reset_best(st)
+            if g[U(O_GCLASS + j)] == cls:
+                grp = j
+        g[U(O_GROUP + k)] = grp
+        if grp == k:
+            g[U(O_GRANK + k)] = r
+            g[U(O_GBEST + k)] = k
+        elif r < g[U(O_GRANK + grp)]:
+            g[U(O_GRANK + grp)] = r
+            g[U(O_GBEST + grp)] = k
+    marble_info(g, owner)
+    reset_best(g)
     n = 0
     total = 0
     for k in range(hn):
-        g = st[U(O_GROUP + k)]
-        if g == k:
-            st[U(O_GSTART + k)] = n
-            n = gen_card(st, owner, k, st[U(O_GCLASS + k)], n, weight)
-            st[U(O_GEND + k)] = n
-        total += st[U(O_GEND + g)] - st[U(O_GSTART + g)]
+        grp = g[U(O_GROUP + k)]
+        if grp == k:
+            g[U(O_GSTART + k)] = n
+            n = gen_card(g, owner, k, g[U(O_GCLASS + k)], n, weight)
+            g[U(O_GEND + k)] = n
+        total += g[U(O_GEND + grp)] - g[U(O_GSTART + grp)]
     return total

@@ -208,120 +208,120 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
 
 
 @hot
-def set_up(st, players, teams, sides, decks, nine, jft, optional, max_turns):
+def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
     """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
     for i in range(O_OCC):
-        st[U(i)] = 0
+        g[U(i)] = 0
     L = SIDE_HOLES * sides
-    st[U(S_PLAYERS)] = players
-    st[U(S_L)] = L
-    st[U(S_SIDES)] = sides
-    st[U(S_TEAMS)] = teams
-    st[U(S_NINE)] = nine
-    st[U(S_JFT)] = jft
-    st[U(S_OPTIONAL)] = optional
+    g[U(S_PLAYERS)] = players
+    g[U(S_L)] = L
+    g[U(S_SIDES)] = sides
+    g[U(S_TEAMS)] = teams
+    g[U(S_NINE)] = nine
+    g[U(S_JFT)] = jft
+    g[U(S_OPTIONAL)] = optional
     n_cards = CARDS_PER_DECK * decks
-    st[U(S_NCARDS)] = n_cards
-    st[U(S_MAX_TURNS)] = max_turns
+    g[U(S_NCARDS)] = n_cards
+    g[U(S_MAX_TURNS)] = max_turns
     for k in range(players):
         side = k * sides // players
-        st[U(O_ENTRY + k)] = SIDE_HOLES * side + 3
-        st[U(O_COMEOUT + k)] = SIDE_HOLES * side + 8
+        g[U(O_ENTRY + k)] = SIDE_HOLES * side + 3
+        g[U(O_COMEOUT + k)] = SIDE_HOLES * side + 8
         if teams == TEAMS_NONE:
-            st[U(O_TEAM + k)] = k
+            g[U(O_TEAM + k)] = k
         elif teams == TEAMS_PAIRS:
-            st[U(O_TEAM + k)] = k % (players // 2)
+            g[U(O_TEAM + k)] = k % (players // 2)
         else:
-            st[U(O_TEAM + k)] = k % 2
+            g[U(O_TEAM + k)] = k % 2
         for m in range(MARBLES):
-            st[U(O_POS + MARBLES * k + m)] = HOME
-        st[U(O_NHOME + k)] = MARBLES
+            g[U(O_POS + MARBLES * k + m)] = HOME
+        g[U(O_NHOME + k)] = MARBLES
     for h in range(L):
-        st[U(O_OCC + h)] = -1
+        g[U(O_OCC + h)] = -1
     for c in range(n_cards):
-        st[U(O_PILE + c)] = c
-    st[U(S_PILE_N)] = n_cards
-    st[U(S_DRAWN)] = 0
-    st[U(S_DISC_N)] = 0
+        g[U(O_PILE + c)] = c
+    g[U(S_PILE_N)] = n_cards
+    g[U(S_DRAWN)] = 0
+    g[U(S_DISC_N)] = 0
 
 
 @hot
-def draw_card(st, rng, lazy):
+def draw_card(g, rng, lazy):
     """Top card of the draw pile (lazy Fisher-Yates from ``rng``, or the next in order)."""
-    d = st[U(S_DRAWN)]
+    d = g[U(S_DRAWN)]
     if lazy:
-        j = d + bounded(rng, st[U(S_PILE_N)] - d)
-        card = st[U(O_PILE + j)]
-        st[U(O_PILE + j)] = st[U(O_PILE + d)]
-        st[U(O_PILE + d)] = card
+        j = d + bounded(rng, g[U(S_PILE_N)] - d)
+        card = g[U(O_PILE + j)]
+        g[U(O_PILE + j)] = g[U(O_PILE + d)]
+        g[U(O_PILE + d)] = card
     else:
-        card = st[U(O_PILE + d)]
-    st[U(S_DRAWN)] = d + 1
+        card = g[U(O_PILE + d)]
+    g[U(S_DRAWN)] = d + 1
     return card
 
 
 @hot
-def hand_insert(st, seat, card):
+def hand_insert(g, seat, card):
     """Add ``card`` to the seat's hand, keeping it sorted by card id."""
     base = O_HAND + HAND_SLOTS * seat
-    k = st[U(O_HAND_N + seat)]
-    while k > 0 and st[U(base + k - 1)] > card:
-        st[U(base + k)] = st[U(base + k - 1)]
+    k = g[U(O_HAND_N + seat)]
+    while k > 0 and g[U(base + k - 1)] > card:
+        g[U(base + k)] = g[U(base + k - 1)]
         k -= 1
-    st[U(base + k)] = card
-    st[U(O_HAND_N + seat)] += 1
+    g[U(base + k)] = card
+    g[U(O_HAND_N + seat)] += 1
 
 
 @hot
-def hand_remove(st, seat, slot):
+def hand_remove(g, seat, slot):
     """Take the card at ``slot`` out of the seat's hand onto the discard pile; returns it."""
     base = O_HAND + HAND_SLOTS * seat
-    card = st[U(base + slot)]
-    n = st[U(O_HAND_N + seat)] - 1
+    card = g[U(base + slot)]
+    n = g[U(O_HAND_N + seat)] - 1
     for k in range(slot, n):
-        st[U(base + k)] = st[U(base + k + 1)]
-    st[U(O_HAND_N + seat)] = n
-    st[U(O_DISC + st[U(S_DISC_N)])] = card
-    st[U(S_DISC_N)] += 1
+        g[U(base + k)] = g[U(base + k + 1)]
+    g[U(O_HAND_N + seat)] = n
+    g[U(O_DISC + g[U(S_DISC_N)])] = card
+    g[U(S_DISC_N)] += 1
     return card
 
 
 @hot
-def deal(st, players, rng, lazy, trace):
+def deal(g, players, rng, lazy, trace):
     """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
     for seat in range(players):
-        st[U(O_HAND_N + seat)] = 0
+        g[U(O_HAND_N + seat)] = 0
         for k in range(HAND_SIZE):
-            card = draw_card(st, rng, lazy)
-            hand_insert(st, seat, card)
+            card = draw_card(g, rng, lazy)
+            hand_insert(g, seat, card)
             record(trace, EV_DEAL, -1, seat, card, -1, k, 0, 0, 0)
 
 
 @hot
-def reshuffle_lazy(st):
+def reshuffle_lazy(g):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
-    n = st[U(S_DISC_N)]
+    n = g[U(S_DISC_N)]
     for i in range(n):
-        st[U(O_PILE + i)] = st[U(O_DISC + i)]
-    st[U(S_PILE_N)] = n
-    st[U(S_DRAWN)] = 0
-    st[U(S_DISC_N)] = 0
-    st[U(S_RESHUFFLES)] += 1
+        g[U(O_PILE + i)] = g[U(O_DISC + i)]
+    g[U(S_PILE_N)] = n
+    g[U(S_DRAWN)] = 0
+    g[U(S_DISC_N)] = 0
+    g[U(S_RESHUFFLES)] += 1
 
 
 # --------------------------------------------------------------------------- board queries
 
 
 @hot
-def dist(st, seat, p):
+def dist(g, seat, p):
     """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
-    L = st[U(S_L)]
+    L = g[U(S_L)]
     if p == HOME:
         r = L + 10
     elif p >= CASTLE0:
         r = CASTLE_HOLES - (p - CASTLE0)
     else:
-        r = st[U(O_ENTRY + seat)] - p
+        r = g[U(O_ENTRY + seat)] - p
         if r < 0:
             r += L
         r += 5
@@ -329,17 +329,17 @@ def dist(st, seat, p):
 
 
 @hot
-def mover(st, seat):
+def mover(g, seat):
     """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
     owner = seat
-    if st[U(S_TEAMS)] != TEAMS_NONE and st[U(O_INCASTLE + seat)] == MARBLES:
+    if g[U(S_TEAMS)] != TEAMS_NONE and g[U(O_INCASTLE + seat)] == MARBLES:
         owner = -1
-        players = st[U(S_PLAYERS)]
+        players = g[U(S_PLAYERS)]
         for i in range(1, players):
             t = seat + i
             if t >= players:
                 t -= players
-            if owner < 0 and st[U(O_TEAM + t)] == st[U(O_TEAM + seat)] and st[U(O_INCASTLE + t)] < MARBLES:
+            if owner < 0 and g[U(O_TEAM + t)] == g[U(O_TEAM + seat)] and g[U(O_INCASTLE + t)] < MARBLES:
                 owner = t
     return owner
 
@@ -348,100 +348,100 @@ def mover(st, seat):
 
 
 @hot
-def apply_step(st, owner, m, end):
+def apply_step(g, owner, m, end):
     """Move own marble ``m`` of ``owner`` to ``end``, bumping whatever stands there.
 
     Returns the bumped marble id (or -1); its destination is left in ``S_VDEST``.
     """
     mid = MARBLES * owner + m
-    p = st[U(O_POS + mid)]
+    p = g[U(O_POS + mid)]
     if p == HOME:
-        st[U(O_NHOME + owner)] -= 1
+        g[U(O_NHOME + owner)] -= 1
     elif p >= CASTLE0:
-        st[U(O_CMASK + owner)] &= ~(1 << (p - CASTLE0))
-        st[U(O_INCASTLE + owner)] -= 1
+        g[U(O_CMASK + owner)] &= ~(1 << (p - CASTLE0))
+        g[U(O_INCASTLE + owner)] -= 1
     else:
-        st[U(O_OCC + p)] = -1
-    st[U(O_POS + mid)] = end
+        g[U(O_OCC + p)] = -1
+    g[U(O_POS + mid)] = end
     victim = -1
     if end >= CASTLE0:
-        st[U(O_CMASK + owner)] |= 1 << (end - CASTLE0)
-        st[U(O_INCASTLE + owner)] += 1
+        g[U(O_CMASK + owner)] |= 1 << (end - CASTLE0)
+        g[U(O_INCASTLE + owner)] += 1
     else:
-        v = st[U(O_OCC + end)]
+        v = g[U(O_OCC + end)]
         if v >= 0:
             vs = v // MARBLES
             dest = HOME
-            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
-                e = st[U(O_ENTRY + vs)]
-                if e != end and st[U(O_OCC + e)] < 0:
+            if g[U(O_TEAM + vs)] == g[U(O_TEAM + owner)]:
+                e = g[U(O_ENTRY + vs)]
+                if e != end and g[U(O_OCC + e)] < 0:
                     dest = e
-            st[U(O_POS + v)] = dest
+            g[U(O_POS + v)] = dest
             if dest == HOME:
-                st[U(O_NHOME + vs)] += 1
+                g[U(O_NHOME + vs)] += 1
             else:
-                st[U(O_OCC + dest)] = v
-            st[U(S_VDEST)] = dest
+                g[U(O_OCC + dest)] = v
+            g[U(S_VDEST)] = dest
             victim = v
-        st[U(O_OCC + end)] = mid
+        g[U(O_OCC + end)] = mid
     return victim
 
 
 @hot
-def undo_step(st, owner, m, start, victim, vdest):
+def undo_step(g, owner, m, start, victim, vdest):
     """Undo ``apply_step`` of marble ``m`` that stood at ``start`` (bump included)."""
     mid = MARBLES * owner + m
-    end = st[U(O_POS + mid)]
+    end = g[U(O_POS + mid)]
     if end >= CASTLE0:
-        st[U(O_CMASK + owner)] &= ~(1 << (end - CASTLE0))
-        st[U(O_INCASTLE + owner)] -= 1
+        g[U(O_CMASK + owner)] &= ~(1 << (end - CASTLE0))
+        g[U(O_INCASTLE + owner)] -= 1
     else:
         if victim >= 0:
             if vdest == HOME:
-                st[U(O_NHOME + victim // MARBLES)] -= 1
+                g[U(O_NHOME + victim // MARBLES)] -= 1
             else:
-                st[U(O_OCC + vdest)] = -1
-            st[U(O_POS + victim)] = end
-            st[U(O_OCC + end)] = victim
+                g[U(O_OCC + vdest)] = -1
+            g[U(O_POS + victim)] = end
+            g[U(O_OCC + end)] = victim
         else:
-            st[U(O_OCC + end)] = -1
-    st[U(O_POS + mid)] = start
+            g[U(O_OCC + end)] = -1
+    g[U(O_POS + mid)] = start
     if start == HOME:
-        st[U(O_NHOME + owner)] += 1
+        g[U(O_NHOME + owner)] += 1
     elif start >= CASTLE0:
-        st[U(O_CMASK + owner)] |= 1 << (start - CASTLE0)
-        st[U(O_INCASTLE + owner)] += 1
+        g[U(O_CMASK + owner)] |= 1 << (start - CASTLE0)
+        g[U(O_INCASTLE + owner)] += 1
     else:
-        st[U(O_OCC + start)] = mid
+        g[U(O_OCC + start)] = mid
 
 
 @hot
-def lowest_home(st, owner):
+def lowest_home(g, owner):
     base = O_POS + MARBLES * owner
     first = -1
     for m in range(MARBLES - 1, -1, -1):
-        if st[U(base + m)] == HOME:
+        if g[U(base + m)] == HOME:
             first = m
     return first
 
 
 @hot
-def castle_done(st, seat):
-    return st[U(O_INCASTLE + seat)] == MARBLES
+def castle_done(g, seat):
+    return g[U(O_INCASTLE + seat)] == MARBLES
 
 
 @hot
-def check_win(st, owner):
+def check_win(g, owner):
     """Has the owner (individual) or the owner's team finished? Marks the winners."""
-    players = st[U(S_PLAYERS)]
-    team = st[U(O_TEAM + owner)]
+    players = g[U(S_PLAYERS)]
+    team = g[U(O_TEAM + owner)]
     won = True
     for s in range(players):
-        if st[U(O_TEAM + s)] == team and st[U(O_INCASTLE + s)] < MARBLES:
+        if g[U(O_TEAM + s)] == team and g[U(O_INCASTLE + s)] < MARBLES:
             won = False
     if won:
         for s in range(players):
-            if st[U(O_TEAM + s)] == team:
-                st[U(O_WINNER + s)] = 1
-        st[U(S_WON)] = 1
+            if g[U(O_TEAM + s)] == team:
+                g[U(O_WINNER + s)] = 1
+        g[U(S_WON)] = 1
     return won

@@ -68,20 +68,20 @@ def score_weight(strategy):
 
 
 @hot
-def step_score(st, owner, m, end, weight):
+def step_score(g, owner, m, end, weight):
     """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
     adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
-    p = st[U(O_POS + MARBLES * owner + m)]
-    score = dist(st, owner, p) - dist(st, owner, end)
+    p = g[U(O_POS + MARBLES * owner + m)]
+    score = dist(g, owner, p) - dist(g, owner, end)
     if end >= 0 and end < CASTLE0:
-        v = st[U(O_OCC + end)]
+        v = g[U(O_OCC + end)]
         if v >= 0:
             vs = v // MARBLES
-            before = dist(st, vs, end)
-            home = st[U(S_L)] + 10
-            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
-                e = st[U(O_ENTRY + vs)]
-                if e != end and (st[U(O_OCC + e)] < 0 or e == p):
+            before = dist(g, vs, end)
+            home = g[U(S_L)] + 10
+            if g[U(O_TEAM + vs)] == g[U(O_TEAM + owner)]:
+                e = g[U(O_ENTRY + vs)]
+                if e != end and (g[U(O_OCC + e)] < 0 or e == p):
                     score += before - 5
                 else:
                     score += before - home
@@ -91,64 +91,64 @@ def step_score(st, owner, m, end, weight):
 
 
 @hot
-def reset_best(st):
+def reset_best(g):
     """No best move yet (before a hand's moves are generated)."""
-    st[U(S_BEST)] = -1
+    g[U(S_BEST)] = -1
 
 
 @hot_inline
-def consider_move(st, n, slot, m1, score):
+def consider_move(g, n, slot, m1, score):
     """Greedy's running best over the generated moves: move ``n`` (hand group ``slot``, first
     marble ``m1``) replaces the best so far on a higher score, then a lower group rank, then a
     lower first marble; on a full tie the first generated stays (the tie rules above)."""
-    best_score = st[U(S_BEST_SCORE)]
-    r = st[U(O_GRANK + slot)]
-    if st[U(S_BEST)] < 0 or score > best_score or (
+    best_score = g[U(S_BEST_SCORE)]
+    r = g[U(O_GRANK + slot)]
+    if g[U(S_BEST)] < 0 or score > best_score or (
         score == best_score
-        and (r < st[U(S_BEST_RANK)] or (r == st[U(S_BEST_RANK)] and m1 < st[U(S_BEST_M1)]))
+        and (r < g[U(S_BEST_RANK)] or (r == g[U(S_BEST_RANK)] and m1 < g[U(S_BEST_M1)]))
     ):
-        st[U(S_BEST)] = n
-        st[U(S_BEST_SCORE)] = score
-        st[U(S_BEST_RANK)] = r
-        st[U(S_BEST_M1)] = m1
+        g[U(S_BEST)] = n
+        g[U(S_BEST_SCORE)] = score
+        g[U(S_BEST_RANK)] = r
+        g[U(S_BEST_M1)] = m1
 
 
 @hot
-def best_move(st, seat):
+def best_move(g, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
     ``moves.gen_hand`` with scores found it (``consider_move``); -1 when there is none."""
-    return st[U(S_BEST)]
+    return g[U(S_BEST)]
 
 
 @hot
-def best_slot(st, move):
+def best_slot(g, move):
     """Hand slot of the card greedy plays for ``move``: the lowest rank (then id) of its group."""
-    return st[U(O_GBEST + st[U(O_MOVES + MW * move + MV_SLOT)])]
+    return g[U(O_GBEST + g[U(O_MOVES + MW * move + MV_SLOT)])]
 
 
 @hot
-def lowest_rank_slot(st, seat):
+def lowest_rank_slot(g, seat):
     """Hand slot of the lowest-ranked card (ties: the lowest id, the hand being sorted)."""
     hb = O_HAND + HAND_SLOTS * seat
     best = 0
-    for k in range(1, st[U(O_HAND_N + seat)]):
-        if RANK[U(st[U(hb + k)])] < RANK[U(st[U(hb + best)])]:
+    for k in range(1, g[U(O_HAND_N + seat)]):
+        if RANK[U(g[U(hb + k)])] < RANK[U(g[U(hb + best)])]:
             best = k
     return best
 
 
 @hot
-def random_choice(st, seat, total, rng):
+def random_choice(g, seat, total, rng):
     """``(slot, move)`` uniform over the ``total`` (card, move) choices of the hand."""
     r = bounded(rng, total)
     slot = -1
     move = -1
-    for k in range(st[U(O_HAND_N + seat)]):
-        g = st[U(O_GROUP + k)]
-        count = st[U(O_GEND + g)] - st[U(O_GSTART + g)]
+    for k in range(g[U(O_HAND_N + seat)]):
+        grp = g[U(O_GROUP + k)]
+        count = g[U(O_GEND + grp)] - g[U(O_GSTART + grp)]
         if slot < 0:
             if r < count:
                 slot = k
-                move = st[U(O_GSTART + g)] + r
+                move = g[U(O_GSTART + grp)] + r
             r -= count
     return slot, move
