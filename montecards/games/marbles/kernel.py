@@ -35,7 +35,6 @@ from montecards.games.marbles.rules import (
     EV_STEP,
     EV_UNDRAWN,
     EV_WIN,
-    HAND_SLOTS,
     HOME,
     MARBLES,
     MAX_CARDS,
@@ -47,24 +46,7 @@ from montecards.games.marbles.rules import (
     MV_M1,
     MV_M2,
     MW,
-    O_CMASK,
-    O_DISC,
-    O_DISCARDED,
-    O_GEND,
-    O_GROUP,
-    O_GSTART,
-    O_HAND,
-    O_HAND_N,
-    O_INCASTLE,
-    O_MADE,
-    O_MARK,
-    O_MOVES,
-    O_NHOME,
-    O_OCC,
-    O_PILE,
     O_POS,
-    O_SUFFERED,
-    O_WINNER,
     S_BUMPS,
     S_DISC_N,
     S_DISCARDS,
@@ -76,18 +58,38 @@ from montecards.games.marbles.rules import (
     S_VDEST,
     S_WON,
     TRACE_WIDTH,
-    U,
     apply_step,
+    at_home_at,
     check_win,
+    cmask_at,
     deal,
+    disc_at,
+    discarded_at,
     draw_card,
+    group_end,
+    group_of,
+    group_start,
+    hand_card,
     hand_insert,
+    hand_n_at,
     hand_remove,
+    hand_size,
+    in_castle,
+    in_castle_at,
+    made_at,
+    mark_at,
+    move_at,
     mover,
     new_state_jit,
+    occ_at,
+    pile_at,
+    pos_at,
+    position,
     record,
     reshuffle_lazy,
     set_up,
+    suffered_at,
+    winner_at,
 )
 from montecards.games.marbles.strategies import (
     AGGRESSIVE,
@@ -169,26 +171,27 @@ def new_work():
 @hot
 def do_step(g, seat, owner, card, m, end, count, turn, trace):
     """One step of a played move, for real: statistics and trace included."""
-    start = g[U(O_POS + MARBLES * owner + m)]
+    start = position(g, owner, m)
     victim = apply_step(g, owner, m, end)
     record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
     if victim >= 0:
         vs = victim // MARBLES
-        g[U(O_MADE + seat)] += 1
-        g[U(O_SUFFERED + vs)] += 1
-        g[U(S_BUMPS)] += 1
-        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, g[U(S_VDEST)], 0)
+        g[made_at(seat)] += 1
+        g[suffered_at(vs)] += 1
+        g[S_BUMPS] += 1
+        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, g[S_VDEST], 0)
 
 
 @hot
 def play_move(g, seat, owner, slot, mv, turn, trace):
     """Play hand card ``slot`` with move ``mv`` of the move list; True if it wins the game."""
     card = hand_remove(g, seat, slot)
-    b = O_MOVES + MW * mv
-    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, g[U(b + MV_KIND)])
-    do_step(g, seat, owner, card, g[U(b + MV_M1)], g[U(b + MV_E1)], g[U(b + MV_C1)], turn, trace)
-    if g[U(b + MV_M2)] >= 0:
-        do_step(g, seat, owner, card, g[U(b + MV_M2)], g[U(b + MV_E2)], g[U(b + MV_C2)], turn, trace)
+    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, g[move_at(mv, MV_KIND)])
+    do_step(g, seat, owner, card, g[move_at(mv, MV_M1)], g[move_at(mv, MV_E1)],
+            g[move_at(mv, MV_C1)], turn, trace)
+    if g[move_at(mv, MV_M2)] >= 0:
+        do_step(g, seat, owner, card, g[move_at(mv, MV_M2)], g[move_at(mv, MV_E2)],
+                g[move_at(mv, MV_C2)], turn, trace)
     return check_win(g, owner)
 
 
@@ -199,29 +202,29 @@ def scripted_reshuffle(g, orders, offsets, used):
         return ERR_NO_ORDER
     lo = offsets[used]
     hi = offsets[used + 1]
-    n = g[U(S_DISC_N)]
+    n = g[S_DISC_N]
     if hi - lo != n:
         return ERR_BAD_ORDER
-    n_cards = g[U(S_NCARDS)]
+    n_cards = g[S_NCARDS]
     for i in range(n):
-        g[U(O_MARK + g[U(O_DISC + i)])] = 1
+        g[mark_at(g[disc_at(i)])] = 1
     ok = True
     for i in range(lo, hi):
         c = orders[i]
-        if c < 0 or c >= n_cards or g[U(O_MARK + c)] != 1:
+        if c < 0 or c >= n_cards or g[mark_at(c)] != 1:
             ok = False
         else:
-            g[U(O_MARK + c)] = 0
+            g[mark_at(c)] = 0
     for i in range(n_cards):
-        g[U(O_MARK + i)] = 0
+        g[mark_at(i)] = 0
     if not ok:
         return ERR_BAD_ORDER
     for i in range(n):
-        g[U(O_PILE + i)] = orders[lo + i]
-    g[U(S_PILE_N)] = n
-    g[U(S_DRAWN)] = 0
-    g[U(S_DISC_N)] = 0
-    g[U(S_RESHUFFLES)] += 1
+        g[pile_at(i)] = orders[lo + i]
+    g[S_PILE_N] = n
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
+    g[S_RESHUFFLES] += 1
     return ERR_NONE
 
 
@@ -230,10 +233,9 @@ def scripted_choice(g, seat, owner, total, script, turn):
     """``(err, slot, move)`` of the scripted decision of ``turn`` (move -1: a discard)."""
     if turn >= script.shape[0]:
         return ERR_NO_DECISION, -1, -1
-    hb = O_HAND + HAND_SLOTS * seat
     slot = -1
-    for k in range(g[U(O_HAND_N + seat)]):
-        if g[U(hb + k)] == script[turn, D_CARD]:
+    for k in range(hand_size(g, seat)):
+        if hand_card(g, seat, k) == script[turn, D_CARD]:
             slot = k
     if slot < 0:
         return ERR_CARD_NOT_IN_HAND, -1, -1
@@ -246,24 +248,22 @@ def scripted_choice(g, seat, owner, total, script, turn):
         return ERR_BAD_DECISION, -1, -1
     if script[turn, D_OWNER] != owner:
         return ERR_ILLEGAL_MOVE, -1, -1
-    pb = O_POS + MARBLES * owner
-    grp = g[U(O_GROUP + slot)]
-    for i in range(g[U(O_GSTART + grp)], g[U(O_GEND + grp)]):
-        b = O_MOVES + MW * i
-        m1 = g[U(b + MV_M1)]
-        m2 = g[U(b + MV_M2)]
+    grp = group_of(g, slot)
+    for i in range(group_start(g, grp), group_end(g, grp)):
+        m1 = g[move_at(i, MV_M1)]
+        m2 = g[move_at(i, MV_M2)]
         if (
-            g[U(b + MV_KIND)] == script[turn, D_KIND]
+            g[move_at(i, MV_KIND)] == script[turn, D_KIND]
             and m1 == script[turn, D_M1]
-            and g[U(pb + m1)] == script[turn, D_S1]
-            and g[U(b + MV_E1)] == script[turn, D_E1]
-            and g[U(b + MV_C1)] == script[turn, D_C1]
+            and position(g, owner, m1) == script[turn, D_S1]
+            and g[move_at(i, MV_E1)] == script[turn, D_E1]
+            and g[move_at(i, MV_C1)] == script[turn, D_C1]
             and m2 == script[turn, D_M2]
         ):
             if m2 < 0 or (
-                g[U(pb + m2)] == script[turn, D_S2]
-                and g[U(b + MV_E2)] == script[turn, D_E2]
-                and g[U(b + MV_C2)] == script[turn, D_C2]
+                position(g, owner, m2) == script[turn, D_S2]
+                and g[move_at(i, MV_E2)] == script[turn, D_E2]
+                and g[move_at(i, MV_C2)] == script[turn, D_C2]
             ):
                 return ERR_NONE, slot, i
     return ERR_ILLEGAL_MOVE, -1, -1
@@ -290,20 +290,20 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     used = 1
     if not lazy:
         for i in range(offsets[1] - offsets[0]):
-            g[U(O_PILE + i)] = orders[offsets[0] + i]
+            g[pile_at(i)] = orders[offsets[0] + i]
     deal(g, players, rd, lazy, trace)
     seat = 0
     turn = 0
     err = ERR_NONE
     while turn < max_turns:
-        g[U(S_TURNS)] = turn
-        if g[U(S_DRAWN)] == g[U(S_PILE_N)]:
+        g[S_TURNS] = turn
+        if g[S_DRAWN] == g[S_PILE_N]:
             if lazy:
                 reshuffle_lazy(g)
             else:
                 err = scripted_reshuffle(g, orders, offsets, used)
                 used += 1
-            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, g[U(S_PILE_N)])
+            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, g[S_PILE_N])
         if err != ERR_NONE:
             break
         card = draw_card(g, rd, lazy)
@@ -324,7 +324,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
             if total > 0:
                 slot, mv = random_choice(g, seat, total, rc)
             else:
-                slot = bounded(rc, g[U(O_HAND_N + seat)])
+                slot = bounded(rc, hand_size(g, seat))
         else:
             err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
             if err != ERR_NONE:
@@ -336,8 +336,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
             won = play_move(g, seat, owner, slot, mv, turn, trace)
         else:
             card = hand_remove(g, seat, slot)
-            g[U(O_DISCARDED + seat)] += 1
-            g[U(S_DISCARDS)] += 1
+            g[discarded_at(seat)] += 1
+            g[S_DISCARDS] += 1
             record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
         turn += 1
         if won:
@@ -347,9 +347,9 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         if seat == players:
             seat = 0
     if err == ERR_NONE:
-        g[U(S_TURNS)] = turn
-        for i in range(g[U(S_DRAWN)], g[U(S_PILE_N)]):
-            record(trace, EV_UNDRAWN, turn, -1, g[U(O_PILE + i)], -1, -1, -1, -1, 0)
+        g[S_TURNS] = turn
+        for i in range(g[S_DRAWN], g[S_PILE_N]):
+            record(trace, EV_UNDRAWN, turn, -1, g[pile_at(i)], -1, -1, -1, -1, 0)
         if not lazy:
             if turn != script.shape[0]:
                 err = ERR_EXTRA_DECISIONS
@@ -360,23 +360,23 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
 
 @hot
 def write_row(g, players, row):
-    won = g[U(S_WON)]
-    row[COL_TURNS] = g[U(S_TURNS)]
+    won = g[S_WON]
+    row[COL_TURNS] = g[S_TURNS]
     row[COL_UNFINISHED] = 1 - won
-    row[COL_BUMPS] = g[U(S_BUMPS)]
-    row[COL_DISCARDS] = g[U(S_DISCARDS)]
+    row[COL_BUMPS] = g[S_BUMPS]
+    row[COL_DISCARDS] = g[S_DISCARDS]
     winners = 0
     for s in range(players):
-        winners += g[U(O_WINNER + s)]
+        winners += g[winner_at(s)]
     for s in range(players):
         share = 0
-        if won and g[U(O_WINNER + s)]:
+        if won and g[winner_at(s)]:
             share = WIN_UNIT // winners
         row[FIRST_SEAT_COL + s] = share
-        row[FIRST_SEAT_COL + players + s] = g[U(O_INCASTLE + s)]
-        row[FIRST_SEAT_COL + 2 * players + s] = g[U(O_MADE + s)]
-        row[FIRST_SEAT_COL + 3 * players + s] = g[U(O_SUFFERED + s)]
-        row[FIRST_SEAT_COL + 4 * players + s] = g[U(O_DISCARDED + s)]
+        row[FIRST_SEAT_COL + players + s] = in_castle(g, s)
+        row[FIRST_SEAT_COL + 2 * players + s] = g[made_at(s)]
+        row[FIRST_SEAT_COL + 3 * players + s] = g[suffered_at(s)]
+        row[FIRST_SEAT_COL + 4 * players + s] = g[discarded_at(s)]
 
 
 @njit(cache=True)
@@ -442,7 +442,7 @@ def board_moves(players, params, positions, seat, hand, weight):
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
     from_positions(g, players, positions)
-    g[U(O_HAND_N + seat)] = 0
+    g[hand_n_at(seat)] = 0
     for c in hand:
         hand_insert(g, seat, c)
     owner = mover(g, seat)
@@ -450,14 +450,13 @@ def board_moves(players, params, positions, seat, hand, weight):
     if owner < 0:
         return out[:0], -1, owner
     total = gen_hand(g, seat, owner, weight)
-    hb = O_HAND + HAND_SLOTS * seat
     n = 0
-    for k in range(g[U(O_HAND_N + seat)]):
-        grp = g[U(O_GROUP + k)]
-        for i in range(g[U(O_GSTART + grp)], g[U(O_GEND + grp)]):
-            out[n, 0] = g[U(hb + k)]
+    for k in range(hand_size(g, seat)):
+        grp = group_of(g, k)
+        for i in range(group_start(g, grp), group_end(g, grp)):
+            out[n, 0] = hand_card(g, seat, k)
             for f in range(MW):
-                out[n, 1 + f] = g[U(O_MOVES + MW * i + f)]
+                out[n, 1 + f] = g[move_at(i, f)]
             n += 1
     assert n == total
     pick = -1
@@ -466,9 +465,9 @@ def board_moves(players, params, positions, seat, hand, weight):
         slot = best_slot(g, mv)
         # the row of the pick: that move listed under the card greedy plays
         n = 0
-        for k in range(g[U(O_HAND_N + seat)]):
-            grp = g[U(O_GROUP + k)]
-            for i in range(g[U(O_GSTART + grp)], g[U(O_GEND + grp)]):
+        for k in range(hand_size(g, seat)):
+            grp = group_of(g, k)
+            for i in range(group_start(g, grp), group_end(g, grp)):
                 if i == mv and k == slot:
                     pick = n
                 n += 1
@@ -479,19 +478,19 @@ def board_moves(players, params, positions, seat, hand, weight):
 def from_positions(g, players, positions):
     """Place marbles on an empty board (kernel encoding), updating every derived field."""
     for s in range(players):
-        g[U(O_NHOME + s)] = 0
-        g[U(O_INCASTLE + s)] = 0
-        g[U(O_CMASK + s)] = 0
+        g[at_home_at(s)] = 0
+        g[in_castle_at(s)] = 0
+        g[cmask_at(s)] = 0
         for m in range(MARBLES):
             p = positions[s, m]
-            g[U(O_POS + MARBLES * s + m)] = p
+            g[pos_at(s, m)] = p
             if p == HOME:
-                g[U(O_NHOME + s)] += 1
+                g[at_home_at(s)] += 1
             elif p >= CASTLE0:
-                g[U(O_CMASK + s)] |= 1 << (p - CASTLE0)
-                g[U(O_INCASTLE + s)] += 1
+                g[cmask_at(s)] |= 1 << (p - CASTLE0)
+                g[in_castle_at(s)] += 1
             else:
-                g[U(O_OCC + p)] = MARBLES * s + m
+                g[occ_at(p)] = MARBLES * s + m
 
 
 @njit(cache=True)
@@ -516,9 +515,9 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
                 bumps[k, 0] = v // MARBLES
                 bumps[k, 1] = v % MARBLES
                 bumps[k, 2] = e
-                bumps[k, 3] = g[U(S_VDEST)]
+                bumps[k, 3] = g[S_VDEST]
     out = np.empty((players, MARBLES), np.int64)
     for s in range(players):
         for m in range(MARBLES):
-            out[s, m] = g[U(O_POS + MARBLES * s + m)]
+            out[s, m] = position(g, s, m)
     return out, bumps

@@ -21,7 +21,6 @@ from montecards.games.marbles.cards import JOKER_RANK
 from montecards.games.marbles.rules import (
     CASTLE0,
     CASTLE_HOLES,
-    HAND_SLOTS,
     HOME,
     I_B1,
     I_B2,
@@ -31,7 +30,6 @@ from montecards.games.marbles.rules import (
     I_G2,
     I_P,
     I_W1,
-    IW,
     K_BACKWARD,
     K_FORWARD,
     K_JOKER,
@@ -39,7 +37,6 @@ from montecards.games.marbles.rules import (
     K_SPLIT7,
     K_SPLIT9,
     MARBLES,
-    MOVE_CLASS,
     MV_C1,
     MV_C2,
     MV_E1,
@@ -49,35 +46,39 @@ from montecards.games.marbles.rules import (
     MV_M2,
     MV_SCORE,
     MV_SLOT,
-    MW,
     NONE,
-    O_CMASK,
-    O_COMEOUT,
-    O_ENTRY,
-    O_GBEST,
-    O_GCLASS,
-    O_GEND,
-    O_GRANK,
-    O_GROUP,
-    O_GSTART,
-    O_HAND,
-    O_HAND_N,
-    O_INFO,
-    O_MOVES,
-    O_NHOME,
-    O_OCC,
-    O_POS,
-    O_TARGETS,
-    RANK,
     S_JFT,
     S_L,
     S_NINE,
     S_OPTIONAL,
     S_PLAYERS,
     S_VDEST,
-    U,
     apply_step,
+    at_home,
+    castle_mask,
+    come_out,
+    entry,
+    group_at,
+    group_best_at,
+    group_class,
+    group_class_at,
+    group_end,
+    group_end_at,
+    group_of,
+    group_rank,
+    group_rank_at,
+    group_start,
+    group_start_at,
+    hand_card,
+    hand_size,
+    info_at,
     lowest_home,
+    move_at,
+    move_class,
+    occupant,
+    position,
+    rank,
+    target_at,
     undo_step,
 )
 from montecards.games.marbles.strategies import consider_move, reset_best, step_score
@@ -112,80 +113,76 @@ def route_ends(p, d, gap, cm, n, L, optional):
 def marble_info(g, owner):
     """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
     nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
-    L = g[U(S_L)]
-    base = O_POS + MARBLES * owner
-    entry = g[U(O_ENTRY + owner)]
+    L = g[S_L]
+    entry_hole = entry(g, owner)
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
     for m in range(MARBLES):
-        p = g[U(base + m)]
-        ib = O_INFO + IW * m
-        g[U(ib + I_P)] = p
-        g[U(ib + I_G1)] = L
-        g[U(ib + I_W1)] = -1
-        g[U(ib + I_G2)] = L
-        g[U(ib + I_B1)] = L
-        g[U(ib + I_BW1)] = -1
-        g[U(ib + I_B2)] = L
+        p = position(g, owner, m)
+        g[info_at(m, I_P)] = p
+        g[info_at(m, I_G1)] = L
+        g[info_at(m, I_W1)] = -1
+        g[info_at(m, I_G2)] = L
+        g[info_at(m, I_B1)] = L
+        g[info_at(m, I_BW1)] = -1
+        g[info_at(m, I_B2)] = L
         if p >= 0 and p < CASTLE0:
-            d = entry - p
+            d = entry_hole - p
             if d < 0:
                 d += L
-            g[U(ib + I_D)] = d
+            g[info_at(m, I_D)] = d
             j = k
-            while j > 0 and g[U(base + g[U(O_TARGETS + j - 1)])] > p:
-                g[U(O_TARGETS + j)] = g[U(O_TARGETS + j - 1)]
+            while j > 0 and position(g, owner, g[target_at(j - 1)]) > p:
+                g[target_at(j)] = g[target_at(j - 1)]
                 j -= 1
-            g[U(O_TARGETS + j)] = m
+            g[target_at(j)] = m
             k += 1
         else:
-            g[U(ib + I_D)] = 0
+            g[info_at(m, I_D)] = 0
     # in circular order, the next ones are ahead and the previous ones behind
     for i in range(k if k > 1 else 0):
-        m = g[U(O_TARGETS + i)]
-        p = g[U(base + m)]
-        ib = O_INFO + IW * m
+        m = g[target_at(i)]
+        p = position(g, owner, m)
         j = i + 1 if i + 1 < k else 0
-        q = g[U(O_TARGETS + j)]
-        d = g[U(base + q)] - p
+        q = g[target_at(j)]
+        d = position(g, owner, q) - p
         if d < 0:
             d += L
-        g[U(ib + I_G1)] = d
-        g[U(ib + I_W1)] = q
+        g[info_at(m, I_G1)] = d
+        g[info_at(m, I_W1)] = q
         j = i - 1 if i > 0 else k - 1
-        q = g[U(O_TARGETS + j)]
-        d = p - g[U(base + q)]
+        q = g[target_at(j)]
+        d = p - position(g, owner, q)
         if d < 0:
             d += L
-        g[U(ib + I_B1)] = d
-        g[U(ib + I_BW1)] = q
+        g[info_at(m, I_B1)] = d
+        g[info_at(m, I_BW1)] = q
         if k > 2:
             j = i + 2 if i + 2 < k else i + 2 - k
-            d = g[U(base + g[U(O_TARGETS + j)])] - p
+            d = position(g, owner, g[target_at(j)]) - p
             if d < 0:
                 d += L
-            g[U(ib + I_G2)] = d
+            g[info_at(m, I_G2)] = d
             j = i - 2 if i >= 2 else i - 2 + k
-            d = p - g[U(base + g[U(O_TARGETS + j)])]
+            d = p - position(g, owner, g[target_at(j)])
             if d < 0:
                 d += L
-            g[U(ib + I_B2)] = d
+            g[info_at(m, I_B2)] = d
 
 
 @hot
 def add_move(g, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
     """Write move ``n`` of the list; when scoring (``weight >= 0``) let greedy consider it
     (``strategies.consider_move``). Returns ``n + 1``."""
-    b = O_MOVES + MW * n
-    g[U(b + MV_SLOT)] = slot
-    g[U(b + MV_KIND)] = kind
-    g[U(b + MV_M1)] = m1
-    g[U(b + MV_E1)] = e1
-    g[U(b + MV_C1)] = c1
-    g[U(b + MV_M2)] = m2
-    g[U(b + MV_E2)] = e2
-    g[U(b + MV_C2)] = c2
-    g[U(b + MV_SCORE)] = score
+    g[move_at(n, MV_SLOT)] = slot
+    g[move_at(n, MV_KIND)] = kind
+    g[move_at(n, MV_M1)] = m1
+    g[move_at(n, MV_E1)] = e1
+    g[move_at(n, MV_C1)] = c1
+    g[move_at(n, MV_M2)] = m2
+    g[move_at(n, MV_E2)] = e2
+    g[move_at(n, MV_C2)] = c2
+    g[move_at(n, MV_SCORE)] = score
     if weight >= 0:
         consider_move(g, n, slot, m1, score)
     return n + 1
@@ -194,14 +191,13 @@ def add_move(g, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
 @hot
 def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     """Whole forward moves by ``n_steps``: marble ascending, castle end before track end."""
-    L = g[U(S_L)]
-    cm = g[U(O_CMASK + owner)]
-    optional = g[U(S_OPTIONAL)]
+    L = g[S_L]
+    cm = castle_mask(g, owner)
+    optional = g[S_OPTIONAL]
     for m in range(MARBLES):
-        ib = O_INFO + IW * m
-        p = g[U(ib + I_P)]
+        p = g[info_at(m, I_P)]
         if p != HOME:
-            ce, te = route_ends(p, g[U(ib + I_D)], g[U(ib + I_G1)], cm, n_steps, L, optional)
+            ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional)
             for which in range(2):
                 e = ce if which == 0 else te
                 if e != NONE:
@@ -213,11 +209,10 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
 @hot
 def gen_backward(g, owner, slot, n, weight):
     """The 8: each own track marble backward 8, marble ascending."""
-    L = g[U(S_L)]
+    L = g[S_L]
     for m in range(MARBLES):
-        ib = O_INFO + IW * m
-        p = g[U(ib + I_P)]
-        if p >= 0 and p < CASTLE0 and 8 < g[U(ib + I_B1)]:
+        p = g[info_at(m, I_P)]
+        if p >= 0 and p < CASTLE0 and 8 < g[info_at(m, I_B1)]:
             e = p - 8
             if e < 0:
                 e += L
@@ -233,19 +228,18 @@ def gen_split(g, owner, slot, total, n, weight):
     part checked and scored on the board the first part left."""
     backward = total == 9
     kind = K_SPLIT9 if backward else K_SPLIT7
-    L = g[U(S_L)]
-    cm = g[U(O_CMASK + owner)]
-    optional = g[U(S_OPTIONAL)]
-    last = MARBLES if g[U(O_NHOME + owner)] <= MARBLES - 2 else 0  # two marbles out needed
+    L = g[S_L]
+    cm = castle_mask(g, owner)
+    optional = g[S_OPTIONAL]
+    last = MARBLES if at_home(g, owner) <= MARBLES - 2 else 0  # two marbles out needed
     for m1 in range(last):
-        ib1 = O_INFO + IW * m1
-        p1 = g[U(ib1 + I_P)]
+        p1 = g[info_at(m1, I_P)]
         if p1 == HOME:
             continue
         for a in range(1, total):
             if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
                 break
-            ce, te = route_ends(p1, g[U(ib1 + I_D)], g[U(ib1 + I_G1)], cm, a, L, optional)
+            ce, te = route_ends(p1, g[info_at(m1, I_D)], g[info_at(m1, I_G1)], cm, a, L, optional)
             for which in range(2):
                 e1 = ce if which == 0 else te
                 if e1 == NONE:
@@ -266,20 +260,19 @@ def gen_split(g, owner, slot, total, n, weight):
                 if scoring:
                     s1 = step_score(g, owner, m1, e1, weight)
                     victim = apply_step(g, owner, m1, e1)
-                    vdest = g[U(S_VDEST)]
+                    vdest = g[S_VDEST]
                 b = total - a
                 for m2 in range(MARBLES):
-                    ib2 = O_INFO + IW * m2
-                    p2 = g[U(ib2 + I_P)]
+                    p2 = g[info_at(m2, I_P)]
                     if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
                         continue
                     # the nearest own track marble ahead (behind for the 9), the first marble
                     # at its new hole
                     if backward:
-                        gap = g[U(ib2 + I_B2)] if g[U(ib2 + I_BW1)] == m1 else g[U(ib2 + I_B1)]
+                        gap = g[info_at(m2, I_B2)] if g[info_at(m2, I_BW1)] == m1 else g[info_at(m2, I_B1)]
                         de = p2 - e1
                     else:
-                        gap = g[U(ib2 + I_G2)] if g[U(ib2 + I_W1)] == m1 else g[U(ib2 + I_G1)]
+                        gap = g[info_at(m2, I_G2)] if g[info_at(m2, I_W1)] == m1 else g[info_at(m2, I_G1)]
                         de = e1 - p2
                     if e1_track and p2 < CASTLE0:
                         if de < 0:
@@ -295,7 +288,7 @@ def gen_split(g, owner, slot, total, n, weight):
                                 te2 += L
                         c2 = -b
                     else:
-                        ce2, te2 = route_ends(p2, g[U(ib2 + I_D)], gap, cm2, b, L, optional)
+                        ce2, te2 = route_ends(p2, g[info_at(m2, I_D)], gap, cm2, b, L, optional)
                         c2 = b
                     for which2 in range(2):
                         e2 = ce2 if which2 == 0 else te2
@@ -309,9 +302,9 @@ def gen_split(g, owner, slot, total, n, weight):
 
 @hot
 def gen_out(g, owner, slot, n, weight):
-    if g[U(O_NHOME + owner)] > 0:
-        c = g[U(O_COMEOUT + owner)]
-        v = g[U(O_OCC + c)]
+    if at_home(g, owner) > 0:
+        c = come_out(g, owner)
+        v = occupant(g, c)
         if v < 0 or v // MARBLES != owner:
             m = lowest_home(g, owner)
             s = step_score(g, owner, m, c, weight) if weight >= 0 else 0
@@ -323,33 +316,32 @@ def gen_out(g, owner, slot, n, weight):
 def gen_joker(g, owner, slot, n, weight):
     """Sources (the home source, then track marbles with ``joker_from_track``) x target holes
     ascending (every track marble of another player)."""
-    has_home = g[U(O_NHOME + owner)] > 0
-    jft = g[U(S_JFT)] != 0
+    has_home = at_home(g, owner) > 0
+    jft = g[S_JFT] != 0
     nt = 0
     if has_home or jft:
-        for s in range(g[U(S_PLAYERS)]):
+        for s in range(g[S_PLAYERS]):
             if s != owner:
                 for j in range(MARBLES):
-                    h = g[U(O_POS + MARBLES * s + j)]
+                    h = position(g, s, j)
                     if h >= 0 and h < CASTLE0:
                         k = nt
-                        while k > 0 and g[U(O_TARGETS + k - 1)] > h:
-                            g[U(O_TARGETS + k)] = g[U(O_TARGETS + k - 1)]
+                        while k > 0 and g[target_at(k - 1)] > h:
+                            g[target_at(k)] = g[target_at(k - 1)]
                             k -= 1
-                        g[U(O_TARGETS + k)] = h
+                        g[target_at(k)] = h
                         nt += 1
     if nt > 0:
-        base = O_POS + MARBLES * owner
         first = lowest_home(g, owner) if has_home else -1
         last = MARBLES if jft else 0
         for src in range(-1, last):
             m = first
             if src >= 0:
-                p = g[U(base + src)]
+                p = position(g, owner, src)
                 m = src if p >= 0 and p < CASTLE0 else -1
             if m >= 0:
                 for i in range(nt):
-                    h = g[U(O_TARGETS + i)]
+                    h = g[target_at(i)]
                     s = step_score(g, owner, m, h, weight) if weight >= 0 else 0
                     n = add_move(g, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
     return n
@@ -367,7 +359,7 @@ def gen_card(g, owner, slot, rank, n, weight):
     else:
         steps = 1 if rank == 1 else (10 if rank >= 10 else rank)
         n = gen_forward(g, owner, slot, K_FORWARD, steps, n, weight)
-        if rank == 7 or (rank == 9 and g[U(S_NINE)] != 0):
+        if rank == 7 or (rank == 9 and g[S_NINE] != 0):
             n = gen_split(g, owner, slot, rank, n, weight)
     return n
 
@@ -377,38 +369,37 @@ def gen_hand(g, seat, owner, weight):
     """Legal moves of the seat's hand (sorted by id) into ``O_MOVES``, ``weight < 0``: no scores.
 
     Cards with the same moves (same rank; J, Q and K together) form a group, generated once
-    at its first (lowest-id) slot ``grp = g[U(O_GROUP + k)]``: its moves are
-    ``[g[U(O_GSTART + grp)], g[U(O_GEND + grp)])``; ``O_GRANK + grp`` / ``O_GBEST + grp`` hold the lowest
+    at its first (lowest-id) slot ``grp = group_of(g, k)``: its moves are
+    ``[group_start(g, grp), group_end(g, grp))``; ``O_GRANK + grp`` / ``O_GBEST + grp`` hold the lowest
     rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
     With scores, ``strategies.best_move`` is then the greedy/aggressive choice (-1: none).
     Returns the number of (card, move) choices, every card counted separately.
     """
-    hb = O_HAND + HAND_SLOTS * seat
-    hn = g[U(O_HAND_N + seat)]
+    hn = hand_size(g, seat)
     for k in range(hn):
-        r = RANK[U(g[U(hb + k)])]
-        cls = MOVE_CLASS[U(r)]
-        g[U(O_GCLASS + k)] = cls
+        r = rank(hand_card(g, seat, k))
+        cls = move_class(r)
+        g[group_class_at(k)] = cls
         grp = k
         for j in range(k - 1, -1, -1):
-            if g[U(O_GCLASS + j)] == cls:
+            if group_class(g, j) == cls:
                 grp = j
-        g[U(O_GROUP + k)] = grp
+        g[group_at(k)] = grp
         if grp == k:
-            g[U(O_GRANK + k)] = r
-            g[U(O_GBEST + k)] = k
-        elif r < g[U(O_GRANK + grp)]:
-            g[U(O_GRANK + grp)] = r
-            g[U(O_GBEST + grp)] = k
+            g[group_rank_at(k)] = r
+            g[group_best_at(k)] = k
+        elif r < group_rank(g, grp):
+            g[group_rank_at(grp)] = r
+            g[group_best_at(grp)] = k
     marble_info(g, owner)
     reset_best(g)
     n = 0
     total = 0
     for k in range(hn):
-        grp = g[U(O_GROUP + k)]
+        grp = group_of(g, k)
         if grp == k:
-            g[U(O_GSTART + k)] = n
-            n = gen_card(g, owner, k, g[U(O_GCLASS + k)], n, weight)
-            g[U(O_GEND + k)] = n
-        total += g[U(O_GEND + grp)] - g[U(O_GSTART + grp)]
+            g[group_start_at(k)] = n
+            n = gen_card(g, owner, k, group_class(g, k), n, weight)
+            g[group_end_at(k)] = n
+        total += group_end(g, grp) - group_start(g, grp)
     return total

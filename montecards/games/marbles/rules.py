@@ -1,4 +1,8 @@
-"""Joker Marbles rules as jitted functions over ONE flat int64 state array (docs/rules/marbles.md).
+"""Joker Marbles rules as jitted functions over ONE flat int64 state array ``g`` (docs/rules/marbles.md).
+
+The rules read the state through the accessors below (``position(g, seat, m)``,
+``occupant(g, hole)``, ``hand_card(g, seat, k)``, ...) and write it as ``g[pos_at(seat, m)]``;
+move generation is ``moves.py``, the strategies and their scoring ``strategies.py``.
 
 State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*``:
 
@@ -8,7 +12,10 @@ State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*`
 * ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
 * ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
-* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``).
+* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``),
+  with the hand's groups ``O_GROUP`` .. ``O_GBEST`` and the mover's marble table ``O_INFO``
+  (``I_*``): the working space of ``moves.py``; ``S_BEST*``: greedy's running best
+  (``strategies.consider_move``).
 
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
@@ -44,13 +51,6 @@ from numba import njit
 from montecards.engine.jit import hot
 from montecards.games.marbles.cards import CARDS_PER_DECK
 from montecards.rng import bounded
-
-
-@njit(cache=True)
-def U(i):
-    """An index as unsigned: numba then skips its negative-index fix-up (ours are all >= 0)."""
-    return np.uint64(i)
-
 
 MARBLES = 5
 CASTLE_HOLES = 5
@@ -179,6 +179,266 @@ EV_UNDRAWN = 8
 TRACE_WIDTH = 9
 
 
+
+# --------------------------------------------------------------------------- state accessors
+# Read the state with ``name(g, ...)``, write it with ``g[name_at(...)] = ...``: the offset
+# arithmetic is in one place, and the offsets are unsigned, so numba indexes without its
+# fix-up for negative indices (they are all >= 0). Scalars are read as ``g[S_NAME]`` (a
+# constant offset needs no cast). All inline: the machine code is that of raw offsets.
+
+
+@njit(cache=True, inline="always")
+def at(offset, i):
+    """State offset ``offset + i``, unsigned."""
+    return np.uint64(offset + i)
+
+
+@njit(cache=True, inline="always")
+def pos_at(seat, m):
+    return np.uint64(O_POS + MARBLES * seat + m)
+
+
+@njit(cache=True, inline="always")
+def marble_at(mid):
+    """Offset of the position of marble id ``mid = 5 * seat + m``."""
+    return np.uint64(O_POS + mid)
+
+
+@njit(cache=True, inline="always")
+def position(g, seat, m):
+    """Position of marble ``m`` of ``seat``: ``HOME``, a track hole, or ``CASTLE0 + k``."""
+    return g[pos_at(seat, m)]
+
+
+@njit(cache=True, inline="always")
+def marble_pos(g, mid):
+    return g[marble_at(mid)]
+
+
+@njit(cache=True, inline="always")
+def occ_at(hole):
+    return np.uint64(O_OCC + hole)
+
+
+@njit(cache=True, inline="always")
+def occupant(g, hole):
+    """Marble id on track hole ``hole``, or -1."""
+    return g[occ_at(hole)]
+
+
+@njit(cache=True, inline="always")
+def cmask_at(seat):
+    return np.uint64(O_CMASK + seat)
+
+
+@njit(cache=True, inline="always")
+def castle_mask(g, seat):
+    """The seat's occupied castle holes as bits ``1 << k``."""
+    return g[cmask_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def in_castle_at(seat):
+    return np.uint64(O_INCASTLE + seat)
+
+
+@njit(cache=True, inline="always")
+def in_castle(g, seat):
+    return g[in_castle_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def at_home_at(seat):
+    return np.uint64(O_NHOME + seat)
+
+
+@njit(cache=True, inline="always")
+def at_home(g, seat):
+    return g[at_home_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def entry_at(seat):
+    return np.uint64(O_ENTRY + seat)
+
+
+@njit(cache=True, inline="always")
+def entry(g, seat):
+    """The seat's castle entry hole."""
+    return g[entry_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def come_out_at(seat):
+    return np.uint64(O_COMEOUT + seat)
+
+
+@njit(cache=True, inline="always")
+def come_out(g, seat):
+    return g[come_out_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def team_at(seat):
+    return np.uint64(O_TEAM + seat)
+
+
+@njit(cache=True, inline="always")
+def team(g, seat):
+    return g[team_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def hand_at(seat, k):
+    return np.uint64(O_HAND + HAND_SLOTS * seat + k)
+
+
+@njit(cache=True, inline="always")
+def hand_card(g, seat, k):
+    """Card ``k`` of the seat's hand (sorted by id)."""
+    return g[hand_at(seat, k)]
+
+
+@njit(cache=True, inline="always")
+def hand_n_at(seat):
+    return np.uint64(O_HAND_N + seat)
+
+
+@njit(cache=True, inline="always")
+def hand_size(g, seat):
+    return g[hand_n_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def pile_at(i):
+    """Offset of card ``i`` of the draw pile (cards ``[S_DRAWN, S_PILE_N)`` still to draw)."""
+    return np.uint64(O_PILE + i)
+
+
+@njit(cache=True, inline="always")
+def disc_at(i):
+    """Offset of card ``i`` of the discard pile (oldest first)."""
+    return np.uint64(O_DISC + i)
+
+
+@njit(cache=True, inline="always")
+def mark_at(card):
+    return np.uint64(O_MARK + card)
+
+
+@njit(cache=True, inline="always")
+def target_at(i):
+    return np.uint64(O_TARGETS + i)
+
+
+@njit(cache=True, inline="always")
+def winner_at(seat):
+    return np.uint64(O_WINNER + seat)
+
+
+@njit(cache=True, inline="always")
+def made_at(seat):
+    return np.uint64(O_MADE + seat)
+
+
+@njit(cache=True, inline="always")
+def suffered_at(seat):
+    return np.uint64(O_SUFFERED + seat)
+
+
+@njit(cache=True, inline="always")
+def discarded_at(seat):
+    return np.uint64(O_DISCARDED + seat)
+
+
+@njit(cache=True, inline="always")
+def info_at(m, field):
+    """Offset of field ``I_*`` of the mover's marble ``m`` in the per-turn table."""
+    return np.uint64(O_INFO + IW * m + field)
+
+
+@njit(cache=True, inline="always")
+def move_at(n, field):
+    """Offset of field ``MV_*`` of move ``n`` of the move list."""
+    return np.uint64(O_MOVES + MW * n + field)
+
+
+@njit(cache=True, inline="always")
+def group_at(k):
+    return np.uint64(O_GROUP + k)
+
+
+@njit(cache=True, inline="always")
+def group_of(g, k):
+    """The hand slot whose moves slot ``k`` shares (the first of its group)."""
+    return g[group_at(k)]
+
+
+@njit(cache=True, inline="always")
+def group_start_at(grp):
+    return np.uint64(O_GSTART + grp)
+
+
+@njit(cache=True, inline="always")
+def group_start(g, grp):
+    """First move of group ``grp`` in the move list."""
+    return g[group_start_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_end_at(grp):
+    return np.uint64(O_GEND + grp)
+
+
+@njit(cache=True, inline="always")
+def group_end(g, grp):
+    """One past the last move of group ``grp``."""
+    return g[group_end_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_class_at(k):
+    return np.uint64(O_GCLASS + k)
+
+
+@njit(cache=True, inline="always")
+def group_class(g, k):
+    return g[group_class_at(k)]
+
+
+@njit(cache=True, inline="always")
+def group_rank_at(grp):
+    return np.uint64(O_GRANK + grp)
+
+
+@njit(cache=True, inline="always")
+def group_rank(g, grp):
+    """The lowest card rank in group ``grp`` (greedy's tie rule)."""
+    return g[group_rank_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_best_at(grp):
+    return np.uint64(O_GBEST + grp)
+
+
+@njit(cache=True, inline="always")
+def group_best(g, grp):
+    """The slot of the card greedy plays for a move of group ``grp``."""
+    return g[group_best_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def rank(card):
+    """A = 1 .. K = 13, joker = 14, from the constant table."""
+    return RANK[np.uint64(card)]
+
+
+@njit(cache=True, inline="always")
+def move_class(rank):
+    return MOVE_CLASS[np.uint64(rank)]
+
+
 def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, np.int64)
 
@@ -211,78 +471,76 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
 def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
     """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
     for i in range(O_OCC):
-        g[U(i)] = 0
+        g[at(0, i)] = 0
     L = SIDE_HOLES * sides
-    g[U(S_PLAYERS)] = players
-    g[U(S_L)] = L
-    g[U(S_SIDES)] = sides
-    g[U(S_TEAMS)] = teams
-    g[U(S_NINE)] = nine
-    g[U(S_JFT)] = jft
-    g[U(S_OPTIONAL)] = optional
+    g[S_PLAYERS] = players
+    g[S_L] = L
+    g[S_SIDES] = sides
+    g[S_TEAMS] = teams
+    g[S_NINE] = nine
+    g[S_JFT] = jft
+    g[S_OPTIONAL] = optional
     n_cards = CARDS_PER_DECK * decks
-    g[U(S_NCARDS)] = n_cards
-    g[U(S_MAX_TURNS)] = max_turns
+    g[S_NCARDS] = n_cards
+    g[S_MAX_TURNS] = max_turns
     for k in range(players):
         side = k * sides // players
-        g[U(O_ENTRY + k)] = SIDE_HOLES * side + 3
-        g[U(O_COMEOUT + k)] = SIDE_HOLES * side + 8
+        g[entry_at(k)] = SIDE_HOLES * side + 3
+        g[come_out_at(k)] = SIDE_HOLES * side + 8
         if teams == TEAMS_NONE:
-            g[U(O_TEAM + k)] = k
+            g[team_at(k)] = k
         elif teams == TEAMS_PAIRS:
-            g[U(O_TEAM + k)] = k % (players // 2)
+            g[team_at(k)] = k % (players // 2)
         else:
-            g[U(O_TEAM + k)] = k % 2
+            g[team_at(k)] = k % 2
         for m in range(MARBLES):
-            g[U(O_POS + MARBLES * k + m)] = HOME
-        g[U(O_NHOME + k)] = MARBLES
+            g[pos_at(k, m)] = HOME
+        g[at_home_at(k)] = MARBLES
     for h in range(L):
-        g[U(O_OCC + h)] = -1
+        g[occ_at(h)] = -1
     for c in range(n_cards):
-        g[U(O_PILE + c)] = c
-    g[U(S_PILE_N)] = n_cards
-    g[U(S_DRAWN)] = 0
-    g[U(S_DISC_N)] = 0
+        g[pile_at(c)] = c
+    g[S_PILE_N] = n_cards
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
 
 
 @hot
 def draw_card(g, rng, lazy):
     """Top card of the draw pile (lazy Fisher-Yates from ``rng``, or the next in order)."""
-    d = g[U(S_DRAWN)]
+    d = g[S_DRAWN]
     if lazy:
-        j = d + bounded(rng, g[U(S_PILE_N)] - d)
-        card = g[U(O_PILE + j)]
-        g[U(O_PILE + j)] = g[U(O_PILE + d)]
-        g[U(O_PILE + d)] = card
+        j = d + bounded(rng, g[S_PILE_N] - d)
+        card = g[pile_at(j)]
+        g[pile_at(j)] = g[pile_at(d)]
+        g[pile_at(d)] = card
     else:
-        card = g[U(O_PILE + d)]
-    g[U(S_DRAWN)] = d + 1
+        card = g[pile_at(d)]
+    g[S_DRAWN] = d + 1
     return card
 
 
 @hot
 def hand_insert(g, seat, card):
     """Add ``card`` to the seat's hand, keeping it sorted by card id."""
-    base = O_HAND + HAND_SLOTS * seat
-    k = g[U(O_HAND_N + seat)]
-    while k > 0 and g[U(base + k - 1)] > card:
-        g[U(base + k)] = g[U(base + k - 1)]
+    k = hand_size(g, seat)
+    while k > 0 and hand_card(g, seat, k - 1) > card:
+        g[hand_at(seat, k)] = hand_card(g, seat, k - 1)
         k -= 1
-    g[U(base + k)] = card
-    g[U(O_HAND_N + seat)] += 1
+    g[hand_at(seat, k)] = card
+    g[hand_n_at(seat)] += 1
 
 
 @hot
 def hand_remove(g, seat, slot):
     """Take the card at ``slot`` out of the seat's hand onto the discard pile; returns it."""
-    base = O_HAND + HAND_SLOTS * seat
-    card = g[U(base + slot)]
-    n = g[U(O_HAND_N + seat)] - 1
+    card = hand_card(g, seat, slot)
+    n = hand_size(g, seat) - 1
     for k in range(slot, n):
-        g[U(base + k)] = g[U(base + k + 1)]
-    g[U(O_HAND_N + seat)] = n
-    g[U(O_DISC + g[U(S_DISC_N)])] = card
-    g[U(S_DISC_N)] += 1
+        g[hand_at(seat, k)] = hand_card(g, seat, k + 1)
+    g[hand_n_at(seat)] = n
+    g[disc_at(g[S_DISC_N])] = card
+    g[S_DISC_N] += 1
     return card
 
 
@@ -290,7 +548,7 @@ def hand_remove(g, seat, slot):
 def deal(g, players, rng, lazy, trace):
     """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
     for seat in range(players):
-        g[U(O_HAND_N + seat)] = 0
+        g[hand_n_at(seat)] = 0
         for k in range(HAND_SIZE):
             card = draw_card(g, rng, lazy)
             hand_insert(g, seat, card)
@@ -300,13 +558,13 @@ def deal(g, players, rng, lazy, trace):
 @hot
 def reshuffle_lazy(g):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
-    n = g[U(S_DISC_N)]
+    n = g[S_DISC_N]
     for i in range(n):
-        g[U(O_PILE + i)] = g[U(O_DISC + i)]
-    g[U(S_PILE_N)] = n
-    g[U(S_DRAWN)] = 0
-    g[U(S_DISC_N)] = 0
-    g[U(S_RESHUFFLES)] += 1
+        g[pile_at(i)] = g[disc_at(i)]
+    g[S_PILE_N] = n
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
+    g[S_RESHUFFLES] += 1
 
 
 # --------------------------------------------------------------------------- board queries
@@ -315,13 +573,13 @@ def reshuffle_lazy(g):
 @hot
 def dist(g, seat, p):
     """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
-    L = g[U(S_L)]
+    L = g[S_L]
     if p == HOME:
         r = L + 10
     elif p >= CASTLE0:
         r = CASTLE_HOLES - (p - CASTLE0)
     else:
-        r = g[U(O_ENTRY + seat)] - p
+        r = entry(g, seat) - p
         if r < 0:
             r += L
         r += 5
@@ -332,14 +590,14 @@ def dist(g, seat, p):
 def mover(g, seat):
     """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
     owner = seat
-    if g[U(S_TEAMS)] != TEAMS_NONE and g[U(O_INCASTLE + seat)] == MARBLES:
+    if g[S_TEAMS] != TEAMS_NONE and in_castle(g, seat) == MARBLES:
         owner = -1
-        players = g[U(S_PLAYERS)]
+        players = g[S_PLAYERS]
         for i in range(1, players):
             t = seat + i
             if t >= players:
                 t -= players
-            if owner < 0 and g[U(O_TEAM + t)] == g[U(O_TEAM + seat)] and g[U(O_INCASTLE + t)] < MARBLES:
+            if owner < 0 and team(g, t) == team(g, seat) and in_castle(g, t) < MARBLES:
                 owner = t
     return owner
 
@@ -354,36 +612,36 @@ def apply_step(g, owner, m, end):
     Returns the bumped marble id (or -1); its destination is left in ``S_VDEST``.
     """
     mid = MARBLES * owner + m
-    p = g[U(O_POS + mid)]
+    p = marble_pos(g, mid)
     if p == HOME:
-        g[U(O_NHOME + owner)] -= 1
+        g[at_home_at(owner)] -= 1
     elif p >= CASTLE0:
-        g[U(O_CMASK + owner)] &= ~(1 << (p - CASTLE0))
-        g[U(O_INCASTLE + owner)] -= 1
+        g[cmask_at(owner)] &= ~(1 << (p - CASTLE0))
+        g[in_castle_at(owner)] -= 1
     else:
-        g[U(O_OCC + p)] = -1
-    g[U(O_POS + mid)] = end
+        g[occ_at(p)] = -1
+    g[marble_at(mid)] = end
     victim = -1
     if end >= CASTLE0:
-        g[U(O_CMASK + owner)] |= 1 << (end - CASTLE0)
-        g[U(O_INCASTLE + owner)] += 1
+        g[cmask_at(owner)] |= 1 << (end - CASTLE0)
+        g[in_castle_at(owner)] += 1
     else:
-        v = g[U(O_OCC + end)]
+        v = occupant(g, end)
         if v >= 0:
             vs = v // MARBLES
             dest = HOME
-            if g[U(O_TEAM + vs)] == g[U(O_TEAM + owner)]:
-                e = g[U(O_ENTRY + vs)]
-                if e != end and g[U(O_OCC + e)] < 0:
+            if team(g, vs) == team(g, owner):
+                e = entry(g, vs)
+                if e != end and occupant(g, e) < 0:
                     dest = e
-            g[U(O_POS + v)] = dest
+            g[marble_at(v)] = dest
             if dest == HOME:
-                g[U(O_NHOME + vs)] += 1
+                g[at_home_at(vs)] += 1
             else:
-                g[U(O_OCC + dest)] = v
-            g[U(S_VDEST)] = dest
+                g[occ_at(dest)] = v
+            g[S_VDEST] = dest
             victim = v
-        g[U(O_OCC + end)] = mid
+        g[occ_at(end)] = mid
     return victim
 
 
@@ -391,57 +649,56 @@ def apply_step(g, owner, m, end):
 def undo_step(g, owner, m, start, victim, vdest):
     """Undo ``apply_step`` of marble ``m`` that stood at ``start`` (bump included)."""
     mid = MARBLES * owner + m
-    end = g[U(O_POS + mid)]
+    end = marble_pos(g, mid)
     if end >= CASTLE0:
-        g[U(O_CMASK + owner)] &= ~(1 << (end - CASTLE0))
-        g[U(O_INCASTLE + owner)] -= 1
+        g[cmask_at(owner)] &= ~(1 << (end - CASTLE0))
+        g[in_castle_at(owner)] -= 1
     else:
         if victim >= 0:
             if vdest == HOME:
-                g[U(O_NHOME + victim // MARBLES)] -= 1
+                g[at_home_at(victim // MARBLES)] -= 1
             else:
-                g[U(O_OCC + vdest)] = -1
-            g[U(O_POS + victim)] = end
-            g[U(O_OCC + end)] = victim
+                g[occ_at(vdest)] = -1
+            g[marble_at(victim)] = end
+            g[occ_at(end)] = victim
         else:
-            g[U(O_OCC + end)] = -1
-    g[U(O_POS + mid)] = start
+            g[occ_at(end)] = -1
+    g[marble_at(mid)] = start
     if start == HOME:
-        g[U(O_NHOME + owner)] += 1
+        g[at_home_at(owner)] += 1
     elif start >= CASTLE0:
-        g[U(O_CMASK + owner)] |= 1 << (start - CASTLE0)
-        g[U(O_INCASTLE + owner)] += 1
+        g[cmask_at(owner)] |= 1 << (start - CASTLE0)
+        g[in_castle_at(owner)] += 1
     else:
-        g[U(O_OCC + start)] = mid
+        g[occ_at(start)] = mid
 
 
 @hot
 def lowest_home(g, owner):
-    base = O_POS + MARBLES * owner
     first = -1
     for m in range(MARBLES - 1, -1, -1):
-        if g[U(base + m)] == HOME:
+        if position(g, owner, m) == HOME:
             first = m
     return first
 
 
 @hot
 def castle_done(g, seat):
-    return g[U(O_INCASTLE + seat)] == MARBLES
+    return in_castle(g, seat) == MARBLES
 
 
 @hot
 def check_win(g, owner):
     """Has the owner (individual) or the owner's team finished? Marks the winners."""
-    players = g[U(S_PLAYERS)]
-    team = g[U(O_TEAM + owner)]
+    players = g[S_PLAYERS]
+    winning = team(g, owner)
     won = True
     for s in range(players):
-        if g[U(O_TEAM + s)] == team and g[U(O_INCASTLE + s)] < MARBLES:
+        if team(g, s) == winning and in_castle(g, s) < MARBLES:
             won = False
     if won:
         for s in range(players):
-            if g[U(O_TEAM + s)] == team:
-                g[U(O_WINNER + s)] = 1
-        g[U(S_WON)] = 1
+            if team(g, s) == winning:
+                g[winner_at(s)] = 1
+        g[S_WON] = 1
     return won

@@ -23,30 +23,27 @@ from __future__ import annotations
 from montecards.engine.jit import hot, hot_inline
 from montecards.games.marbles.rules import (
     CASTLE0,
-    HAND_SLOTS,
     MARBLES,
     MV_SLOT,
-    MW,
-    O_ENTRY,
-    O_GBEST,
-    O_GEND,
-    O_GRANK,
-    O_GROUP,
-    O_GSTART,
-    O_HAND,
-    O_HAND_N,
-    O_MOVES,
-    O_OCC,
-    O_POS,
-    O_TEAM,
-    RANK,
     S_BEST,
     S_BEST_M1,
     S_BEST_RANK,
     S_BEST_SCORE,
     S_L,
-    U,
     dist,
+    entry,
+    group_best,
+    group_end,
+    group_of,
+    group_rank,
+    group_start,
+    hand_card,
+    hand_size,
+    move_at,
+    occupant,
+    position,
+    rank,
+    team,
 )
 from montecards.rng import bounded
 
@@ -71,17 +68,17 @@ def score_weight(strategy):
 def step_score(g, owner, m, end, weight):
     """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
     adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
-    p = g[U(O_POS + MARBLES * owner + m)]
+    p = position(g, owner, m)
     score = dist(g, owner, p) - dist(g, owner, end)
     if end >= 0 and end < CASTLE0:
-        v = g[U(O_OCC + end)]
+        v = occupant(g, end)
         if v >= 0:
             vs = v // MARBLES
             before = dist(g, vs, end)
-            home = g[U(S_L)] + 10
-            if g[U(O_TEAM + vs)] == g[U(O_TEAM + owner)]:
-                e = g[U(O_ENTRY + vs)]
-                if e != end and (g[U(O_OCC + e)] < 0 or e == p):
+            home = g[S_L] + 10
+            if team(g, vs) == team(g, owner):
+                e = entry(g, vs)
+                if e != end and (occupant(g, e) < 0 or e == p):
                     score += before - 5
                 else:
                     score += before - home
@@ -93,7 +90,7 @@ def step_score(g, owner, m, end, weight):
 @hot
 def reset_best(g):
     """No best move yet (before a hand's moves are generated)."""
-    g[U(S_BEST)] = -1
+    g[S_BEST] = -1
 
 
 @hot_inline
@@ -101,38 +98,37 @@ def consider_move(g, n, slot, m1, score):
     """Greedy's running best over the generated moves: move ``n`` (hand group ``slot``, first
     marble ``m1``) replaces the best so far on a higher score, then a lower group rank, then a
     lower first marble; on a full tie the first generated stays (the tie rules above)."""
-    best_score = g[U(S_BEST_SCORE)]
-    r = g[U(O_GRANK + slot)]
-    if g[U(S_BEST)] < 0 or score > best_score or (
+    best_score = g[S_BEST_SCORE]
+    r = group_rank(g, slot)
+    if g[S_BEST] < 0 or score > best_score or (
         score == best_score
-        and (r < g[U(S_BEST_RANK)] or (r == g[U(S_BEST_RANK)] and m1 < g[U(S_BEST_M1)]))
+        and (r < g[S_BEST_RANK] or (r == g[S_BEST_RANK] and m1 < g[S_BEST_M1]))
     ):
-        g[U(S_BEST)] = n
-        g[U(S_BEST_SCORE)] = score
-        g[U(S_BEST_RANK)] = r
-        g[U(S_BEST_M1)] = m1
+        g[S_BEST] = n
+        g[S_BEST_SCORE] = score
+        g[S_BEST_RANK] = r
+        g[S_BEST_M1] = m1
 
 
 @hot
 def best_move(g, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
     ``moves.gen_hand`` with scores found it (``consider_move``); -1 when there is none."""
-    return g[U(S_BEST)]
+    return g[S_BEST]
 
 
 @hot
 def best_slot(g, move):
     """Hand slot of the card greedy plays for ``move``: the lowest rank (then id) of its group."""
-    return g[U(O_GBEST + g[U(O_MOVES + MW * move + MV_SLOT)])]
+    return group_best(g, g[move_at(move, MV_SLOT)])
 
 
 @hot
 def lowest_rank_slot(g, seat):
     """Hand slot of the lowest-ranked card (ties: the lowest id, the hand being sorted)."""
-    hb = O_HAND + HAND_SLOTS * seat
     best = 0
-    for k in range(1, g[U(O_HAND_N + seat)]):
-        if RANK[U(g[U(hb + k)])] < RANK[U(g[U(hb + best)])]:
+    for k in range(1, hand_size(g, seat)):
+        if rank(hand_card(g, seat, k)) < rank(hand_card(g, seat, best)):
             best = k
     return best
 
@@ -143,12 +139,12 @@ def random_choice(g, seat, total, rng):
     r = bounded(rng, total)
     slot = -1
     move = -1
-    for k in range(g[U(O_HAND_N + seat)]):
-        grp = g[U(O_GROUP + k)]
-        count = g[U(O_GEND + grp)] - g[U(O_GSTART + grp)]
+    for k in range(hand_size(g, seat)):
+        grp = group_of(g, k)
+        count = group_end(g, grp) - group_start(g, grp)
         if slot < 0:
             if r < count:
                 slot = k
-                move = g[U(O_GSTART + grp)] + r
+                move = group_start(g, grp) + r
             r -= count
     return slot, move

@@ -88,22 +88,6 @@ from montecards.games.marbles.rules import (
     MV_KIND,
     MV_M1,
     MV_M2,
-    MW,
-    O_COMEOUT,
-    O_DISC,
-    O_ENTRY,
-    O_GEND,
-    O_GROUP,
-    O_GSTART,
-    O_HAND,
-    O_HAND_N,
-    O_INCASTLE,
-    O_MOVES,
-    O_NHOME,
-    O_OCC,
-    O_POS,
-    O_TEAM,
-    RANK,
     S_DISC_N,
     S_DRAWN,
     S_JFT,
@@ -117,7 +101,22 @@ from montecards.games.marbles.rules import (
     S_SIDES,
     S_TEAMS,
     S_TURNS,
+    at_home,
+    come_out,
+    disc_at,
+    entry,
+    group_end,
+    group_of,
+    group_start,
+    hand_card,
+    hand_size,
+    in_castle,
+    move_at,
     mover,
+    occupant,
+    position,
+    rank,
+    team,
 )
 
 # --------------------------------------------------------------------------- decisions
@@ -269,7 +268,7 @@ def marble_index(marble_id):
 @njit(cache=True, inline="always")
 def card_rank(card):
     """A = 1 .. K = 13, joker = 14 (the rules' ranks for tie-breaks)."""
-    return RANK[card]
+    return rank(card)
 
 
 # --------------------------------------------------------------------------- observation layout
@@ -496,39 +495,38 @@ def observe(g, seat, kind, obs):
     obs[OBS_DRAW_N] = g[S_PILE_N] - g[S_DRAWN]
     n_disc = g[S_DISC_N]
     obs[OBS_DISCARD_N] = n_disc
-    hn = g[O_HAND_N + seat]
+    hn = hand_size(g, seat)
     obs[OBS_HAND_N] = hn
     for r in range(JOKER_RANK):
         obs[OBS_UNSEEN + r] = (2 if r + 1 == JOKER_RANK else 4) * decks
     for k in range(HAND_SLOTS):
-        card = g[O_HAND + HAND_SLOTS * seat + k] if k < hn else -1
+        card = hand_card(g, seat, k) if k < hn else -1
         obs[OBS_HAND + k] = card
         if card >= 0:
-            obs[OBS_UNSEEN + RANK[card] - 1] -= 1
+            obs[OBS_UNSEEN + rank(card) - 1] -= 1
     for s in range(MAX_PLAYERS):
         here = s < players
-        obs[OBS_TEAM + s] = g[O_TEAM + s] if here else -1
-        obs[OBS_ENTRY + s] = g[O_ENTRY + s] if here else -1
-        obs[OBS_COMEOUT + s] = g[O_COMEOUT + s] if here else -1
-        obs[OBS_AT_HOME + s] = g[O_NHOME + s] if here else -1
-        obs[OBS_IN_CASTLE + s] = g[O_INCASTLE + s] if here else -1
+        obs[OBS_TEAM + s] = team(g, s) if here else -1
+        obs[OBS_ENTRY + s] = entry(g, s) if here else -1
+        obs[OBS_COMEOUT + s] = come_out(g, s) if here else -1
+        obs[OBS_AT_HOME + s] = at_home(g, s) if here else -1
+        obs[OBS_IN_CASTLE + s] = in_castle(g, s) if here else -1
         for m in range(MARBLES):
-            obs[OBS_POS + MARBLES * s + m] = g[O_POS + MARBLES * s + m] if here else HOME
+            obs[OBS_POS + MARBLES * s + m] = position(g, s, m) if here else HOME
     for h in range(MAX_TRACK):
-        obs[OBS_OCC + h] = g[O_OCC + h] if h < L else -1
+        obs[OBS_OCC + h] = occupant(g, h) if h < L else -1
     for i in range(MAX_CARDS):
-        card = g[O_DISC + i] if i < n_disc else -1
+        card = g[disc_at(i)] if i < n_disc else -1
         obs[OBS_DISCARD + i] = card
         if card >= 0:
-            obs[OBS_UNSEEN + RANK[card] - 1] -= 1
+            obs[OBS_UNSEEN + rank(card) - 1] -= 1
 
 
 @hot
 def generated_move(g, card, i):
     """The id of move ``i`` of the turn's generated list (``O_MOVES``) played with ``card``."""
-    b = O_MOVES + MW * i
-    return encode_move(card, g[b + MV_KIND], g[b + MV_M1], g[b + MV_E1], g[b + MV_M2],
-                       g[b + MV_E2])
+    return encode_move(card, g[move_at(i, MV_KIND)], g[move_at(i, MV_M1)], g[move_at(i, MV_E1)],
+                       g[move_at(i, MV_M2)], g[move_at(i, MV_E2)])
 
 
 @hot
@@ -537,18 +535,17 @@ def legal_moves(g, seat, kind, legal):
 
     For ``DECISION_PLAY`` the hand's moves are generated afresh (``moves.gen_hand``, no
     scores), exactly as the turn generated them."""
-    hb = O_HAND + HAND_SLOTS * seat
-    hn = g[O_HAND_N + seat]
+    hn = hand_size(g, seat)
     if kind == DECISION_DISCARD:
         for k in range(hn):
-            legal[k] = discard_move(g[hb + k])
+            legal[k] = discard_move(hand_card(g, seat, k))
         return hn
     gen_hand(g, seat, mover(g, seat), -1)
     n = 0
     for k in range(hn):
-        grp = g[O_GROUP + k]
-        for i in range(g[O_GSTART + grp], g[O_GEND + grp]):
-            legal[n] = generated_move(g, g[hb + k], i)
+        grp = group_of(g, k)
+        for i in range(group_start(g, grp), group_end(g, grp)):
+            legal[n] = generated_move(g, hand_card(g, seat, k), i)
             n += 1
     return n
 
@@ -559,7 +556,7 @@ def log_decision(g, seat, slot, mv, log):
     generated list, -1: a discard): seat, observation, legal moves and the choice's index."""
     k = log_slot(log)
     if k >= 0:
-        card = g[O_HAND + HAND_SLOTS * seat + slot]
+        card = hand_card(g, seat, slot)
         kind = DECISION_PLAY if mv >= 0 else DECISION_DISCARD
         move = generated_move(g, card, mv) if mv >= 0 else discard_move(card)
         log[1][k] = seat
