@@ -42,8 +42,9 @@ JOKER = card(14)
 
 def kernel_game(seed, index, players, strategies, params):
     events, row = marbles.trace(seed, index, players, params, strategies)
-    orders, decisions = marbles.script_from_trace(events)
-    return events, row, orders, decisions
+    script = marbles.script_from_trace(events, params=params)
+    assert script["players"] == players
+    return events, row, script["deck_orders"], script["decisions"]
 
 
 def kernel_outcome(row, players):
@@ -145,7 +146,7 @@ def test_kernel_matches_naive_oracle(name, players, params, cycle, n_games, choo
         reshuffles += len(orders) - 1
         out = naive.replay(orders, players, decisions, record_boards=choosers, **kw)
         assert kernel_outcome(row, players) == oracle_outcome(out), (name, index)
-        scripted = marbles.play_scripted(orders, players, decisions, params)
+        scripted = marbles.play_scripted(**marbles.script_from_trace(events, params=params))
         assert scripted["final_positions"] == out["final_positions"]
         assert scripted["turns"] == out["turns"]
         if choosers:

@@ -343,12 +343,16 @@ def _parse_position(text: str) -> tuple:
     return (parts[0],) if len(parts) == 1 else (parts[0], int(parts[1]))
 
 
-def script_from_trace(events: pd.DataFrame) -> tuple[list[list[int]], list[tuple]]:
-    """``(deck_orders, decisions)`` of a traced game, in the terms of ``play_scripted``.
+def script_from_trace(events: pd.DataFrame, players: int | None = None,
+                      params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game:
+    ``play_scripted(**script_from_trace(events, params=params))`` plays it again.
 
-    The first deck order is the dealt and drawn cards up to the first reshuffle, then the
-    draw pile left (when the game ended before a reshuffle); each reshuffle's order is the
-    cards drawn from it (the last one completed by the undrawn pile).
+    ``deck_orders``: the first is the dealt and drawn cards up to the first reshuffle, then
+    the draw pile left (when the game ended before a reshuffle); each reshuffle's order is the
+    cards drawn from it (the last one completed by the undrawn pile). ``decisions``: one per
+    turn. ``players`` defaults to the seats dealt in the trace; pass the game's ``params``
+    (the trace does not hold them).
     """
     orders: list[list[int]] = [[]]
     decisions: list = []
@@ -371,7 +375,9 @@ def script_from_trace(events: pd.DataFrame) -> tuple[list[list[int]], list[tuple
         ("play", d[1], (d[2][0], d[2][1], tuple(d[2][2]))) if d[0] == "play" else d
         for d in decisions
     ]
-    return orders, out
+    if players is None:
+        players = int(events.loc[events["event"] == "deal", "seat"].max()) + 1
+    return {"deck_orders": orders, "players": players, "decisions": out, "params": params}
 
 
 # --------------------------------------------------------------------------- scripted play
@@ -454,7 +460,7 @@ def play_scripted(
     buffer = _trace_buffer(resolved["max_turns"])
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     final = np.zeros((players, rules.MARBLES), dtype=np.int64)
-    err, turn = kernel.play_deck(players, packed, orders, offsets, script, row, buffer, final)
+    err, turn = kernel.play_script(players, packed, orders, offsets, script, row, buffer, final)
     if err != kernel.ERR_NONE:
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     layout = SPEC.layout(players)

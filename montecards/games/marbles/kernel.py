@@ -412,7 +412,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log):
 
 
 @njit(cache=True)
-def play_deck(players, params, orders, offsets, script, row, trace, positions):
+def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
     g, rd, rc, no_trace, _o, _f, _s = new_work()
