@@ -26,16 +26,10 @@ from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
-    CASTLE0,
-    EV_BUMP,
-    EV_DISCARD,
     EV_DRAW,
-    EV_PLAY,
     EV_RESHUFFLE,
-    EV_STEP,
     EV_UNDRAWN,
     EV_WIN,
-    HOME,
     MARBLES,
     MAX_CARDS,
     MV_C1,
@@ -59,11 +53,9 @@ from montecards.games.marbles.rules import (
     S_WON,
     TRACE_WIDTH,
     apply_step,
-    at_home_at,
-    check_win,
-    cmask_at,
     deal,
     disc_at,
+    discard_card,
     discarded_at,
     draw_card,
     group_end,
@@ -72,18 +64,16 @@ from montecards.games.marbles.rules import (
     hand_card,
     hand_insert,
     hand_n_at,
-    hand_remove,
     hand_size,
     in_castle,
-    in_castle_at,
     made_at,
     mark_at,
     move_at,
     mover,
     new_state_jit,
-    occ_at,
     pile_at,
-    pos_at,
+    place_marbles,
+    play_card,
     position,
     record,
     reshuffle_lazy,
@@ -92,17 +82,14 @@ from montecards.games.marbles.rules import (
     winner_at,
 )
 from montecards.games.marbles.strategies import (
-    AGGRESSIVE,
-    GREEDY,
-    RANDOM,
+    SCRIPTED,
     best_move,
     best_slot,
-    lowest_rank_slot,
-    random_choice,
+    choose,
     score_weight,
 )
 from montecards.games.marbles.view import log_decision
-from montecards.rng import bounded, seed_stream
+from montecards.rng import seed_stream
 
 DECK_STREAM = 0
 CHOICE_STREAM = 1
@@ -166,33 +153,6 @@ def new_work():
         np.zeros(1, np.int64),  # their offsets
         np.zeros((0, D_WIDTH), np.int64),  # no scripted decisions
     )
-
-
-@hot
-def do_step(g, seat, owner, card, m, end, count, turn, trace):
-    """One step of a played move, for real: statistics and trace included."""
-    start = position(g, owner, m)
-    victim = apply_step(g, owner, m, end)
-    record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
-    if victim >= 0:
-        vs = victim // MARBLES
-        g[made_at(seat)] += 1
-        g[suffered_at(vs)] += 1
-        g[S_BUMPS] += 1
-        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, g[S_VDEST], 0)
-
-
-@hot
-def play_move(g, seat, owner, slot, mv, turn, trace):
-    """Play hand card ``slot`` with move ``mv`` of the move list; True if it wins the game."""
-    card = hand_remove(g, seat, slot)
-    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, g[move_at(mv, MV_KIND)])
-    do_step(g, seat, owner, card, g[move_at(mv, MV_M1)], g[move_at(mv, MV_E1)],
-            g[move_at(mv, MV_C1)], turn, trace)
-    if g[move_at(mv, MV_M2)] >= 0:
-        do_step(g, seat, owner, card, g[move_at(mv, MV_M2)], g[move_at(mv, MV_E2)],
-                g[move_at(mv, MV_C2)], turn, trace)
-    return check_win(g, owner)
 
 
 @hot
@@ -314,17 +274,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         total = gen_hand(g, seat, owner, score_weight(strategy))
         slot = -1
         mv = -1
-        if strategy == GREEDY or strategy == AGGRESSIVE:
-            if total > 0:
-                mv = best_move(g, seat)
-                slot = best_slot(g, mv)
-            else:
-                slot = lowest_rank_slot(g, seat)
-        elif strategy == RANDOM:
-            if total > 0:
-                slot, mv = random_choice(g, seat, total, rc)
-            else:
-                slot = bounded(rc, hand_size(g, seat))
+        if strategy != SCRIPTED:
+            slot, mv = choose(g, seat, strategy, total, rc)
         else:
             err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
             if err != ERR_NONE:
@@ -333,12 +284,9 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
             log_decision(g, seat, slot, mv, log)
         won = False
         if mv >= 0:
-            won = play_move(g, seat, owner, slot, mv, turn, trace)
+            won = play_card(g, seat, owner, slot, mv, turn, trace)
         else:
-            card = hand_remove(g, seat, slot)
-            g[discarded_at(seat)] += 1
-            g[S_DISCARDS] += 1
-            record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
+            discard_card(g, seat, slot, turn, trace)
         turn += 1
         if won:
             record(trace, EV_WIN, turn - 1, seat, -1, owner, -1, -1, -1, 0)
@@ -416,7 +364,7 @@ def play_script(players, params, orders, offsets, script, row, trace, positions)
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
     g, rd, rc, no_trace, _o, _f, _s = new_work()
-    strategies = np.full(players, -1, np.int64)
+    strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                     None)
     if err == ERR_NONE:
@@ -441,7 +389,7 @@ def board_moves(players, params, positions, seat, hand, weight):
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
-    from_positions(g, players, positions)
+    place_marbles(g, players, positions)
     g[hand_n_at(seat)] = 0
     for c in hand:
         hand_insert(g, seat, c)
@@ -474,25 +422,6 @@ def board_moves(players, params, positions, seat, hand, weight):
     return out[:total], pick, owner
 
 
-@hot
-def from_positions(g, players, positions):
-    """Place marbles on an empty board (kernel encoding), updating every derived field."""
-    for s in range(players):
-        g[at_home_at(s)] = 0
-        g[in_castle_at(s)] = 0
-        g[cmask_at(s)] = 0
-        for m in range(MARBLES):
-            p = positions[s, m]
-            g[pos_at(s, m)] = p
-            if p == HOME:
-                g[at_home_at(s)] += 1
-            elif p >= CASTLE0:
-                g[cmask_at(s)] |= 1 << (p - CASTLE0)
-                g[in_castle_at(s)] += 1
-            else:
-                g[occ_at(p)] = MARBLES * s + m
-
-
 @njit(cache=True)
 def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
@@ -504,7 +433,7 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
-    from_positions(g, players, positions)
+    place_marbles(g, players, positions)
     bumps = np.full((2, 4), -1, np.int64)
     for k in range(2):
         m = m1 if k == 0 else m2

@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.games.marbles.cards import CARDS_PER_DECK
 from montecards.rng import bounded
 
@@ -680,6 +680,62 @@ def lowest_home(g, owner):
         if position(g, owner, m) == HOME:
             first = m
     return first
+
+
+@hot
+def make_step(g, seat, owner, card, m, end, count, turn, trace):
+    """One step of a played move, for real: the bump, statistics and trace included."""
+    start = position(g, owner, m)
+    victim = apply_step(g, owner, m, end)
+    record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
+    if victim >= 0:
+        vs = victim // MARBLES
+        g[made_at(seat)] += 1
+        g[suffered_at(vs)] += 1
+        g[S_BUMPS] += 1
+        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, g[S_VDEST], 0)
+
+
+@hot
+def play_card(g, seat, owner, slot, mv, turn, trace):
+    """Play hand card ``slot`` onto the discard pile and make move ``mv`` of the move list
+    (``moves.gen_hand``); True if it wins the game."""
+    card = hand_remove(g, seat, slot)
+    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, g[move_at(mv, MV_KIND)])
+    make_step(g, seat, owner, card, g[move_at(mv, MV_M1)], g[move_at(mv, MV_E1)],
+            g[move_at(mv, MV_C1)], turn, trace)
+    if g[move_at(mv, MV_M2)] >= 0:
+        make_step(g, seat, owner, card, g[move_at(mv, MV_M2)], g[move_at(mv, MV_E2)],
+                g[move_at(mv, MV_C2)], turn, trace)
+    return check_win(g, owner)
+
+
+@hot_inline
+def discard_card(g, seat, slot, turn, trace):
+    """No legal move: the card at ``slot`` goes to the discard pile without moving (Must play)."""
+    card = hand_remove(g, seat, slot)
+    g[discarded_at(seat)] += 1
+    g[S_DISCARDS] += 1
+    record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
+
+
+@hot
+def place_marbles(g, players, positions):
+    """Place marbles on an empty board (kernel encoding), updating every derived field."""
+    for s in range(players):
+        g[at_home_at(s)] = 0
+        g[in_castle_at(s)] = 0
+        g[cmask_at(s)] = 0
+        for m in range(MARBLES):
+            p = positions[s, m]
+            g[pos_at(s, m)] = p
+            if p == HOME:
+                g[at_home_at(s)] += 1
+            elif p >= CASTLE0:
+                g[cmask_at(s)] |= 1 << (p - CASTLE0)
+                g[in_castle_at(s)] += 1
+            else:
+                g[occ_at(p)] = MARBLES * s + m
 
 
 @hot

@@ -148,3 +148,25 @@ def random_choice(g, seat, total, rng):
                 move = group_start(g, grp) + r
             r -= count
     return slot, move
+
+
+@hot_inline
+def choose(g, seat, strategy, total, rng):
+    """``(slot, move)`` of a built-in strategy: the hand slot of the card to play and the
+    move of the list (``moves.gen_hand``, which scored it when the strategy needs scores),
+    or move -1 and the slot of the card to discard when ``total`` (the hand's legal
+    choices) is 0."""
+    slot = -1
+    mv = -1
+    if strategy == GREEDY or strategy == AGGRESSIVE:
+        if total > 0:
+            mv = best_move(g, seat)
+            slot = best_slot(g, mv)
+        else:
+            slot = lowest_rank_slot(g, seat)
+    elif strategy == RANDOM:
+        if total > 0:
+            slot, mv = random_choice(g, seat, total, rng)
+        else:
+            slot = bounded(rng, hand_size(g, seat))
+    return slot, mv
