@@ -606,3 +606,14 @@ def test_trace_is_readable_and_matches_the_run():
     steps = events[events["event"] == "step"]
     assert steps["start"].str.match(r"^(home|track \d+|castle [1-5])$").all()
     assert (events.loc[events["event"] == "deal", "turn"] == -1).all()
+
+
+def test_castle_masks_name_the_holes():
+    """``rules.castle_holes`` / ``castle_bit`` against their plain reading."""
+    from montecards.games.marbles import rules
+
+    for lo in range(0, 6):
+        for hi in range(lo, 6):
+            assert rules.castle_holes(lo, hi) == sum(1 << k for k in range(lo + 1, hi + 1))
+    for k in range(1, 6):
+        assert rules.castle_bit(rules.CASTLE0 + k) == 1 << k

@@ -55,6 +55,8 @@ from montecards.games.marbles.rules import (
     S_VDEST,
     apply_step,
     at_home,
+    castle_bit,
+    castle_holes,
     castle_mask,
     come_out,
     entry,
@@ -96,11 +98,11 @@ def route_ends(p, d, gap, cm, n, L, optional):
     if p >= CASTLE0:
         k = p - CASTLE0
         t = k + n
-        if t <= CASTLE_HOLES and (cm & (((1 << (t + 1)) - 1) ^ ((1 << (k + 1)) - 1))) == 0:
+        if t <= CASTLE_HOLES and (cm & castle_holes(k, t)) == 0:
             ce = CASTLE0 + t
     elif p != HOME:
         if d < n and n <= d + CASTLE_HOLES and d < gap:
-            if (cm & ((1 << (n - d + 1)) - 2)) == 0:
+            if (cm & castle_holes(0, n - d)) == 0:
                 ce = CASTLE0 + n - d
         if n < gap and (ce == NONE or optional != 0):
             te = p + n
@@ -247,10 +249,10 @@ def gen_split(g, owner, slot, total, n, weight):
                 # the owner's castle holes once the first part is made
                 cm2 = cm
                 if p1 >= CASTLE0:
-                    cm2 &= ~(1 << (p1 - CASTLE0))
+                    cm2 &= ~castle_bit(p1)
                 e1_track = e1 < CASTLE0
                 if not e1_track:
-                    cm2 |= 1 << (e1 - CASTLE0)
+                    cm2 |= castle_bit(e1)
                 # legality of the second part needs only the table and cm2; its score needs
                 # the board the first part leaves (bumps included)
                 scoring = weight >= 0

@@ -238,6 +238,19 @@ def castle_mask(g, seat):
 
 
 @njit(cache=True, inline="always")
+def castle_bit(pos):
+    """The bit of castle position ``pos = CASTLE0 + k`` in a castle mask: ``1 << k``."""
+    return 1 << (pos - CASTLE0)
+
+
+@njit(cache=True, inline="always")
+def castle_holes(lo, hi):
+    """Mask of castle holes ``lo + 1 .. hi``: those a castle move from hole ``lo`` to hole
+    ``hi`` passes or lands on (``lo = 0``: coming in from the entry)."""
+    return ((1 << (hi + 1)) - 1) ^ ((1 << (lo + 1)) - 1)
+
+
+@njit(cache=True, inline="always")
 def in_castle_at(seat):
     return np.uint64(O_INCASTLE + seat)
 
@@ -616,14 +629,14 @@ def apply_step(g, owner, m, end):
     if p == HOME:
         g[at_home_at(owner)] -= 1
     elif p >= CASTLE0:
-        g[cmask_at(owner)] &= ~(1 << (p - CASTLE0))
+        g[cmask_at(owner)] &= ~castle_bit(p)
         g[in_castle_at(owner)] -= 1
     else:
         g[occ_at(p)] = -1
     g[marble_at(mid)] = end
     victim = -1
     if end >= CASTLE0:
-        g[cmask_at(owner)] |= 1 << (end - CASTLE0)
+        g[cmask_at(owner)] |= castle_bit(end)
         g[in_castle_at(owner)] += 1
     else:
         v = occupant(g, end)
@@ -651,7 +664,7 @@ def undo_step(g, owner, m, start, victim, vdest):
     mid = MARBLES * owner + m
     end = marble_pos(g, mid)
     if end >= CASTLE0:
-        g[cmask_at(owner)] &= ~(1 << (end - CASTLE0))
+        g[cmask_at(owner)] &= ~castle_bit(end)
         g[in_castle_at(owner)] -= 1
     else:
         if victim >= 0:
@@ -667,7 +680,7 @@ def undo_step(g, owner, m, start, victim, vdest):
     if start == HOME:
         g[at_home_at(owner)] += 1
     elif start >= CASTLE0:
-        g[cmask_at(owner)] |= 1 << (start - CASTLE0)
+        g[cmask_at(owner)] |= castle_bit(start)
         g[in_castle_at(owner)] += 1
     else:
         g[occ_at(start)] = mid
@@ -732,7 +745,7 @@ def place_marbles(g, players, positions):
             if p == HOME:
                 g[at_home_at(s)] += 1
             elif p >= CASTLE0:
-                g[cmask_at(s)] |= 1 << (p - CASTLE0)
+                g[cmask_at(s)] |= castle_bit(p)
                 g[in_castle_at(s)] += 1
             else:
                 g[occ_at(p)] = MARBLES * s + m
