@@ -14,8 +14,8 @@ State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*`
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
 * ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``),
   with the hand's groups ``O_GROUP`` .. ``O_GBEST`` and the mover's marble table ``O_INFO``
-  (``I_*``): the working space of ``moves.py``; ``S_BEST*``: greedy's running best
-  (``strategies.consider_move``).
+  (``I_*``): the working space of ``moves.py``; ``O_STRATEGY``: the strategies' scratch
+  (greedy's running best, ``strategies.consider_move``).
 
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
@@ -132,10 +132,6 @@ S_DISCARDS = 14
 S_RESHUFFLES = 15
 S_SIDES = 16
 S_VDEST = 17  # scratch: where the last bumped marble went
-S_BEST = 18  # greedy: the best move so far (-1: none), its score, group rank, first marble
-S_BEST_SCORE = 19
-S_BEST_RANK = 20
-S_BEST_M1 = 21
 N_SCALARS = 24
 
 O_ENTRY = N_SCALARS
@@ -164,7 +160,10 @@ O_PILE = O_OCC + MAX_TRACK
 O_DISC = O_PILE + MAX_CARDS
 O_MARK = O_DISC + MAX_CARDS  # scratch for checking scripted reshuffles
 O_MOVES = O_MARK + MAX_CARDS
-STATE_SIZE = O_MOVES + MAX_MOVES * MW
+O_STRATEGY = O_MOVES + MAX_MOVES * MW
+"""The strategies' scratch (``STRATEGY_SLOTS`` ints; ``strategies.py`` names its fields)."""
+STRATEGY_SLOTS = 4
+STATE_SIZE = O_STRATEGY + STRATEGY_SLOTS
 
 # trace events: rows (ev, turn, seat, card, owner, marble, start, end, value)
 EV_DEAL = 0

@@ -25,10 +25,7 @@ from montecards.games.marbles.rules import (
     CASTLE0,
     MARBLES,
     MV_SLOT,
-    S_BEST,
-    S_BEST_M1,
-    S_BEST_RANK,
-    S_BEST_SCORE,
+    O_STRATEGY,
     S_L,
     dist,
     entry,
@@ -52,6 +49,13 @@ GREEDY = 1
 AGGRESSIVE = 2
 NAMES = ("random", "greedy", "aggressive")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
+
+# greedy's running best over the generated moves, in the state's strategy scratch: the move
+# (-1: none yet), its score, its group's rank, its first marble
+BEST = O_STRATEGY
+BEST_SCORE = O_STRATEGY + 1
+BEST_RANK = O_STRATEGY + 2
+BEST_M1 = O_STRATEGY + 3
 
 
 @hot
@@ -90,7 +94,7 @@ def step_score(g, owner, m, end, weight):
 @hot
 def reset_best(g):
     """No best move yet (before a hand's moves are generated)."""
-    g[S_BEST] = -1
+    g[BEST] = -1
 
 
 @hot_inline
@@ -98,23 +102,23 @@ def consider_move(g, n, slot, m1, score):
     """Greedy's running best over the generated moves: move ``n`` (hand group ``slot``, first
     marble ``m1``) replaces the best so far on a higher score, then a lower group rank, then a
     lower first marble; on a full tie the first generated stays (the tie rules above)."""
-    best_score = g[S_BEST_SCORE]
+    best_score = g[BEST_SCORE]
     r = group_rank(g, slot)
-    if g[S_BEST] < 0 or score > best_score or (
+    if g[BEST] < 0 or score > best_score or (
         score == best_score
-        and (r < g[S_BEST_RANK] or (r == g[S_BEST_RANK] and m1 < g[S_BEST_M1]))
+        and (r < g[BEST_RANK] or (r == g[BEST_RANK] and m1 < g[BEST_M1]))
     ):
-        g[S_BEST] = n
-        g[S_BEST_SCORE] = score
-        g[S_BEST_RANK] = r
-        g[S_BEST_M1] = m1
+        g[BEST] = n
+        g[BEST_SCORE] = score
+        g[BEST_RANK] = r
+        g[BEST_M1] = m1
 
 
 @hot
 def best_move(g, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
     ``moves.gen_hand`` with scores found it (``consider_move``); -1 when there is none."""
-    return g[S_BEST]
+    return g[BEST]
 
 
 @hot
