@@ -1,4 +1,5 @@
-"""Joker Marbles (Pegs and Jokers, 2-6 players): rules kernel, strategies, scripted play, trace."""
+"""Joker Marbles (Pegs and Jokers, 2-6 players): rules kernel, strategies, scripted play, trace,
+and the decision interface (``view``; ``decisions`` logs a game through it)."""
 
 from montecards.games.marbles.game import (
     SPEC,

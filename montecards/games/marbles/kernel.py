@@ -1,4 +1,6 @@
-"""Joker Marbles kernel: one game from its own random streams, and the chunk runner.
+"""Joker Marbles kernel (glue): one game from its own random streams, the chunk runner, the
+trace and decision log of one game (``trace_one``), the scripted game (``play_script``) and the
+board helpers behind ``game.legal_moves`` / ``game.apply_move``.
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 orders the cards (the deck,
 then each reshuffled discard pile, all by lazy Fisher-Yates as cards are drawn), substream 1

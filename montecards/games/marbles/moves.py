@@ -9,7 +9,7 @@ order of ``view.py``.
 Generation can score as it goes (``weight >= 0``): a split's second part is scored on the
 board its first part leaves, and the generator is the one place that board exists, so the
 scores (``strategies.step_score``) and greedy's running best (``strategies.consider_move``)
-are computed here, compiled out of nothing but skipped at run time for ``random``.
+are computed here; with ``weight < 0`` (``random``, scripts, the view) they are skipped.
 """
 
 from __future__ import annotations
@@ -372,8 +372,9 @@ def gen_hand(g, seat, owner, weight):
 
     Cards with the same moves (same rank; J, Q and K together) form a group, generated once
     at its first (lowest-id) slot ``grp = group_of(g, k)``: its moves are
-    ``[group_start(g, grp), group_end(g, grp))``; ``O_GRANK + grp`` / ``O_GBEST + grp`` hold the lowest
-    rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
+    ``[group_start(g, grp), group_end(g, grp))``; ``group_rank(g, grp)`` / ``group_best(g, grp)``
+    are the lowest rank in the group and the slot of the card greedy plays (lowest rank, then
+    lowest id).
     With scores, ``strategies.best_move`` is then the greedy/aggressive choice (-1: none).
     Returns the number of (card, move) choices, every card counted separately.
     """

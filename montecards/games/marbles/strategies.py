@@ -1,9 +1,12 @@
 """Joker Marbles strategies, as integer codes dispatched inside the kernel.
 
 A strategy sees what its seat sees at the table: its hand, the whole board, the discard pile
-and the number of cards left to draw. All three share the kernel's legal-move generator
-(``moves.gen_hand``), which lists the hand's (card, move) choices and, for greedy and
-aggressive, scores them as it goes (``step_score``, ``consider_move``).
+and the number of cards left to draw (``view.py`` is that view, as a strategy written outside
+the kernel gets it; ``examples/strategies/marbles_greedy.py`` is greedy written over it, and
+``tests/test_view_marbles.py`` shows both make the same choices). All three share the
+kernel's legal-move generator (``moves.gen_hand``), which lists the hand's (card, move)
+choices and, for greedy and aggressive, scores them as it goes (``step_score``,
+``consider_move``).
 
 * ``random``: uniform over the legal (card, move) choices, every card of the hand counted
   separately (two 5s give each 5-move twice), each 7-split order and first part its own
