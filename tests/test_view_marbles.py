@@ -108,6 +108,9 @@ def test_move_ids_round_trip():
                 assert not view.move_is_discard(move)
         assert view.move_is_discard(view.discard_move(card))
         assert view.move_card(view.discard_move(card)) == card
+    assert view.move_text(view.encode_move(45, view.KIND_SPLIT7, 2, 33, 0, 1002)) == (
+        "7S split7: marble 2 to track 33, marble 0 to castle 2")
+    assert view.move_text(view.discard_move(50)) == "QS discard"
 
 
 def test_bounds_hold():

@@ -36,7 +36,7 @@ The step's length is not in the id (the start is ``obs_position(obs, owner, marb
 card, the kind and the marble(s) with their end(s) identify a move uniquely, also between two
 cards of the same rank. Build ids with ``encode_move`` / ``discard_move``, read them with
 ``move_card``, ``move_kind``, ``move_marble``, ``move_end``, ``move_marble2``, ``move_end2``,
-``move_is_split``, ``move_is_discard``.
+``move_is_split``, ``move_is_discard``; ``move_text`` writes one out.
 
 Legal order
 -----------
@@ -227,6 +227,27 @@ def move_end2(move):
 @njit(cache=True, inline="always")
 def move_is_split(move):
     return move_marble2(move) >= 0
+
+
+def move_text(move: int, decks: int = 1) -> str:
+    """A move id as text (plain Python, for reading logs), e.g. ``"7H split7: marble 2 to
+    track 33, marble 0 to castle 2"`` or ``"QS discard"``."""
+    from montecards.games.marbles.cards import label
+
+    move = int(move)
+    head = f"{label(move_card(move), decks)} {MOVE_KIND_NAMES[move_kind(move)]}"
+    if move_is_discard(move):
+        return head
+    steps = [(move_marble(move), move_end(move))]
+    if move_is_split(move):
+        steps.append((move_marble2(move), move_end2(move)))
+    return head + ": " + ", ".join(f"marble {m} to {_place_text(e)}" for m, e in steps)
+
+
+def _place_text(pos: int) -> str:
+    if pos == HOME:
+        return "home"
+    return f"castle {pos - CASTLE0}" if pos >= CASTLE0 else f"track {pos}"
 
 
 # --------------------------------------------------------------------------- positions, cards
