@@ -617,3 +617,14 @@ def test_castle_masks_name_the_holes():
             assert rules.castle_holes(lo, hi) == sum(1 << k for k in range(lo + 1, hi + 1))
     for k in range(1, 6):
         assert rules.castle_bit(rules.CASTLE0 + k) == 1 << k
+
+
+def test_a_full_trace_buffer_is_an_error_not_a_cut():
+    from montecards.games.marbles import game, rules
+
+    buffer = np.zeros((4, rules.TRACE_WIDTH), np.int64)
+    for k in range(5):
+        rules.record(buffer, rules.EV_DRAW, k, 0, k, -1, -1, -1, -1, 0)
+    assert buffer[0, 0] == 5 and buffer[1:, 3].tolist() == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="5 trace events"):
+        game._trace_frame(buffer, 1)

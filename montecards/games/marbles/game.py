@@ -242,6 +242,8 @@ def apply_move(positions, players: int, move: Any, params: dict[str, Any] | None
 
 
 def _trace_buffer(max_turns: int) -> np.ndarray:
+    """Room for every event: a turn makes at most 8 (reshuffle, draw, play, two steps, two
+    bumps, win), the deal and the undrawn pile at most ``MAX_CARDS``."""
     rows = 8 * max_turns + rules.MAX_CARDS + 64
     return np.zeros((rows, rules.TRACE_WIDTH), dtype=np.int64)
 
@@ -260,6 +262,9 @@ EVENT_COLUMNS = ["turn", "event", "seat", "card", "card_id", "owner", "marble", 
 
 def _trace_frame(buffer: np.ndarray, decks: int) -> pd.DataFrame:
     """Readable events from a kernel trace buffer (row 0 holds the count)."""
+    if buffer[0, 0] >= buffer.shape[0]:
+        raise RuntimeError(f"the game made {buffer[0, 0]} trace events, more than the buffer's "
+                           f"{buffer.shape[0] - 1}")
     ev = buffer[1 : buffer[0, 0] + 1]
     kinds = ev[:, 0].tolist()
     moving = (ev[:, 0] == rules.EV_STEP) | (ev[:, 0] == rules.EV_BUMP)

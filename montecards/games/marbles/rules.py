@@ -460,11 +460,14 @@ new_state_jit = njit(cache=True)(new_state)
 
 @hot
 def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
-    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing."""
+    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing.
+
+    The count goes on past a full buffer, so an overflow is seen (``game`` raises on it),
+    never silently cut."""
     if trace.shape[0] > 0:
         n = trace[0, 0] + 1
+        trace[0, 0] = n
         if n < trace.shape[0]:
-            trace[0, 0] = n
             trace[n, 0] = ev
             trace[n, 1] = turn
             trace[n, 2] = seat
