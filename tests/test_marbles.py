@@ -42,8 +42,9 @@ JOKER = card(14)
 
 def kernel_game(seed, index, players, strategies, params):
     events, row = marbles.trace(seed, index, players, params, strategies)
-    orders, decisions = marbles.script_from_trace(events)
-    return events, row, orders, decisions
+    script = marbles.script_from_trace(events, params=params)
+    assert script["players"] == players
+    return events, row, script["deck_orders"], script["decisions"]
 
 
 def kernel_outcome(row, players):
@@ -145,7 +146,7 @@ def test_kernel_matches_naive_oracle(name, players, params, cycle, n_games, choo
         reshuffles += len(orders) - 1
         out = naive.replay(orders, players, decisions, record_boards=choosers, **kw)
         assert kernel_outcome(row, players) == oracle_outcome(out), (name, index)
-        scripted = marbles.play_scripted(orders, players, decisions, params)
+        scripted = marbles.play_scripted(**marbles.script_from_trace(events, params=params))
         assert scripted["final_positions"] == out["final_positions"]
         assert scripted["turns"] == out["turns"]
         if choosers:
@@ -605,3 +606,25 @@ def test_trace_is_readable_and_matches_the_run():
     steps = events[events["event"] == "step"]
     assert steps["start"].str.match(r"^(home|track \d+|castle [1-5])$").all()
     assert (events.loc[events["event"] == "deal", "turn"] == -1).all()
+
+
+def test_castle_masks_name_the_holes():
+    """``rules.castle_holes`` / ``castle_bit`` against their plain reading."""
+    from montecards.games.marbles import rules
+
+    for lo in range(0, 6):
+        for hi in range(lo, 6):
+            assert rules.castle_holes(lo, hi) == sum(1 << k for k in range(lo + 1, hi + 1))
+    for k in range(1, 6):
+        assert rules.castle_bit(rules.CASTLE0 + k) == 1 << k
+
+
+def test_a_full_trace_buffer_is_an_error_not_a_cut():
+    from montecards.games.marbles import game, rules
+
+    buffer = np.zeros((4, rules.TRACE_WIDTH), np.int64)
+    for k in range(5):
+        rules.record(buffer, rules.EV_DRAW, k, 0, k, -1, -1, -1, -1, 0)
+    assert buffer[0, 0] == 5 and buffer[1:, 3].tolist() == [0, 1, 2]
+    with pytest.raises(RuntimeError, match="5 trace events"):
+        game._trace_frame(buffer, 1)

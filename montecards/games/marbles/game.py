@@ -17,6 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -26,7 +27,7 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
-from montecards.games.marbles import kernel, rules, strategies
+from montecards.games.marbles import kernel, rules, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
 TEAM_MODES = ("none", "pairs", "two")
@@ -241,6 +242,8 @@ def apply_move(positions, players: int, move: Any, params: dict[str, Any] | None
 
 
 def _trace_buffer(max_turns: int) -> np.ndarray:
+    """Room for every event: a turn makes at most 8 (reshuffle, draw, play, two steps, two
+    bumps, win), the deal and the undrawn pile at most ``MAX_CARDS``."""
     rows = 8 * max_turns + rules.MAX_CARDS + 64
     return np.zeros((rows, rules.TRACE_WIDTH), dtype=np.int64)
 
@@ -259,6 +262,9 @@ EVENT_COLUMNS = ["turn", "event", "seat", "card", "card_id", "owner", "marble", 
 
 def _trace_frame(buffer: np.ndarray, decks: int) -> pd.DataFrame:
     """Readable events from a kernel trace buffer (row 0 holds the count)."""
+    if buffer[0, 0] >= buffer.shape[0]:
+        raise RuntimeError(f"the game made {buffer[0, 0]} trace events, more than the buffer's "
+                           f"{buffer.shape[0] - 1}")
     ev = buffer[1 : buffer[0, 0] + 1]
     kinds = ev[:, 0].tolist()
     moving = (ev[:, 0] == rules.EV_STEP) | (ev[:, 0] == rules.EV_BUMP)
@@ -302,9 +308,39 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names)), row, buffer,
+        SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names)), row, buffer, None,
     )
     return _trace_frame(buffer, resolved["decks"]), row
+
+
+LOG_CAPACITY = 1024
+"""Decisions a log holds at first; a longer game is played again with a log of its length."""
+
+
+def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | None,
+                 strategy_names: Sequence[str]):
+    """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index`` of
+    the run with ``seed``, played exactly as the run plays it."""
+    players, resolved = _resolve(players, params)
+    packed = pack_params(players, resolved)
+    codes = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
+    capacity = LOG_CAPACITY
+    while True:
+        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
+        row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+        kernel.trace_one(np.uint64(seed), index, players, packed, codes, row, no_trace, log)
+        if log[0][0] <= capacity:
+            return log, row
+        capacity = int(log[0][0])
+
+
+def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
+              strategy_names: Sequence[str]) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
+    played), as the decision interface shows it: the seat, its observation, its legal move ids
+    and the index of the move its strategy chose (``montecards.games.marbles.view``)."""
+    return read_log(decision_log(seed, index, players, params, strategy_names)[0])
 
 
 def _parse_position(text: str) -> tuple:
@@ -312,12 +348,16 @@ def _parse_position(text: str) -> tuple:
     return (parts[0],) if len(parts) == 1 else (parts[0], int(parts[1]))
 
 
-def script_from_trace(events: pd.DataFrame) -> tuple[list[list[int]], list[tuple]]:
-    """``(deck_orders, decisions)`` of a traced game, in the terms of ``play_scripted``.
+def script_from_trace(events: pd.DataFrame, players: int | None = None,
+                      params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game:
+    ``play_scripted(**script_from_trace(events, params=params))`` plays it again.
 
-    The first deck order is the dealt and drawn cards up to the first reshuffle, then the
-    draw pile left (when the game ended before a reshuffle); each reshuffle's order is the
-    cards drawn from it (the last one completed by the undrawn pile).
+    ``deck_orders``: the first is the dealt and drawn cards up to the first reshuffle, then
+    the draw pile left (when the game ended before a reshuffle); each reshuffle's order is the
+    cards drawn from it (the last one completed by the undrawn pile). ``decisions``: one per
+    turn. ``players`` defaults to the seats dealt in the trace; pass the game's ``params``
+    (the trace does not hold them).
     """
     orders: list[list[int]] = [[]]
     decisions: list = []
@@ -340,7 +380,9 @@ def script_from_trace(events: pd.DataFrame) -> tuple[list[list[int]], list[tuple
         ("play", d[1], (d[2][0], d[2][1], tuple(d[2][2]))) if d[0] == "play" else d
         for d in decisions
     ]
-    return orders, out
+    if players is None:
+        players = int(events.loc[events["event"] == "deal", "seat"].max()) + 1
+    return {"deck_orders": orders, "players": players, "decisions": out, "params": params}
 
 
 # --------------------------------------------------------------------------- scripted play
@@ -423,7 +465,7 @@ def play_scripted(
     buffer = _trace_buffer(resolved["max_turns"])
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     final = np.zeros((players, rules.MARBLES), dtype=np.int64)
-    err, turn = kernel.play_deck(players, packed, orders, offsets, script, row, buffer, final)
+    err, turn = kernel.play_script(players, packed, orders, offsets, script, row, buffer, final)
     if err != kernel.ERR_NONE:
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     layout = SPEC.layout(players)
@@ -461,4 +503,7 @@ SPEC = GameSpec(
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
 )
 
-__all__ = ["SPEC", "apply_move", "legal_moves", "play_scripted", "script_from_trace", "trace", "InputError"]
+__all__ = [
+    "SPEC", "InputError", "apply_move", "decisions", "legal_moves", "play_scripted",
+    "script_from_trace", "trace",
+]

@@ -1,4 +1,6 @@
-"""Joker Marbles kernel: one game from its own random streams, and the chunk runner.
+"""Joker Marbles kernel (glue): one game from its own random streams, the chunk runner, the
+trace and decision log of one game (``trace_one``), the scripted game (``play_script``) and the
+board helpers behind ``game.legal_moves`` / ``game.apply_move``.
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 orders the cards (the deck,
 then each reshuffled discard pile, all by lazy Fisher-Yates as cards are drawn), substream 1
@@ -24,18 +26,12 @@ from numba import njit, prange
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
-    CASTLE0,
-    EV_BUMP,
-    EV_DISCARD,
     EV_DRAW,
-    EV_PLAY,
     EV_RESHUFFLE,
-    EV_STEP,
     EV_UNDRAWN,
     EV_WIN,
-    HAND_SLOTS,
-    HOME,
     MARBLES,
     MAX_CARDS,
     MV_C1,
@@ -46,24 +42,7 @@ from montecards.games.marbles.rules import (
     MV_M1,
     MV_M2,
     MW,
-    O_CMASK,
-    O_DISC,
-    O_DISCARDED,
-    O_GEND,
-    O_GROUP,
-    O_GSTART,
-    O_HAND,
-    O_HAND_N,
-    O_INCASTLE,
-    O_MADE,
-    O_MARK,
-    O_MOVES,
-    O_NHOME,
-    O_OCC,
-    O_PILE,
     O_POS,
-    O_SUFFERED,
-    O_WINNER,
     S_BUMPS,
     S_DISC_N,
     S_DISCARDS,
@@ -75,31 +54,44 @@ from montecards.games.marbles.rules import (
     S_VDEST,
     S_WON,
     TRACE_WIDTH,
-    U,
     apply_step,
-    check_win,
     deal,
+    disc_at,
+    discard_card,
+    discarded_at,
     draw_card,
-    gen_hand,
+    group_end,
+    group_of,
+    group_start,
+    hand_card,
     hand_insert,
-    hand_remove,
+    hand_n_at,
+    hand_size,
+    in_castle,
+    made_at,
+    mark_at,
+    move_at,
     mover,
     new_state_jit,
+    pile_at,
+    place_marbles,
+    play_card,
+    position,
     record,
     reshuffle_lazy,
     set_up,
+    suffered_at,
+    winner_at,
 )
 from montecards.games.marbles.strategies import (
-    AGGRESSIVE,
-    GREEDY,
-    RANDOM,
+    SCRIPTED,
     best_move,
     best_slot,
-    lowest_rank_slot,
-    random_choice,
+    choose,
     score_weight,
 )
-from montecards.rng import bounded, seed_stream
+from montecards.games.marbles.view import log_decision
+from montecards.rng import seed_stream
 
 DECK_STREAM = 0
 CHOICE_STREAM = 1
@@ -166,73 +158,46 @@ def new_work():
 
 
 @hot
-def do_step(st, seat, owner, card, m, end, count, turn, trace):
-    """One step of a played move, for real: statistics and trace included."""
-    start = st[U(O_POS + MARBLES * owner + m)]
-    victim = apply_step(st, owner, m, end)
-    record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
-    if victim >= 0:
-        vs = victim // MARBLES
-        st[U(O_MADE + seat)] += 1
-        st[U(O_SUFFERED + vs)] += 1
-        st[U(S_BUMPS)] += 1
-        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, st[U(S_VDEST)], 0)
-
-
-@hot
-def play_move(st, seat, owner, slot, mv, turn, trace):
-    """Play hand card ``slot`` with move ``mv`` of the move list; True if it wins the game."""
-    card = hand_remove(st, seat, slot)
-    b = O_MOVES + MW * mv
-    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, st[U(b + MV_KIND)])
-    do_step(st, seat, owner, card, st[U(b + MV_M1)], st[U(b + MV_E1)], st[U(b + MV_C1)], turn, trace)
-    if st[U(b + MV_M2)] >= 0:
-        do_step(st, seat, owner, card, st[U(b + MV_M2)], st[U(b + MV_E2)], st[U(b + MV_C2)], turn, trace)
-    return check_win(st, owner)
-
-
-@hot
-def scripted_reshuffle(st, orders, offsets, used):
+def scripted_reshuffle(g, orders, offsets, used):
     """The discard pile becomes the draw pile in the order ``orders[used]``; returns ERR_*."""
     if used + 1 >= offsets.shape[0]:
         return ERR_NO_ORDER
     lo = offsets[used]
     hi = offsets[used + 1]
-    n = st[U(S_DISC_N)]
+    n = g[S_DISC_N]
     if hi - lo != n:
         return ERR_BAD_ORDER
-    n_cards = st[U(S_NCARDS)]
+    n_cards = g[S_NCARDS]
     for i in range(n):
-        st[U(O_MARK + st[U(O_DISC + i)])] = 1
+        g[mark_at(g[disc_at(i)])] = 1
     ok = True
     for i in range(lo, hi):
         c = orders[i]
-        if c < 0 or c >= n_cards or st[U(O_MARK + c)] != 1:
+        if c < 0 or c >= n_cards or g[mark_at(c)] != 1:
             ok = False
         else:
-            st[U(O_MARK + c)] = 0
+            g[mark_at(c)] = 0
     for i in range(n_cards):
-        st[U(O_MARK + i)] = 0
+        g[mark_at(i)] = 0
     if not ok:
         return ERR_BAD_ORDER
     for i in range(n):
-        st[U(O_PILE + i)] = orders[lo + i]
-    st[U(S_PILE_N)] = n
-    st[U(S_DRAWN)] = 0
-    st[U(S_DISC_N)] = 0
-    st[U(S_RESHUFFLES)] += 1
+        g[pile_at(i)] = orders[lo + i]
+    g[S_PILE_N] = n
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
+    g[S_RESHUFFLES] += 1
     return ERR_NONE
 
 
 @hot
-def scripted_choice(st, seat, owner, total, script, turn):
+def scripted_choice(g, seat, owner, total, script, turn):
     """``(err, slot, move)`` of the scripted decision of ``turn`` (move -1: a discard)."""
     if turn >= script.shape[0]:
         return ERR_NO_DECISION, -1, -1
-    hb = O_HAND + HAND_SLOTS * seat
     slot = -1
-    for k in range(st[U(O_HAND_N + seat)]):
-        if st[U(hb + k)] == script[turn, D_CARD]:
+    for k in range(hand_size(g, seat)):
+        if hand_card(g, seat, k) == script[turn, D_CARD]:
             slot = k
     if slot < 0:
         return ERR_CARD_NOT_IN_HAND, -1, -1
@@ -245,40 +210,40 @@ def scripted_choice(st, seat, owner, total, script, turn):
         return ERR_BAD_DECISION, -1, -1
     if script[turn, D_OWNER] != owner:
         return ERR_ILLEGAL_MOVE, -1, -1
-    pb = O_POS + MARBLES * owner
-    g = st[U(O_GROUP + slot)]
-    for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
-        b = O_MOVES + MW * i
-        m1 = st[U(b + MV_M1)]
-        m2 = st[U(b + MV_M2)]
+    grp = group_of(g, slot)
+    for i in range(group_start(g, grp), group_end(g, grp)):
+        m1 = g[move_at(i, MV_M1)]
+        m2 = g[move_at(i, MV_M2)]
         if (
-            st[U(b + MV_KIND)] == script[turn, D_KIND]
+            g[move_at(i, MV_KIND)] == script[turn, D_KIND]
             and m1 == script[turn, D_M1]
-            and st[U(pb + m1)] == script[turn, D_S1]
-            and st[U(b + MV_E1)] == script[turn, D_E1]
-            and st[U(b + MV_C1)] == script[turn, D_C1]
+            and position(g, owner, m1) == script[turn, D_S1]
+            and g[move_at(i, MV_E1)] == script[turn, D_E1]
+            and g[move_at(i, MV_C1)] == script[turn, D_C1]
             and m2 == script[turn, D_M2]
         ):
             if m2 < 0 or (
-                st[U(pb + m2)] == script[turn, D_S2]
-                and st[U(b + MV_E2)] == script[turn, D_E2]
-                and st[U(b + MV_C2)] == script[turn, D_C2]
+                position(g, owner, m2) == script[turn, D_S2]
+                and g[move_at(i, MV_E2)] == script[turn, D_E2]
+                and g[move_at(i, MV_C2)] == script[turn, D_C2]
             ):
                 return ERR_NONE, slot, i
     return ERR_ILLEGAL_MOVE, -1, -1
 
 
 @hot
-def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace):
-    """Play one whole game on ``st`` (streams already seeded); return an ``ERR_*`` code.
+def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log):
+    """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
     has its deck orders in ``orders`` (the first, then one per reshuffle; ``offsets`` delimit
     them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
-    value, so runs, traces and scripted games share one compiled function.
+    value, so runs, traces and scripted games share one compiled function. ``log`` is a
+    decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
+    types it ``NoneType`` and compiles the logging out (runs and traces).
     """
     set_up(
-        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
@@ -287,53 +252,43 @@ def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, 
     used = 1
     if not lazy:
         for i in range(offsets[1] - offsets[0]):
-            st[U(O_PILE + i)] = orders[offsets[0] + i]
-    deal(st, players, rd, lazy, trace)
+            g[pile_at(i)] = orders[offsets[0] + i]
+    deal(g, players, rd, lazy, trace)
     seat = 0
     turn = 0
     err = ERR_NONE
     while turn < max_turns:
-        st[U(S_TURNS)] = turn
-        if st[U(S_DRAWN)] == st[U(S_PILE_N)]:
+        g[S_TURNS] = turn
+        if g[S_DRAWN] == g[S_PILE_N]:
             if lazy:
-                reshuffle_lazy(st)
+                reshuffle_lazy(g)
             else:
-                err = scripted_reshuffle(st, orders, offsets, used)
+                err = scripted_reshuffle(g, orders, offsets, used)
                 used += 1
-            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, st[U(S_PILE_N)])
+            record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, g[S_PILE_N])
         if err != ERR_NONE:
             break
-        card = draw_card(st, rd, lazy)
-        hand_insert(st, seat, card)
+        card = draw_card(g, rd, lazy)
+        hand_insert(g, seat, card)
         record(trace, EV_DRAW, turn, seat, card, -1, -1, -1, -1, 0)
-        owner = mover(st, seat)
+        owner = mover(g, seat)
         strategy = strategies[seat]
-        total = gen_hand(st, seat, owner, score_weight(strategy))
+        total = gen_hand(g, seat, owner, score_weight(strategy))
         slot = -1
         mv = -1
-        if strategy == GREEDY or strategy == AGGRESSIVE:
-            if total > 0:
-                mv = best_move(st, seat)
-                slot = best_slot(st, mv)
-            else:
-                slot = lowest_rank_slot(st, seat)
-        elif strategy == RANDOM:
-            if total > 0:
-                slot, mv = random_choice(st, seat, total, rc)
-            else:
-                slot = bounded(rc, st[U(O_HAND_N + seat)])
+        if strategy != SCRIPTED:
+            slot, mv = choose(g, seat, strategy, total, rc)
         else:
-            err, slot, mv = scripted_choice(st, seat, owner, total, script, turn)
+            err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
             if err != ERR_NONE:
                 break
+        if log is not None:
+            log_decision(g, seat, slot, mv, log)
         won = False
         if mv >= 0:
-            won = play_move(st, seat, owner, slot, mv, turn, trace)
+            won = play_card(g, seat, owner, slot, mv, turn, trace)
         else:
-            card = hand_remove(st, seat, slot)
-            st[U(O_DISCARDED + seat)] += 1
-            st[U(S_DISCARDS)] += 1
-            record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
+            discard_card(g, seat, slot, turn, trace)
         turn += 1
         if won:
             record(trace, EV_WIN, turn - 1, seat, -1, owner, -1, -1, -1, 0)
@@ -342,9 +297,9 @@ def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, 
         if seat == players:
             seat = 0
     if err == ERR_NONE:
-        st[U(S_TURNS)] = turn
-        for i in range(st[U(S_DRAWN)], st[U(S_PILE_N)]):
-            record(trace, EV_UNDRAWN, turn, -1, st[U(O_PILE + i)], -1, -1, -1, -1, 0)
+        g[S_TURNS] = turn
+        for i in range(g[S_DRAWN], g[S_PILE_N]):
+            record(trace, EV_UNDRAWN, turn, -1, g[pile_at(i)], -1, -1, -1, -1, 0)
         if not lazy:
             if turn != script.shape[0]:
                 err = ERR_EXTRA_DECISIONS
@@ -354,34 +309,35 @@ def play_game(st, rd, rc, players, params, strategies, orders, offsets, script, 
 
 
 @hot
-def write_row(st, players, row):
-    won = st[U(S_WON)]
-    row[COL_TURNS] = st[U(S_TURNS)]
+def write_row(g, players, row):
+    won = g[S_WON]
+    row[COL_TURNS] = g[S_TURNS]
     row[COL_UNFINISHED] = 1 - won
-    row[COL_BUMPS] = st[U(S_BUMPS)]
-    row[COL_DISCARDS] = st[U(S_DISCARDS)]
+    row[COL_BUMPS] = g[S_BUMPS]
+    row[COL_DISCARDS] = g[S_DISCARDS]
     winners = 0
     for s in range(players):
-        winners += st[U(O_WINNER + s)]
+        winners += g[winner_at(s)]
     for s in range(players):
         share = 0
-        if won and st[U(O_WINNER + s)]:
+        if won and g[winner_at(s)]:
             share = WIN_UNIT // winners
         row[FIRST_SEAT_COL + s] = share
-        row[FIRST_SEAT_COL + players + s] = st[U(O_INCASTLE + s)]
-        row[FIRST_SEAT_COL + 2 * players + s] = st[U(O_MADE + s)]
-        row[FIRST_SEAT_COL + 3 * players + s] = st[U(O_SUFFERED + s)]
-        row[FIRST_SEAT_COL + 4 * players + s] = st[U(O_DISCARDED + s)]
+        row[FIRST_SEAT_COL + players + s] = in_castle(g, s)
+        row[FIRST_SEAT_COL + 2 * players + s] = g[made_at(s)]
+        row[FIRST_SEAT_COL + 3 * players + s] = g[suffered_at(s)]
+        row[FIRST_SEAT_COL + 4 * players + s] = g[discarded_at(s)]
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
-             row, trace):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+             row, trace, log):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
+    a decision log, or None in runs)."""
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
-    play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
-    write_row(st, players, row)
+    play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log)
+    write_row(g, players, row)
 
 
 @njit(cache=True, parallel=True)
@@ -390,33 +346,35 @@ def run_chunk(seed, start, players, params, strategies, rows):
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
-        st, rd, rc, no_trace, orders, offsets, script = new_work()
-        for g in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
-            play_one(seed, start + g, players, params, strategies, st, rd, rc, orders, offsets,
-                     script, rows[g], no_trace)
+        g, rd, rc, no_trace, orders, offsets, script = new_work()
+        for game in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
+            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
+                     offsets, script, rows[game], no_trace, None)
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
-    st, rd, rc, no_trace, orders, offsets, script = new_work()
-    play_one(seed, index, players, params, strategies, st, rd, rc, orders, offsets, script,
-             row, trace)
+def trace_one(seed, index, players, params, strategies, row, trace, log):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``)."""
+    g, rd, rc, no_trace, orders, offsets, script = new_work()
+    play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+             row, trace, log)
 
 
 @njit(cache=True)
-def play_deck(players, params, orders, offsets, script, row, trace, positions):
+def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
-    st, rd, rc, no_trace, _o, _f, _s = new_work()
-    strategies = np.full(players, -1, np.int64)
-    err = play_game(st, rd, rc, players, params, strategies, orders, offsets, script, trace)
+    g, rd, rc, no_trace, _o, _f, _s = new_work()
+    strategies = np.full(players, SCRIPTED, np.int64)
+    err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                    None)
     if err == ERR_NONE:
-        write_row(st, players, row)
+        write_row(g, players, row)
     for s in range(players):
         for m in range(MARBLES):
-            positions[s, m] = st[O_POS + MARBLES * s + m]
-    return err, st[S_TURNS]
+            positions[s, m] = g[O_POS + MARBLES * s + m]
+    return err, g[S_TURNS]
 
 
 @njit(cache=True)
@@ -427,63 +385,43 @@ def board_moves(players, params, positions, seat, hand, weight):
     (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
     seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
     """
-    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    g, rd, rc, no_trace, _o, _f, _s = new_work()
     set_up(
-        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
-    from_positions(st, players, positions)
-    st[U(O_HAND_N + seat)] = 0
+    place_marbles(g, players, positions)
+    g[hand_n_at(seat)] = 0
     for c in hand:
-        hand_insert(st, seat, c)
-    owner = mover(st, seat)
+        hand_insert(g, seat, c)
+    owner = mover(g, seat)
     out = np.zeros((MAX_CARDS * 8, MW + 1), np.int64)
     if owner < 0:
         return out[:0], -1, owner
-    total = gen_hand(st, seat, owner, weight)
-    hb = O_HAND + HAND_SLOTS * seat
+    total = gen_hand(g, seat, owner, weight)
     n = 0
-    for k in range(st[U(O_HAND_N + seat)]):
-        g = st[U(O_GROUP + k)]
-        for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
-            out[n, 0] = st[U(hb + k)]
+    for k in range(hand_size(g, seat)):
+        grp = group_of(g, k)
+        for i in range(group_start(g, grp), group_end(g, grp)):
+            out[n, 0] = hand_card(g, seat, k)
             for f in range(MW):
-                out[n, 1 + f] = st[U(O_MOVES + MW * i + f)]
+                out[n, 1 + f] = g[move_at(i, f)]
             n += 1
     assert n == total
     pick = -1
     if weight >= 0 and total > 0:
-        mv = best_move(st, seat)
-        slot = best_slot(st, mv)
+        mv = best_move(g, seat)
+        slot = best_slot(g, mv)
         # the row of the pick: that move listed under the card greedy plays
         n = 0
-        for k in range(st[U(O_HAND_N + seat)]):
-            g = st[U(O_GROUP + k)]
-            for i in range(st[U(O_GSTART + g)], st[U(O_GEND + g)]):
+        for k in range(hand_size(g, seat)):
+            grp = group_of(g, k)
+            for i in range(group_start(g, grp), group_end(g, grp)):
                 if i == mv and k == slot:
                     pick = n
                 n += 1
     return out[:total], pick, owner
-
-
-@hot
-def from_positions(st, players, positions):
-    """Place marbles on an empty board (kernel encoding), updating every derived field."""
-    for s in range(players):
-        st[U(O_NHOME + s)] = 0
-        st[U(O_INCASTLE + s)] = 0
-        st[U(O_CMASK + s)] = 0
-        for m in range(MARBLES):
-            p = positions[s, m]
-            st[U(O_POS + MARBLES * s + m)] = p
-            if p == HOME:
-                st[U(O_NHOME + s)] += 1
-            elif p >= CASTLE0:
-                st[U(O_CMASK + s)] |= 1 << (p - CASTLE0)
-                st[U(O_INCASTLE + s)] += 1
-            else:
-                st[U(O_OCC + p)] = MARBLES * s + m
 
 
 @njit(cache=True)
@@ -491,26 +429,26 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
     ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
     (-1 rows: no bump)."""
-    st, rd, rc, no_trace, _o, _f, _s = new_work()
+    g, rd, rc, no_trace, _o, _f, _s = new_work()
     set_up(
-        st, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
+        g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
-    from_positions(st, players, positions)
+    place_marbles(g, players, positions)
     bumps = np.full((2, 4), -1, np.int64)
     for k in range(2):
         m = m1 if k == 0 else m2
         e = e1 if k == 0 else e2
         if m >= 0:
-            v = apply_step(st, owner, m, e)
+            v = apply_step(g, owner, m, e)
             if v >= 0:
                 bumps[k, 0] = v // MARBLES
                 bumps[k, 1] = v % MARBLES
                 bumps[k, 2] = e
-                bumps[k, 3] = st[U(S_VDEST)]
+                bumps[k, 3] = g[S_VDEST]
     out = np.empty((players, MARBLES), np.int64)
     for s in range(players):
         for m in range(MARBLES):
-            out[s, m] = st[U(O_POS + MARBLES * s + m)]
+            out[s, m] = position(g, s, m)
     return out, bumps

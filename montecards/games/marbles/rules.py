@@ -1,4 +1,8 @@
-"""Joker Marbles rules as jitted functions over ONE flat int64 state array (docs/rules/marbles.md).
+"""Joker Marbles rules as jitted functions over ONE flat int64 state array ``g`` (docs/rules/marbles.md).
+
+The rules read the state through the accessors below (``position(g, seat, m)``,
+``occupant(g, hole)``, ``hand_card(g, seat, k)``, ...) and write it as ``g[pos_at(seat, m)]``;
+move generation is ``moves.py``, the strategies and their scoring ``strategies.py``.
 
 State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*``:
 
@@ -8,7 +12,10 @@ State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*`
 * ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
 * ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
-* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``).
+* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``),
+  with the hand's groups ``O_GROUP`` .. ``O_GBEST`` and the mover's marble table ``O_INFO``
+  (``I_*``): the working space of ``moves.py``; ``O_STRATEGY``: the strategies' scratch
+  (greedy's running best, ``strategies.consider_move``).
 
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
@@ -41,16 +48,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.jit import hot
-from montecards.games.marbles.cards import CARDS_PER_DECK, JOKER_RANK
+from montecards.engine.jit import hot, hot_inline
+from montecards.games.marbles.cards import CARDS_PER_DECK
 from montecards.rng import bounded
-
-
-@njit(cache=True)
-def U(i):
-    """An index as unsigned: numba then skips its negative-index fix-up (ours are all >= 0)."""
-    return np.uint64(i)
-
 
 MARBLES = 5
 CASTLE_HOLES = 5
@@ -132,10 +132,6 @@ S_DISCARDS = 14
 S_RESHUFFLES = 15
 S_SIDES = 16
 S_VDEST = 17  # scratch: where the last bumped marble went
-S_BEST = 18  # greedy: the best move so far (-1: none), its score, group rank, first marble
-S_BEST_SCORE = 19
-S_BEST_RANK = 20
-S_BEST_M1 = 21
 N_SCALARS = 24
 
 O_ENTRY = N_SCALARS
@@ -164,7 +160,10 @@ O_PILE = O_OCC + MAX_TRACK
 O_DISC = O_PILE + MAX_CARDS
 O_MARK = O_DISC + MAX_CARDS  # scratch for checking scripted reshuffles
 O_MOVES = O_MARK + MAX_CARDS
-STATE_SIZE = O_MOVES + MAX_MOVES * MW
+O_STRATEGY = O_MOVES + MAX_MOVES * MW
+"""The strategies' scratch (``STRATEGY_SLOTS`` ints; ``strategies.py`` names its fields)."""
+STRATEGY_SLOTS = 4
+STATE_SIZE = O_STRATEGY + STRATEGY_SLOTS
 
 # trace events: rows (ev, turn, seat, card, owner, marble, start, end, value)
 EV_DEAL = 0
@@ -179,6 +178,279 @@ EV_UNDRAWN = 8
 TRACE_WIDTH = 9
 
 
+
+# --------------------------------------------------------------------------- state accessors
+# Read the state with ``name(g, ...)``, write it with ``g[name_at(...)] = ...``: the offset
+# arithmetic is in one place, and the offsets are unsigned, so numba indexes without its
+# fix-up for negative indices (they are all >= 0). Scalars are read as ``g[S_NAME]`` (a
+# constant offset needs no cast). All inline: the machine code is that of raw offsets.
+
+
+@njit(cache=True, inline="always")
+def at(offset, i):
+    """State offset ``offset + i``, unsigned."""
+    return np.uint64(offset + i)
+
+
+@njit(cache=True, inline="always")
+def pos_at(seat, m):
+    return np.uint64(O_POS + MARBLES * seat + m)
+
+
+@njit(cache=True, inline="always")
+def marble_at(mid):
+    """Offset of the position of marble id ``mid = 5 * seat + m``."""
+    return np.uint64(O_POS + mid)
+
+
+@njit(cache=True, inline="always")
+def position(g, seat, m):
+    """Position of marble ``m`` of ``seat``: ``HOME``, a track hole, or ``CASTLE0 + k``."""
+    return g[pos_at(seat, m)]
+
+
+@njit(cache=True, inline="always")
+def marble_pos(g, mid):
+    return g[marble_at(mid)]
+
+
+@njit(cache=True, inline="always")
+def occ_at(hole):
+    return np.uint64(O_OCC + hole)
+
+
+@njit(cache=True, inline="always")
+def occupant(g, hole):
+    """Marble id on track hole ``hole``, or -1."""
+    return g[occ_at(hole)]
+
+
+@njit(cache=True, inline="always")
+def cmask_at(seat):
+    return np.uint64(O_CMASK + seat)
+
+
+@njit(cache=True, inline="always")
+def castle_mask(g, seat):
+    """The seat's occupied castle holes as bits ``1 << k``."""
+    return g[cmask_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def castle_bit(pos):
+    """The bit of castle position ``pos = CASTLE0 + k`` in a castle mask: ``1 << k``."""
+    return 1 << (pos - CASTLE0)
+
+
+@njit(cache=True, inline="always")
+def castle_holes(lo, hi):
+    """Mask of castle holes ``lo + 1 .. hi``: those a castle move from hole ``lo`` to hole
+    ``hi`` passes or lands on (``lo = 0``: coming in from the entry)."""
+    return ((1 << (hi + 1)) - 1) ^ ((1 << (lo + 1)) - 1)
+
+
+@njit(cache=True, inline="always")
+def in_castle_at(seat):
+    return np.uint64(O_INCASTLE + seat)
+
+
+@njit(cache=True, inline="always")
+def in_castle(g, seat):
+    return g[in_castle_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def at_home_at(seat):
+    return np.uint64(O_NHOME + seat)
+
+
+@njit(cache=True, inline="always")
+def at_home(g, seat):
+    return g[at_home_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def entry_at(seat):
+    return np.uint64(O_ENTRY + seat)
+
+
+@njit(cache=True, inline="always")
+def entry(g, seat):
+    """The seat's castle entry hole."""
+    return g[entry_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def come_out_at(seat):
+    return np.uint64(O_COMEOUT + seat)
+
+
+@njit(cache=True, inline="always")
+def come_out(g, seat):
+    return g[come_out_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def team_at(seat):
+    return np.uint64(O_TEAM + seat)
+
+
+@njit(cache=True, inline="always")
+def team(g, seat):
+    return g[team_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def hand_at(seat, k):
+    return np.uint64(O_HAND + HAND_SLOTS * seat + k)
+
+
+@njit(cache=True, inline="always")
+def hand_card(g, seat, k):
+    """Card ``k`` of the seat's hand (sorted by id)."""
+    return g[hand_at(seat, k)]
+
+
+@njit(cache=True, inline="always")
+def hand_n_at(seat):
+    return np.uint64(O_HAND_N + seat)
+
+
+@njit(cache=True, inline="always")
+def hand_size(g, seat):
+    return g[hand_n_at(seat)]
+
+
+@njit(cache=True, inline="always")
+def pile_at(i):
+    """Offset of card ``i`` of the draw pile (cards ``[S_DRAWN, S_PILE_N)`` still to draw)."""
+    return np.uint64(O_PILE + i)
+
+
+@njit(cache=True, inline="always")
+def disc_at(i):
+    """Offset of card ``i`` of the discard pile (oldest first)."""
+    return np.uint64(O_DISC + i)
+
+
+@njit(cache=True, inline="always")
+def mark_at(card):
+    return np.uint64(O_MARK + card)
+
+
+@njit(cache=True, inline="always")
+def target_at(i):
+    return np.uint64(O_TARGETS + i)
+
+
+@njit(cache=True, inline="always")
+def winner_at(seat):
+    return np.uint64(O_WINNER + seat)
+
+
+@njit(cache=True, inline="always")
+def made_at(seat):
+    return np.uint64(O_MADE + seat)
+
+
+@njit(cache=True, inline="always")
+def suffered_at(seat):
+    return np.uint64(O_SUFFERED + seat)
+
+
+@njit(cache=True, inline="always")
+def discarded_at(seat):
+    return np.uint64(O_DISCARDED + seat)
+
+
+@njit(cache=True, inline="always")
+def info_at(m, field):
+    """Offset of field ``I_*`` of the mover's marble ``m`` in the per-turn table."""
+    return np.uint64(O_INFO + IW * m + field)
+
+
+@njit(cache=True, inline="always")
+def move_at(n, field):
+    """Offset of field ``MV_*`` of move ``n`` of the move list."""
+    return np.uint64(O_MOVES + MW * n + field)
+
+
+@njit(cache=True, inline="always")
+def group_at(k):
+    return np.uint64(O_GROUP + k)
+
+
+@njit(cache=True, inline="always")
+def group_of(g, k):
+    """The hand slot whose moves slot ``k`` shares (the first of its group)."""
+    return g[group_at(k)]
+
+
+@njit(cache=True, inline="always")
+def group_start_at(grp):
+    return np.uint64(O_GSTART + grp)
+
+
+@njit(cache=True, inline="always")
+def group_start(g, grp):
+    """First move of group ``grp`` in the move list."""
+    return g[group_start_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_end_at(grp):
+    return np.uint64(O_GEND + grp)
+
+
+@njit(cache=True, inline="always")
+def group_end(g, grp):
+    """One past the last move of group ``grp``."""
+    return g[group_end_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_class_at(k):
+    return np.uint64(O_GCLASS + k)
+
+
+@njit(cache=True, inline="always")
+def group_class(g, k):
+    return g[group_class_at(k)]
+
+
+@njit(cache=True, inline="always")
+def group_rank_at(grp):
+    return np.uint64(O_GRANK + grp)
+
+
+@njit(cache=True, inline="always")
+def group_rank(g, grp):
+    """The lowest card rank in group ``grp`` (greedy's tie rule)."""
+    return g[group_rank_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def group_best_at(grp):
+    return np.uint64(O_GBEST + grp)
+
+
+@njit(cache=True, inline="always")
+def group_best(g, grp):
+    """The slot of the card greedy plays for a move of group ``grp``."""
+    return g[group_best_at(grp)]
+
+
+@njit(cache=True, inline="always")
+def rank(card):
+    """A = 1 .. K = 13, joker = 14, from the constant table."""
+    return RANK[np.uint64(card)]
+
+
+@njit(cache=True, inline="always")
+def move_class(rank):
+    return MOVE_CLASS[np.uint64(rank)]
+
+
 def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, np.int64)
 
@@ -188,11 +460,14 @@ new_state_jit = njit(cache=True)(new_state)
 
 @hot
 def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
-    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing."""
+    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing.
+
+    The count goes on past a full buffer, so an overflow is seen (``game`` raises on it),
+    never silently cut."""
     if trace.shape[0] > 0:
         n = trace[0, 0] + 1
+        trace[0, 0] = n
         if n < trace.shape[0]:
-            trace[0, 0] = n
             trace[n, 0] = ev
             trace[n, 1] = turn
             trace[n, 2] = seat
@@ -208,120 +483,118 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
 
 
 @hot
-def set_up(st, players, teams, sides, decks, nine, jft, optional, max_turns):
+def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
     """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
     for i in range(O_OCC):
-        st[U(i)] = 0
+        g[at(0, i)] = 0
     L = SIDE_HOLES * sides
-    st[U(S_PLAYERS)] = players
-    st[U(S_L)] = L
-    st[U(S_SIDES)] = sides
-    st[U(S_TEAMS)] = teams
-    st[U(S_NINE)] = nine
-    st[U(S_JFT)] = jft
-    st[U(S_OPTIONAL)] = optional
+    g[S_PLAYERS] = players
+    g[S_L] = L
+    g[S_SIDES] = sides
+    g[S_TEAMS] = teams
+    g[S_NINE] = nine
+    g[S_JFT] = jft
+    g[S_OPTIONAL] = optional
     n_cards = CARDS_PER_DECK * decks
-    st[U(S_NCARDS)] = n_cards
-    st[U(S_MAX_TURNS)] = max_turns
+    g[S_NCARDS] = n_cards
+    g[S_MAX_TURNS] = max_turns
     for k in range(players):
         side = k * sides // players
-        st[U(O_ENTRY + k)] = SIDE_HOLES * side + 3
-        st[U(O_COMEOUT + k)] = SIDE_HOLES * side + 8
+        g[entry_at(k)] = SIDE_HOLES * side + 3
+        g[come_out_at(k)] = SIDE_HOLES * side + 8
         if teams == TEAMS_NONE:
-            st[U(O_TEAM + k)] = k
+            g[team_at(k)] = k
         elif teams == TEAMS_PAIRS:
-            st[U(O_TEAM + k)] = k % (players // 2)
+            g[team_at(k)] = k % (players // 2)
         else:
-            st[U(O_TEAM + k)] = k % 2
+            g[team_at(k)] = k % 2
         for m in range(MARBLES):
-            st[U(O_POS + MARBLES * k + m)] = HOME
-        st[U(O_NHOME + k)] = MARBLES
+            g[pos_at(k, m)] = HOME
+        g[at_home_at(k)] = MARBLES
     for h in range(L):
-        st[U(O_OCC + h)] = -1
+        g[occ_at(h)] = -1
     for c in range(n_cards):
-        st[U(O_PILE + c)] = c
-    st[U(S_PILE_N)] = n_cards
-    st[U(S_DRAWN)] = 0
-    st[U(S_DISC_N)] = 0
+        g[pile_at(c)] = c
+    g[S_PILE_N] = n_cards
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
 
 
 @hot
-def draw_card(st, rng, lazy):
+def draw_card(g, rng, lazy):
     """Top card of the draw pile (lazy Fisher-Yates from ``rng``, or the next in order)."""
-    d = st[U(S_DRAWN)]
+    d = g[S_DRAWN]
     if lazy:
-        j = d + bounded(rng, st[U(S_PILE_N)] - d)
-        card = st[U(O_PILE + j)]
-        st[U(O_PILE + j)] = st[U(O_PILE + d)]
-        st[U(O_PILE + d)] = card
+        j = d + bounded(rng, g[S_PILE_N] - d)
+        card = g[pile_at(j)]
+        g[pile_at(j)] = g[pile_at(d)]
+        g[pile_at(d)] = card
     else:
-        card = st[U(O_PILE + d)]
-    st[U(S_DRAWN)] = d + 1
+        card = g[pile_at(d)]
+    g[S_DRAWN] = d + 1
     return card
 
 
 @hot
-def hand_insert(st, seat, card):
+def hand_insert(g, seat, card):
     """Add ``card`` to the seat's hand, keeping it sorted by card id."""
-    base = O_HAND + HAND_SLOTS * seat
-    k = st[U(O_HAND_N + seat)]
-    while k > 0 and st[U(base + k - 1)] > card:
-        st[U(base + k)] = st[U(base + k - 1)]
+    k = hand_size(g, seat)
+    while k > 0 and hand_card(g, seat, k - 1) > card:
+        g[hand_at(seat, k)] = hand_card(g, seat, k - 1)
         k -= 1
-    st[U(base + k)] = card
-    st[U(O_HAND_N + seat)] += 1
+    g[hand_at(seat, k)] = card
+    g[hand_n_at(seat)] += 1
 
 
 @hot
-def hand_remove(st, seat, slot):
+def hand_remove(g, seat, slot):
     """Take the card at ``slot`` out of the seat's hand onto the discard pile; returns it."""
-    base = O_HAND + HAND_SLOTS * seat
-    card = st[U(base + slot)]
-    n = st[U(O_HAND_N + seat)] - 1
+    card = hand_card(g, seat, slot)
+    n = hand_size(g, seat) - 1
     for k in range(slot, n):
-        st[U(base + k)] = st[U(base + k + 1)]
-    st[U(O_HAND_N + seat)] = n
-    st[U(O_DISC + st[U(S_DISC_N)])] = card
-    st[U(S_DISC_N)] += 1
+        g[hand_at(seat, k)] = hand_card(g, seat, k + 1)
+    g[hand_n_at(seat)] = n
+    g[disc_at(g[S_DISC_N])] = card
+    g[S_DISC_N] += 1
     return card
 
 
 @hot
-def deal(st, players, rng, lazy, trace):
+def deal(g, players, rng, lazy, trace):
     """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
     for seat in range(players):
-        st[U(O_HAND_N + seat)] = 0
+        g[hand_n_at(seat)] = 0
         for k in range(HAND_SIZE):
-            card = draw_card(st, rng, lazy)
-            hand_insert(st, seat, card)
+            card = draw_card(g, rng, lazy)
+            hand_insert(g, seat, card)
             record(trace, EV_DEAL, -1, seat, card, -1, k, 0, 0, 0)
 
 
 @hot
-def reshuffle_lazy(st):
+def reshuffle_lazy(g):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
-    n = st[U(S_DISC_N)]
+    n = g[S_DISC_N]
     for i in range(n):
-        st[U(O_PILE + i)] = st[U(O_DISC + i)]
-    st[U(S_PILE_N)] = n
-    st[U(S_DRAWN)] = 0
-    st[U(S_DISC_N)] = 0
-    st[U(S_RESHUFFLES)] += 1
+        g[pile_at(i)] = g[disc_at(i)]
+    g[S_PILE_N] = n
+    g[S_DRAWN] = 0
+    g[S_DISC_N] = 0
+    g[S_RESHUFFLES] += 1
 
 
 # --------------------------------------------------------------------------- board queries
 
 
 @hot
-def dist(st, seat, p):
+def dist(g, seat, p):
     """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
-    L = st[U(S_L)]
+    L = g[S_L]
     if p == HOME:
         r = L + 10
     elif p >= CASTLE0:
         r = CASTLE_HOLES - (p - CASTLE0)
     else:
-        r = st[U(O_ENTRY + seat)] - p
+        r = entry(g, seat) - p
         if r < 0:
             r += L
         r += 5
@@ -329,486 +602,174 @@ def dist(st, seat, p):
 
 
 @hot
-def mover(st, seat):
+def mover(g, seat):
     """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
     owner = seat
-    if st[U(S_TEAMS)] != TEAMS_NONE and st[U(O_INCASTLE + seat)] == MARBLES:
+    if g[S_TEAMS] != TEAMS_NONE and in_castle(g, seat) == MARBLES:
         owner = -1
-        players = st[U(S_PLAYERS)]
+        players = g[S_PLAYERS]
         for i in range(1, players):
             t = seat + i
             if t >= players:
                 t -= players
-            if owner < 0 and st[U(O_TEAM + t)] == st[U(O_TEAM + seat)] and st[U(O_INCASTLE + t)] < MARBLES:
+            if owner < 0 and team(g, t) == team(g, seat) and in_castle(g, t) < MARBLES:
                 owner = t
     return owner
-
-
-@njit(cache=True)
-def route_ends(p, d, gap, cm, n, L, optional):
-    """``(castle_end, track_end)`` of a marble at ``p`` moved forward ``n`` (NONE: not legal).
-
-    ``d``: holes to its castle entry (track marbles); ``gap``: holes to the nearest own track
-    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``).
-    """
-    ce = NONE
-    te = NONE
-    if p >= CASTLE0:
-        k = p - CASTLE0
-        t = k + n
-        if t <= CASTLE_HOLES and (cm & (((1 << (t + 1)) - 1) ^ ((1 << (k + 1)) - 1))) == 0:
-            ce = CASTLE0 + t
-    elif p != HOME:
-        if d < n and n <= d + CASTLE_HOLES and d < gap:
-            if (cm & ((1 << (n - d + 1)) - 2)) == 0:
-                ce = CASTLE0 + n - d
-        if n < gap and (ce == NONE or optional != 0):
-            te = p + n
-            if te >= L:
-                te -= L
-    return ce, te
-
-
-@hot
-def marble_info(st, owner):
-    """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
-    nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
-    L = st[U(S_L)]
-    base = O_POS + MARBLES * owner
-    entry = st[U(O_ENTRY + owner)]
-    # the owner's track marbles sorted by hole, in O_TARGETS
-    k = 0
-    for m in range(MARBLES):
-        p = st[U(base + m)]
-        ib = O_INFO + IW * m
-        st[U(ib + I_P)] = p
-        st[U(ib + I_G1)] = L
-        st[U(ib + I_W1)] = -1
-        st[U(ib + I_G2)] = L
-        st[U(ib + I_B1)] = L
-        st[U(ib + I_BW1)] = -1
-        st[U(ib + I_B2)] = L
-        if p >= 0 and p < CASTLE0:
-            d = entry - p
-            if d < 0:
-                d += L
-            st[U(ib + I_D)] = d
-            j = k
-            while j > 0 and st[U(base + st[U(O_TARGETS + j - 1)])] > p:
-                st[U(O_TARGETS + j)] = st[U(O_TARGETS + j - 1)]
-                j -= 1
-            st[U(O_TARGETS + j)] = m
-            k += 1
-        else:
-            st[U(ib + I_D)] = 0
-    # in circular order, the next ones are ahead and the previous ones behind
-    for i in range(k if k > 1 else 0):
-        m = st[U(O_TARGETS + i)]
-        p = st[U(base + m)]
-        ib = O_INFO + IW * m
-        j = i + 1 if i + 1 < k else 0
-        q = st[U(O_TARGETS + j)]
-        d = st[U(base + q)] - p
-        if d < 0:
-            d += L
-        st[U(ib + I_G1)] = d
-        st[U(ib + I_W1)] = q
-        j = i - 1 if i > 0 else k - 1
-        q = st[U(O_TARGETS + j)]
-        d = p - st[U(base + q)]
-        if d < 0:
-            d += L
-        st[U(ib + I_B1)] = d
-        st[U(ib + I_BW1)] = q
-        if k > 2:
-            j = i + 2 if i + 2 < k else i + 2 - k
-            d = st[U(base + st[U(O_TARGETS + j)])] - p
-            if d < 0:
-                d += L
-            st[U(ib + I_G2)] = d
-            j = i - 2 if i >= 2 else i - 2 + k
-            d = p - st[U(base + st[U(O_TARGETS + j)])]
-            if d < 0:
-                d += L
-            st[U(ib + I_B2)] = d
-
-
-@hot
-def step_score(st, owner, m, end, weight):
-    """Distance the step takes off the owner's team, plus ``weight`` x the distance its bump
-    adds to an opponent (a bumped teammate counts as the team's own), on the current board."""
-    p = st[U(O_POS + MARBLES * owner + m)]
-    score = dist(st, owner, p) - dist(st, owner, end)
-    if end >= 0 and end < CASTLE0:
-        v = st[U(O_OCC + end)]
-        if v >= 0:
-            vs = v // MARBLES
-            before = dist(st, vs, end)
-            home = st[U(S_L)] + 10
-            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
-                e = st[U(O_ENTRY + vs)]
-                if e != end and (st[U(O_OCC + e)] < 0 or e == p):
-                    score += before - 5
-                else:
-                    score += before - home
-            else:
-                score += weight * (home - before)
-    return score
 
 
 # --------------------------------------------------------------------------- moving
 
 
 @hot
-def apply_step(st, owner, m, end):
+def apply_step(g, owner, m, end):
     """Move own marble ``m`` of ``owner`` to ``end``, bumping whatever stands there.
 
     Returns the bumped marble id (or -1); its destination is left in ``S_VDEST``.
     """
     mid = MARBLES * owner + m
-    p = st[U(O_POS + mid)]
+    p = marble_pos(g, mid)
     if p == HOME:
-        st[U(O_NHOME + owner)] -= 1
+        g[at_home_at(owner)] -= 1
     elif p >= CASTLE0:
-        st[U(O_CMASK + owner)] &= ~(1 << (p - CASTLE0))
-        st[U(O_INCASTLE + owner)] -= 1
+        g[cmask_at(owner)] &= ~castle_bit(p)
+        g[in_castle_at(owner)] -= 1
     else:
-        st[U(O_OCC + p)] = -1
-    st[U(O_POS + mid)] = end
+        g[occ_at(p)] = -1
+    g[marble_at(mid)] = end
     victim = -1
     if end >= CASTLE0:
-        st[U(O_CMASK + owner)] |= 1 << (end - CASTLE0)
-        st[U(O_INCASTLE + owner)] += 1
+        g[cmask_at(owner)] |= castle_bit(end)
+        g[in_castle_at(owner)] += 1
     else:
-        v = st[U(O_OCC + end)]
+        v = occupant(g, end)
         if v >= 0:
             vs = v // MARBLES
             dest = HOME
-            if st[U(O_TEAM + vs)] == st[U(O_TEAM + owner)]:
-                e = st[U(O_ENTRY + vs)]
-                if e != end and st[U(O_OCC + e)] < 0:
+            if team(g, vs) == team(g, owner):
+                e = entry(g, vs)
+                if e != end and occupant(g, e) < 0:
                     dest = e
-            st[U(O_POS + v)] = dest
+            g[marble_at(v)] = dest
             if dest == HOME:
-                st[U(O_NHOME + vs)] += 1
+                g[at_home_at(vs)] += 1
             else:
-                st[U(O_OCC + dest)] = v
-            st[U(S_VDEST)] = dest
+                g[occ_at(dest)] = v
+            g[S_VDEST] = dest
             victim = v
-        st[U(O_OCC + end)] = mid
+        g[occ_at(end)] = mid
     return victim
 
 
 @hot
-def undo_step(st, owner, m, start, victim, vdest):
+def undo_step(g, owner, m, start, victim, vdest):
     """Undo ``apply_step`` of marble ``m`` that stood at ``start`` (bump included)."""
     mid = MARBLES * owner + m
-    end = st[U(O_POS + mid)]
+    end = marble_pos(g, mid)
     if end >= CASTLE0:
-        st[U(O_CMASK + owner)] &= ~(1 << (end - CASTLE0))
-        st[U(O_INCASTLE + owner)] -= 1
+        g[cmask_at(owner)] &= ~castle_bit(end)
+        g[in_castle_at(owner)] -= 1
     else:
         if victim >= 0:
             if vdest == HOME:
-                st[U(O_NHOME + victim // MARBLES)] -= 1
+                g[at_home_at(victim // MARBLES)] -= 1
             else:
-                st[U(O_OCC + vdest)] = -1
-            st[U(O_POS + victim)] = end
-            st[U(O_OCC + end)] = victim
+                g[occ_at(vdest)] = -1
+            g[marble_at(victim)] = end
+            g[occ_at(end)] = victim
         else:
-            st[U(O_OCC + end)] = -1
-    st[U(O_POS + mid)] = start
+            g[occ_at(end)] = -1
+    g[marble_at(mid)] = start
     if start == HOME:
-        st[U(O_NHOME + owner)] += 1
+        g[at_home_at(owner)] += 1
     elif start >= CASTLE0:
-        st[U(O_CMASK + owner)] |= 1 << (start - CASTLE0)
-        st[U(O_INCASTLE + owner)] += 1
+        g[cmask_at(owner)] |= castle_bit(start)
+        g[in_castle_at(owner)] += 1
     else:
-        st[U(O_OCC + start)] = mid
-
-
-# --------------------------------------------------------------------------- move generation
+        g[occ_at(start)] = mid
 
 
 @hot
-def add_move(st, n, slot, kind, m1, e1, c1, m2, e2, c2, score, weight):
-    """Write move ``n``; when scoring (``weight >= 0``) keep track of the best move so far:
-    the highest score, then the lowest group rank, then the lowest first marble, then the
-    first generated (the greedy/aggressive tie rules)."""
-    b = O_MOVES + MW * n
-    st[U(b + MV_SLOT)] = slot
-    st[U(b + MV_KIND)] = kind
-    st[U(b + MV_M1)] = m1
-    st[U(b + MV_E1)] = e1
-    st[U(b + MV_C1)] = c1
-    st[U(b + MV_M2)] = m2
-    st[U(b + MV_E2)] = e2
-    st[U(b + MV_C2)] = c2
-    st[U(b + MV_SCORE)] = score
-    if weight >= 0:
-        best_score = st[U(S_BEST_SCORE)]
-        r = st[U(O_GRANK + slot)]
-        if st[U(S_BEST)] < 0 or score > best_score or (
-            score == best_score
-            and (r < st[U(S_BEST_RANK)] or (r == st[U(S_BEST_RANK)] and m1 < st[U(S_BEST_M1)]))
-        ):
-            st[U(S_BEST)] = n
-            st[U(S_BEST_SCORE)] = score
-            st[U(S_BEST_RANK)] = r
-            st[U(S_BEST_M1)] = m1
-    return n + 1
-
-
-@hot
-def gen_forward(st, owner, slot, kind, n_steps, n, weight):
-    """Whole forward moves by ``n_steps``: marble ascending, castle end before track end."""
-    L = st[U(S_L)]
-    cm = st[U(O_CMASK + owner)]
-    optional = st[U(S_OPTIONAL)]
-    for m in range(MARBLES):
-        ib = O_INFO + IW * m
-        p = st[U(ib + I_P)]
-        if p != HOME:
-            ce, te = route_ends(p, st[U(ib + I_D)], st[U(ib + I_G1)], cm, n_steps, L, optional)
-            for which in range(2):
-                e = ce if which == 0 else te
-                if e != NONE:
-                    s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
-                    n = add_move(st, n, slot, kind, m, e, n_steps, -1, 0, 0, s, weight)
-    return n
-
-
-@hot
-def gen_backward(st, owner, slot, n, weight):
-    """The 8: each own track marble backward 8, marble ascending."""
-    L = st[U(S_L)]
-    for m in range(MARBLES):
-        ib = O_INFO + IW * m
-        p = st[U(ib + I_P)]
-        if p >= 0 and p < CASTLE0 and 8 < st[U(ib + I_B1)]:
-            e = p - 8
-            if e < 0:
-                e += L
-            s = step_score(st, owner, m, e, weight) if weight >= 0 else 0
-            n = add_move(st, n, slot, K_BACKWARD, m, e, -8, -1, 0, 0, s, weight)
-    return n
-
-
-@hot
-def gen_split(st, owner, slot, total, n, weight):
-    """Splits of ``total`` (7: both parts forward; 9: the second part backward, track marbles
-    only): (first marble, first part 1..total-1, its end, second marble, its end), the second
-    part checked and scored on the board the first part left."""
-    backward = total == 9
-    kind = K_SPLIT9 if backward else K_SPLIT7
-    L = st[U(S_L)]
-    cm = st[U(O_CMASK + owner)]
-    optional = st[U(S_OPTIONAL)]
-    last = MARBLES if st[U(O_NHOME + owner)] <= MARBLES - 2 else 0  # two marbles out needed
-    for m1 in range(last):
-        ib1 = O_INFO + IW * m1
-        p1 = st[U(ib1 + I_P)]
-        if p1 == HOME:
-            continue
-        for a in range(1, total):
-            if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
-                break
-            ce, te = route_ends(p1, st[U(ib1 + I_D)], st[U(ib1 + I_G1)], cm, a, L, optional)
-            for which in range(2):
-                e1 = ce if which == 0 else te
-                if e1 == NONE:
-                    continue
-                # the owner's castle holes once the first part is made
-                cm2 = cm
-                if p1 >= CASTLE0:
-                    cm2 &= ~(1 << (p1 - CASTLE0))
-                e1_track = e1 < CASTLE0
-                if not e1_track:
-                    cm2 |= 1 << (e1 - CASTLE0)
-                # legality of the second part needs only the table and cm2; its score needs
-                # the board the first part leaves (bumps included)
-                scoring = weight >= 0
-                s1 = 0
-                victim = -1
-                vdest = HOME
-                if scoring:
-                    s1 = step_score(st, owner, m1, e1, weight)
-                    victim = apply_step(st, owner, m1, e1)
-                    vdest = st[U(S_VDEST)]
-                b = total - a
-                for m2 in range(MARBLES):
-                    ib2 = O_INFO + IW * m2
-                    p2 = st[U(ib2 + I_P)]
-                    if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
-                        continue
-                    # the nearest own track marble ahead (behind for the 9), the first marble
-                    # at its new hole
-                    if backward:
-                        gap = st[U(ib2 + I_B2)] if st[U(ib2 + I_BW1)] == m1 else st[U(ib2 + I_B1)]
-                        de = p2 - e1
-                    else:
-                        gap = st[U(ib2 + I_G2)] if st[U(ib2 + I_W1)] == m1 else st[U(ib2 + I_G1)]
-                        de = e1 - p2
-                    if e1_track and p2 < CASTLE0:
-                        if de < 0:
-                            de += L
-                        if de < gap:
-                            gap = de
-                    if backward:
-                        ce2 = NONE
-                        te2 = NONE
-                        if b < gap:
-                            te2 = p2 - b
-                            if te2 < 0:
-                                te2 += L
-                        c2 = -b
-                    else:
-                        ce2, te2 = route_ends(p2, st[U(ib2 + I_D)], gap, cm2, b, L, optional)
-                        c2 = b
-                    for which2 in range(2):
-                        e2 = ce2 if which2 == 0 else te2
-                        if e2 != NONE:
-                            s2 = step_score(st, owner, m2, e2, weight) if scoring else 0
-                            n = add_move(st, n, slot, kind, m1, e1, a, m2, e2, c2, s1 + s2, weight)
-                if scoring:
-                    undo_step(st, owner, m1, p1, victim, vdest)
-    return n
-
-
-@hot
-def lowest_home(st, owner):
-    base = O_POS + MARBLES * owner
+def lowest_home(g, owner):
     first = -1
     for m in range(MARBLES - 1, -1, -1):
-        if st[U(base + m)] == HOME:
+        if position(g, owner, m) == HOME:
             first = m
     return first
 
 
 @hot
-def gen_out(st, owner, slot, n, weight):
-    if st[U(O_NHOME + owner)] > 0:
-        c = st[U(O_COMEOUT + owner)]
-        v = st[U(O_OCC + c)]
-        if v < 0 or v // MARBLES != owner:
-            m = lowest_home(st, owner)
-            s = step_score(st, owner, m, c, weight) if weight >= 0 else 0
-            n = add_move(st, n, slot, K_OUT, m, c, 0, -1, 0, 0, s, weight)
-    return n
+def make_step(g, seat, owner, card, m, end, count, turn, trace):
+    """One step of a played move, for real: the bump, statistics and trace included."""
+    start = position(g, owner, m)
+    victim = apply_step(g, owner, m, end)
+    record(trace, EV_STEP, turn, seat, card, owner, m, start, end, count)
+    if victim >= 0:
+        vs = victim // MARBLES
+        g[made_at(seat)] += 1
+        g[suffered_at(vs)] += 1
+        g[S_BUMPS] += 1
+        record(trace, EV_BUMP, turn, seat, card, vs, victim % MARBLES, end, g[S_VDEST], 0)
 
 
 @hot
-def gen_joker(st, owner, slot, n, weight):
-    """Sources (the home source, then track marbles with ``joker_from_track``) x target holes
-    ascending (every track marble of another player)."""
-    has_home = st[U(O_NHOME + owner)] > 0
-    jft = st[U(S_JFT)] != 0
-    nt = 0
-    if has_home or jft:
-        for s in range(st[U(S_PLAYERS)]):
-            if s != owner:
-                for j in range(MARBLES):
-                    h = st[U(O_POS + MARBLES * s + j)]
-                    if h >= 0 and h < CASTLE0:
-                        k = nt
-                        while k > 0 and st[U(O_TARGETS + k - 1)] > h:
-                            st[U(O_TARGETS + k)] = st[U(O_TARGETS + k - 1)]
-                            k -= 1
-                        st[U(O_TARGETS + k)] = h
-                        nt += 1
-    if nt > 0:
-        base = O_POS + MARBLES * owner
-        first = lowest_home(st, owner) if has_home else -1
-        last = MARBLES if jft else 0
-        for src in range(-1, last):
-            m = first
-            if src >= 0:
-                p = st[U(base + src)]
-                m = src if p >= 0 and p < CASTLE0 else -1
-            if m >= 0:
-                for i in range(nt):
-                    h = st[U(O_TARGETS + i)]
-                    s = step_score(st, owner, m, h, weight) if weight >= 0 else 0
-                    n = add_move(st, n, slot, K_JOKER, m, h, 0, -1, 0, 0, s, weight)
-    return n
+def play_card(g, seat, owner, slot, mv, turn, trace):
+    """Play hand card ``slot`` onto the discard pile and make move ``mv`` of the move list
+    (``moves.gen_hand``); True if it wins the game."""
+    card = hand_remove(g, seat, slot)
+    record(trace, EV_PLAY, turn, seat, card, owner, -1, -1, -1, g[move_at(mv, MV_KIND)])
+    make_step(g, seat, owner, card, g[move_at(mv, MV_M1)], g[move_at(mv, MV_E1)],
+            g[move_at(mv, MV_C1)], turn, trace)
+    if g[move_at(mv, MV_M2)] >= 0:
+        make_step(g, seat, owner, card, g[move_at(mv, MV_M2)], g[move_at(mv, MV_E2)],
+                g[move_at(mv, MV_C2)], turn, trace)
+    return check_win(g, owner)
+
+
+@hot_inline
+def discard_card(g, seat, slot, turn, trace):
+    """No legal move: the card at ``slot`` goes to the discard pile without moving (Must play)."""
+    card = hand_remove(g, seat, slot)
+    g[discarded_at(seat)] += 1
+    g[S_DISCARDS] += 1
+    record(trace, EV_DISCARD, turn, seat, card, -1, -1, -1, -1, 0)
 
 
 @hot
-def gen_card(st, owner, slot, rank, n, weight):
-    """Append the legal moves of a card of ``rank`` for ``owner`` (documented order)."""
-    if rank == 1 or (rank >= 11 and rank <= 13):
-        n = gen_out(st, owner, slot, n, weight)
-    if rank == JOKER_RANK:
-        n = gen_joker(st, owner, slot, n, weight)
-    elif rank == 8:
-        n = gen_backward(st, owner, slot, n, weight)
-    else:
-        steps = 1 if rank == 1 else (10 if rank >= 10 else rank)
-        n = gen_forward(st, owner, slot, K_FORWARD, steps, n, weight)
-        if rank == 7 or (rank == 9 and st[U(S_NINE)] != 0):
-            n = gen_split(st, owner, slot, rank, n, weight)
-    return n
+def place_marbles(g, players, positions):
+    """Place marbles on an empty board (kernel encoding), updating every derived field."""
+    for s in range(players):
+        g[at_home_at(s)] = 0
+        g[in_castle_at(s)] = 0
+        g[cmask_at(s)] = 0
+        for m in range(MARBLES):
+            p = positions[s, m]
+            g[pos_at(s, m)] = p
+            if p == HOME:
+                g[at_home_at(s)] += 1
+            elif p >= CASTLE0:
+                g[cmask_at(s)] |= castle_bit(p)
+                g[in_castle_at(s)] += 1
+            else:
+                g[occ_at(p)] = MARBLES * s + m
 
 
 @hot
-def gen_hand(st, seat, owner, weight):
-    """Legal moves of the seat's hand (sorted by id) into ``O_MOVES``, ``weight < 0``: no scores.
-
-    Cards with the same moves (same rank; J, Q and K together) form a group, generated once
-    at its first (lowest-id) slot ``g = st[U(O_GROUP + k)]``: its moves are
-    ``[st[U(O_GSTART + g)], st[U(O_GEND + g)])``; ``O_GRANK + g`` / ``O_GBEST + g`` hold the lowest
-    rank in the group and the slot of the card greedy plays (lowest rank, then lowest id).
-    With scores, ``S_BEST`` ends as the greedy/aggressive choice (-1: no legal move).
-    Returns the number of (card, move) choices, every card counted separately.
-    """
-    hb = O_HAND + HAND_SLOTS * seat
-    hn = st[U(O_HAND_N + seat)]
-    for k in range(hn):
-        r = RANK[U(st[U(hb + k)])]
-        cls = MOVE_CLASS[U(r)]
-        st[U(O_GCLASS + k)] = cls
-        g = k
-        for j in range(k - 1, -1, -1):
-            if st[U(O_GCLASS + j)] == cls:
-                g = j
-        st[U(O_GROUP + k)] = g
-        if g == k:
-            st[U(O_GRANK + k)] = r
-            st[U(O_GBEST + k)] = k
-        elif r < st[U(O_GRANK + g)]:
-            st[U(O_GRANK + g)] = r
-            st[U(O_GBEST + g)] = k
-    marble_info(st, owner)
-    st[U(S_BEST)] = -1
-    n = 0
-    total = 0
-    for k in range(hn):
-        g = st[U(O_GROUP + k)]
-        if g == k:
-            st[U(O_GSTART + k)] = n
-            n = gen_card(st, owner, k, st[U(O_GCLASS + k)], n, weight)
-            st[U(O_GEND + k)] = n
-        total += st[U(O_GEND + g)] - st[U(O_GSTART + g)]
-    return total
+def castle_done(g, seat):
+    return in_castle(g, seat) == MARBLES
 
 
 @hot
-def castle_done(st, seat):
-    return st[U(O_INCASTLE + seat)] == MARBLES
-
-
-@hot
-def check_win(st, owner):
+def check_win(g, owner):
     """Has the owner (individual) or the owner's team finished? Marks the winners."""
-    players = st[U(S_PLAYERS)]
-    team = st[U(O_TEAM + owner)]
+    players = g[S_PLAYERS]
+    winning = team(g, owner)
     won = True
     for s in range(players):
-        if st[U(O_TEAM + s)] == team and st[U(O_INCASTLE + s)] < MARBLES:
+        if team(g, s) == winning and in_castle(g, s) < MARBLES:
             won = False
     if won:
         for s in range(players):
-            if st[U(O_TEAM + s)] == team:
-                st[U(O_WINNER + s)] = 1
-        st[U(S_WON)] = 1
+            if team(g, s) == winning:
+                g[winner_at(s)] = 1
+        g[S_WON] = 1
     return won
