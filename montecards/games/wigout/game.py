@@ -45,6 +45,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -56,7 +57,7 @@ from montecards.engine.spec import (
     parse_bool,
     parse_float_list,
 )
-from montecards.games.wigout import kernel
+from montecards.games.wigout import kernel, view
 from montecards.games.wigout.kernel import NAMES
 
 EVENT_NAMES = {
@@ -203,7 +204,7 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
     factor = 1
     while True:
         buffer = _new_trace(resolved, factor)
-        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer)
+        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer, None)
         if buffer[0, 0] < buffer.shape[0]:
             return buffer, row
         factor *= 4  # an unusually long game: play it again with room for every event
@@ -222,6 +223,30 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     """
     buffer, row = _trace_buffer(seed, index, players, params, strategy_names)
     return _trace_frame(buffer), row
+
+
+def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+              strategy_names: Sequence[str] | str | None = None) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run played).
+
+    One ``Decision`` per play decision (``view.DECISION_PLAY``: a seat with a legal play acts),
+    in order: the seat, its observation (``view.OBS_SIZE`` entries, ``view.obs_*`` accessors),
+    the legal move ids (``view`` order) and the index of the move its strategy made.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    packed = pack_params(players, resolved)
+    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    no_trace = np.zeros((0, kernel.TRACE_WIDTH), dtype=np.float64)
+    capacity = 512 * resolved["rounds"]
+    while True:
+        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
+        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, no_trace, log)
+        made = int(log[0][0])
+        if made <= capacity:
+            return read_log(log)
+        capacity = made  # an unusually long game: play it again with room for every decision
 
 
 def scripted_inputs(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
@@ -408,4 +433,4 @@ SPEC = GameSpec(
     ),
 )
 
-__all__ = ["SPEC", "play_scripted", "trace", "scripted_inputs", "InputError"]
+__all__ = ["SPEC", "decisions", "play_scripted", "trace", "scripted_inputs", "InputError"]

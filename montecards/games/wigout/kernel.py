@@ -75,6 +75,7 @@ from montecards.games.wigout.rules import (
     S_TABLE_CARDS,
     S_UNFINISHED,
 )
+from montecards.games.wigout.view import DECISION_PLAY, log_decision
 from montecards.rng import bounded, exponential, next_u64, seed_stream, uniform
 
 # strategy codes (index into NAMES); kept here so the kernel has no import cycle
@@ -356,9 +357,10 @@ def record_deck(st, deck_rng, scripted, trace):
 
 @njit(cache=True)
 def play_round(st, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_actors,
-               script_waits, script_choices, trace):
+               script_waits, script_choices, trace, log):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
-    script (returns -2 - ERR_*)."""
+    script (returns -2 - ERR_*). ``log``: a decision log (``engine.decisions``) that gets every
+    play decision, or None (runs): numba then compiles the logging out."""
     players = st[S_PLAYERS]
     n = st[S_N]
     tracing = trace.shape[0] != 0
@@ -423,6 +425,8 @@ def play_round(st, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_ac
                 else:
                     u = uniform(ch_rng)
                 play = random_play(st, actor, u)
+            if log is not None:
+                log_decision(st, actor, DECISION_PLAY, play, log)
             c = play >> 1
             idx = O_HAND + actor * MAX_CHARS + c
             if play & ADD:
@@ -448,7 +452,7 @@ def play_round(st, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_ac
 
 @njit(cache=True)
 def play_game(st, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
-              script_decks, script_actors, script_waits, script_choices, trace):
+              script_decks, script_actors, script_waits, script_choices, trace, log):
     """One whole game on ``st`` (fixed scalars already set); returns an ``ERR_*`` code.
 
     ``st[S_SCRIPTED]`` chooses the source of the inputs: the game's random streams, or the
@@ -469,7 +473,7 @@ def play_game(st, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
         if not deal_round(st, deck_rng, seed, index, scripted, script_decks, trace):
             return ERR_TOO_FEW_DECKS
         winner = play_round(st, fw, strategies, ev_rng, ch_rng, deck_rng, scripted,
-                            script_actors, script_waits, script_choices, trace)
+                            script_actors, script_waits, script_choices, trace, log)
         if winner <= -2:
             return -2 - winner
         record_deck(st, deck_rng, scripted, trace)
@@ -520,13 +524,14 @@ def write_row(st, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, st, fw, ev_rng, ch_rng, deck_rng, row,
-             trace):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+             trace, log):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
+    a decision log or None)."""
     no_decks = np.zeros((0, 0), np.int64)
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     play_game(st, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
-              no_decks, no_actors, no_floats, no_floats, trace)
+              no_decks, no_actors, no_floats, no_floats, trace, log)
     write_row(st, row)
 
 
@@ -550,7 +555,7 @@ def play_block(seed, start, players, params, strategies, rows):
     no_trace = np.zeros((0, TRACE_WIDTH), np.float64)
     for g in range(rows.shape[0]):
         play_game(st, fw, seed, start + g, seat_strategies, ev_rng, ch_rng, deck_rng,
-                  no_decks, no_actors, no_floats, no_floats, no_trace)
+                  no_decks, no_actors, no_floats, no_floats, no_trace, None)
         write_row(st, rows[g])
     # numba frees an array right after its last use: these uses keep the owners of the
     # borrowed views alive until every game of the block is played
@@ -571,16 +576,18 @@ def run_chunk(seed, start, players, params, strategies, rows):
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
-    """The same game as ``run_chunk`` plays (same streams), recording its events."""
+def trace_one(seed, index, players, params, strategies, row, trace, log):
+    """The same game as ``run_chunk`` plays (same streams), recording its events into
+    ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none)."""
     st = new_state(players, params)
     fw = new_floats(players, params)
     ev_rng = np.zeros(4, np.uint64)
     ch_rng = np.zeros(4, np.uint64)
     deck_rng = np.zeros(4, np.uint64)
-    trace[0, 0] = 0
+    if trace.shape[0] > 0:
+        trace[0, 0] = 0
     play_one(seed, index, players, params, strategies, st, fw, ev_rng, ch_rng, deck_rng, row,
-             trace)
+             trace, log)
 
 
 @njit(cache=True)
@@ -593,7 +600,7 @@ def play_script(players, params, strategies, decks, actors, waits, choices, row,
     trace[0, 0] = 0
     st[S_SCRIPTED] = 1
     err = play_game(st, fw, np.uint64(0), np.int64(0), strategies, rng, rng, rng,
-                    decks, actors, waits, choices, trace)
+                    decks, actors, waits, choices, trace, None)
     info[0] = st[S_ERR_EVENT] if err in (ERR_CANNOT_ACT, ERR_TOO_FEW_CHOICES) else st[S_EVENT]
     info[1] = st[S_DEAL]
     info[2] = st[S_CHOICE]
