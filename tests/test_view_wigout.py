@@ -18,7 +18,7 @@ import pytest
 
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import wigout
-from montecards.games.wigout import kernel, view
+from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.game import SPEC, pack_params
 from montecards.rng import seed_stream
 
@@ -71,7 +71,7 @@ def logged():
 
 def test_every_decision_has_a_legal_choice(logged):
     total = several = 0
-    for players, mix, _params, _seed, _index, ds, _events in logged:
+    for players, _mix, _params, _seed, _index, ds, _events in logged:
         assert ds, "every game has decisions"
         for d in ds:
             n = d.legal.shape[0]
@@ -161,61 +161,49 @@ def _apply_random_events(g, players, deck_rng, rng, steps):
     """Random legal actions on a dealt state (a play, or a draw when the seat has none), stopped
     before anyone empties their hand."""
     legal = np.zeros(view.MAX_LEGAL, np.int64)
-    n_cards = g[kernel.S_N]
     for _ in range(steps):
         seat = int(rng.integers(players))
         n = view.legal_moves(g, seat, view.DECISION_PLAY, legal)
         if n > 0:
             move = legal[int(rng.integers(n))]
-            c = int(view.move_character(move))
-            held = g[kernel.O_HAND + seat * kernel.MAX_CHARS + c]
-            moved = held if view.is_start(move) else 1
-            if moved >= g[kernel.O_HANDN + seat]:
-                continue
-            if view.is_start(move):
-                g[kernel.S_TABLE] |= 1 << c
-            kernel.set_held(g, seat, c, held - moved)
-            g[kernel.O_HANDN + seat] -= moved
-            g[kernel.S_TABLE_CARDS] += moved
-        elif g[kernel.S_DRAWN] < n_cards:
-            c = kernel.next_card(g, deck_rng, True)
-            kernel.set_held(g, seat, c, g[kernel.O_HAND + seat * kernel.MAX_CHARS + c] + 1)
-            g[kernel.O_HANDN + seat] += 1
+            if rules.hand_size(g, seat) > 1:
+                rules.play_move(g, seat, move)
+        elif rules.draw_pile_size(g) > 0:
+            rules.draw_card(g, seat, deck_rng, True)
 
 
 def _redeal_hidden(g, seat, players, rng):
     """Shuffle the other seats' hands and the draw pile together and deal them back (each other
     hand keeps its size, the draw pile its size): a state the seat cannot tell from ``g``."""
-    chars = g[kernel.S_CHARS]
+    chars = int(g[rules.CHARS])
     pool = []
     others = [s for s in range(players) if s != seat]
     for s in others:
         for c in range(chars):
-            pool += [c] * int(g[kernel.O_HAND + s * kernel.MAX_CHARS + c])
-    drawn, n = int(g[kernel.S_DRAWN]), int(g[kernel.S_N])
-    pool += [int(c) for c in g[kernel.O_DECK + drawn : kernel.O_DECK + n]]
+            pool += [c] * int(rules.held(g, s, c))
+    drawn, n = int(g[rules.DRAWN]), int(g[rules.DECK_N])
+    pool += [int(c) for c in g[rules.DECK + drawn : rules.DECK + n]]
     pool = list(rng.permutation(pool))
     h = g.copy()
     for s in others:
         for c in range(chars):
-            kernel.set_held(h, s, c, 0)
-        for _ in range(int(g[kernel.O_HANDN + s])):
+            rules.set_held(h, s, c, 0)
+        for _ in range(int(rules.hand_size(g, s))):
             c = pool.pop()
-            kernel.set_held(h, s, c, h[kernel.O_HAND + s * kernel.MAX_CHARS + c] + 1)
-    h[kernel.O_DECK + drawn : kernel.O_DECK + n] = pool
+            rules.set_held(h, s, c, rules.held(h, s, c) + 1)
+    h[rules.DECK + drawn : rules.DECK + n] = pool
     return h
 
 
 def _dealt_state(players, params, rng):
+    """A freshly dealt state from a random deck (the scripted deal: the deck in ``g``)."""
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
-    g = kernel.new_state(players, packed)
-    chars, copies = resolved["characters"], resolved["copies"]
-    deck = rng.permutation(np.repeat(np.arange(chars), copies)).astype(np.int64)
-    g[kernel.S_SCRIPTED] = 1
+    g = rules.new_state(players, pack_params(players, resolved))
+    deck = rng.permutation(np.repeat(np.arange(resolved["characters"]), resolved["copies"]))
+    g[rules.SCRIPTED] = 1
+    g[rules.DECK : rules.DECK + deck.shape[0]] = deck
     deck_rng = np.zeros(4, np.uint64)
-    no_trace = np.zeros((0, kernel.TRACE_WIDTH), np.float64)
-    assert kernel.deal_round(g, deck_rng, np.uint64(0), 0, True, deck[None, :], no_trace)
+    rules.deal(g, deck_rng, True, np.zeros((0, rules.TRACE_WIDTH), np.float64))
     return g, deck_rng
 
 

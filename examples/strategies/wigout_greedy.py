@@ -6,7 +6,8 @@ pile); with no pile to start, add one card of the lowest character that has a pi
 
 The built-in ``greedy`` (``montecards/games/wigout/strategies.py``) makes exactly these
 choices; ``tests/test_view_wigout.py`` checks it on thousands of logged decisions. Use it as
-a template: ``choose`` must stay numba-compilable (plain loops over the int64 arrays).
+a template: ``choose`` must stay numba-compilable (plain loops over the int64 arrays). Once
+user strategies can run in the kernel (the "Your own strategy" issue), it is meant to run as
 
     montecards simulate wigout -s examples/strategies/wigout_greedy.py:choose -s greedy
 """

@@ -57,36 +57,37 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.decisions import choice_index, log_slot
+from montecards.games.wigout.cards import MAX_CHARS, MAX_PLAYERS
 from montecards.games.wigout.rules import (
-    MAX_CHARS,
-    MAX_PLAYERS,
-    O_DECK,
-    O_HAND,
-    O_HANDN,
-    O_M1,
-    O_M2,
-    O_POINTS,
-    O_WON,
-    S_CHARS,
-    S_COPIES,
-    S_DCAR,
-    S_DEADLOCKS,
-    S_DEAL,
-    S_DRAWN,
-    S_HAND,
-    S_N,
-    S_PLAYERS,
-    S_ROUND,
-    S_ROUNDS,
-    S_TABLE,
-    S_TABLE_CARDS,
+    ADD,
+    CHARS,
+    COPIES,
+    DEADLOCK_COUNTS,
+    DEADLOCKS,
+    DEAL,
+    DECK,
+    DECK_N,
+    DRAWN,
+    HAND_DEALT,
+    PLAYERS,
+    ROUND,
+    ROUNDS,
+    START,
+    TABLE_CARDS,
+    addable,
+    draw_pile_size,
+    hand_size,
+    held,
+    held_twice,
+    points,
+    rounds_won,
 )
 
 DECISION_PLAY = 0
 """A seat with at least one legal play acts: which play."""
 
-MOVE_START = 0
-MOVE_ADD = 1
+MOVE_START = START
+MOVE_ADD = ADD
 MAX_LEGAL = 2 * MAX_CHARS
 
 OBS_KIND = 0
@@ -279,49 +280,49 @@ def observe(g, seat, kind, obs):
     """
     for k in range(OBS_SIZE):
         obs[k] = 0
-    players = g[S_PLAYERS]
-    chars = g[S_CHARS]
-    copies = g[S_COPIES]
+    players = g[PLAYERS]
+    chars = g[CHARS]
+    copies = g[COPIES]
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = seat
     obs[OBS_PLAYERS] = players
     obs[OBS_CHARACTERS] = chars
     obs[OBS_COPIES] = copies
-    obs[OBS_HAND_DEALT] = g[S_HAND]
-    obs[OBS_ROUNDS] = g[S_ROUNDS]
-    obs[OBS_ROUND] = g[S_ROUND]
-    obs[OBS_DEAL] = g[S_DEAL]
-    obs[OBS_DEALER] = g[S_DEAL] % players
-    obs[OBS_DEADLOCKS] = g[S_DEADLOCKS]
-    obs[OBS_DEADLOCK_COUNTS] = g[S_DCAR]
-    obs[OBS_DRAW_PILE] = g[S_N] - g[S_DRAWN]
-    obs[OBS_TABLE_CARDS] = g[S_TABLE_CARDS]
+    obs[OBS_HAND_DEALT] = g[HAND_DEALT]
+    obs[OBS_ROUNDS] = g[ROUNDS]
+    obs[OBS_ROUND] = g[ROUND]
+    obs[OBS_DEAL] = g[DEAL]
+    obs[OBS_DEALER] = g[DEAL] % players
+    obs[OBS_DEADLOCKS] = g[DEADLOCKS]
+    obs[OBS_DEADLOCK_COUNTS] = g[DEADLOCK_COUNTS]
+    obs[OBS_DRAW_PILE] = draw_pile_size(g)
+    obs[OBS_TABLE_CARDS] = g[TABLE_CARDS]
     for s in range(players):
-        obs[OBS_HAND_SIZES + s] = g[O_HANDN + s]
-        obs[OBS_POINTS + s] = g[O_POINTS + s]
-        obs[OBS_ROUNDS_WON + s] = g[O_WON + s]
+        obs[OBS_HAND_SIZES + s] = hand_size(g, s)
+        obs[OBS_POINTS + s] = points(g, s)
+        obs[OBS_ROUNDS_WON + s] = rounds_won(g, s)
     for c in range(chars):
-        obs[OBS_HELD + c] = g[O_HAND + seat * MAX_CHARS + c]
+        obs[OBS_HELD + c] = held(g, seat, c)
         obs[OBS_ON_TABLE + c] = copies
     for s in range(players):
         for c in range(chars):
-            obs[OBS_ON_TABLE + c] -= g[O_HAND + s * MAX_CHARS + c]
-    for k in range(g[S_DRAWN], g[S_N]):
-        obs[OBS_ON_TABLE + g[O_DECK + k]] -= 1
+            obs[OBS_ON_TABLE + c] -= held(g, s, c)
+    for k in range(g[DRAWN], g[DECK_N]):  # the draw pile
+        obs[OBS_ON_TABLE + g[DECK + k]] -= 1
 
 
 @njit(cache=True)
 def legal_moves(g, seat, kind, legal):
     """Fill ``legal[:n]`` with the seat's legal plays in the documented order; return ``n``."""
-    m2 = g[O_M2 + seat]
-    addable = g[O_M1 + seat] & g[S_TABLE]
+    m2 = held_twice(g, seat)
+    can_add = addable(g, seat)
     n = 0
-    for c in range(g[S_CHARS]):
+    for c in range(g[CHARS]):
         bit = np.int64(1) << c
         if m2 & bit:
             legal[n] = start_move(c)
             n += 1
-        if addable & bit:
+        if can_add & bit:
             legal[n] = add_move(c)
             n += 1
     return n
