@@ -275,7 +275,7 @@ def record(trace, kind, g, seat, char, cards, wait, time, choice, aux):
         trace[k, T_WAIT] = wait
         trace[k, T_TIME] = time
         trace[k, T_CHOICE] = choice
-        trace[k, T_HAND_AFTER] = g[HAND_N + seat] if seat >= 0 else -1
+        trace[k, T_HAND_AFTER] = hand_size(g, seat) if seat >= 0 else -1
         trace[k, T_TABLE_AFTER] = g[TABLE_CARDS]
         trace[k, T_PILE_AFTER] = g[DECK_N] - g[DRAWN]
         trace[k, T_AUX] = aux
@@ -345,9 +345,9 @@ def deal(g, deck_rng, scripted, trace):
                 m1 |= np.int64(1) << c
                 if n >= 2:
                     m2 |= np.int64(1) << c
-        g[HELD_ONCE + s] = m1
-        g[HELD_TWICE + s] = m2
-        g[HAND_N + s] = hand
+        g[at(HELD_ONCE, s)] = m1
+        g[at(HELD_TWICE, s)] = m2
+        g[at(HAND_N, s)] = hand
     a = next_card(g, deck_rng, scripted)
     b = next_card(g, deck_rng, scripted)
     g[TABLE] = (np.int64(1) << a) | (np.int64(1) << b)
@@ -360,11 +360,10 @@ def deal(g, deck_rng, scripted, trace):
 @njit(cache=True, inline="always")
 def set_rates(g, fw):
     """Every seat's rate now (rules: Timing model); returns their sum (0: a deadlock)."""
-    table = g[TABLE]
     pile_left = g[DRAWN] < g[DECK_N]
     total = 0.0
     for s in range(g[PLAYERS]):
-        if g[HELD_TWICE + s] != 0 or (g[HELD_ONCE + s] & table) != 0:
+        if has_play(g, s):
             r = fw[F_SPEED + s]
         elif pile_left:
             r = fw[F_DRAW_SPEED + s]
@@ -387,7 +386,7 @@ def pick_actor(g, fw, target):
     actor = 0
     cum = 0.0
     for s in range(g[PLAYERS]):
-        r = fw[F_RATE + s]
+        r = rate(fw, s)
         if r > 0.0:
             cum += r
             actor = s
@@ -433,8 +432,8 @@ def end_round(g, winner, time, trace):
     if winner >= 0:
         for s in range(g[PLAYERS]):
             if s != winner:
-                g[POINTS + s] += g[HAND_N + s]
-        g[ROUNDS_WON + winner] += 1
+                g[at(POINTS, s)] += hand_size(g, s)
+        g[at(ROUNDS_WON, winner)] += 1
         record(trace, EV_WIGOUT, g, winner, -1, 0, 0.0, time, -1.0, 0)
         g[ROUND] += 1
     else:
