@@ -242,3 +242,12 @@ def test_decisions_replay_the_run_game():
         _events, row = wigout.trace(7, index, players, None, mix)
         assert np.array_equal(row, rows[index])
         assert len(ds) == int(row[kernel.COL_TURNS] - row[kernel.COL_DRAWS])
+
+
+def test_documented_layout_and_move_ids():
+    """The offsets and move ids docs/strategies/wigout.md promises to users."""
+    assert (view.OBS_HAND_SIZES, view.OBS_POINTS, view.OBS_ROUNDS_WON) == (14, 20, 26)
+    assert (view.OBS_HELD, view.OBS_ON_TABLE, view.OBS_SIZE, view.MAX_LEGAL) == (32, 92, 152, 120)
+    assert view.start_move(5) == 10 and view.add_move(5) == 11
+    assert view.move_character(11) == 5 and view.move_kind(11) == view.MOVE_ADD
+    assert view.is_start(10) and not view.is_add(10)
