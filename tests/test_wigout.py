@@ -141,6 +141,23 @@ def test_scripted_entry_point_matches_oracle():
             assert out["turns"] == row[0]
 
 
+def test_play_scripted_replays_script_from_trace():
+    """``play_scripted(**script_from_trace(events, ...))`` replays the traced game: the same row
+    (points, rounds won, win shares, deadlocks, draws, actions) and the same events."""
+    for c, (players, strategies, params) in enumerate(_configs()[::4]):
+        for g in range(2):
+            events, row = wigout.trace(55, g, players, params, strategies)
+            out = wigout.play_scripted(**wigout.script_from_trace(events, players, strategies, params))
+            assert out["points"] == col(row[None], players, "score")[0].tolist(), (c, g)
+            assert out["rounds_won"] == col(row[None], players, "rounds_won")[0].tolist(), (c, g)
+            assert out["win_share"] == (col(row[None], players, "win")[0] / WIN_UNIT).tolist()
+            assert (out["turns"], out["deadlocks"], out["draws"]) == (row[0], row[2], row[3])
+            assert out["events"].equals(events)
+            inputs = wigout.scripted_inputs(55, g, players, params, strategies)
+            script = wigout.script_from_trace(events, players, strategies, params)
+            assert {k: script[k] for k in inputs} == inputs
+
+
 # --- the rules page's scenarios, scripted ------------------------------------------------------
 
 SMALL = {"characters": 4, "copies": 3, "hand_size": 4, "rounds": 1}

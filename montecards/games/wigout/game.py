@@ -1,37 +1,6 @@
-"""Wig Out!'s public face: its spec for the engine, scripted play and trace (docs/rules/wigout.md).
-
-Readings of the rules page this implementation chose (the kernel and tests follow them):
-
-* **Dealing** is in blocks from the top of each deal's deck: the first ``hand_size`` cards to
-  seat 0, the next to seat 1, ..., then the two starter cards (one pile of two when they show
-  the same character), the rest is the draw pile, top first. The dealer (seat ``r mod P``) is
-  shown in the trace only: with simultaneous play it changes nothing under this model.
-* **Piles**: only which characters show on the table matters for every rule, so the kernel
-  keeps a mask of them (and the number of cards on the table). Adding a card "to any pile
-  showing the same character" is one action whatever pile takes it; a second pile of a
-  character already on the table is allowed, and a pile is always started with every copy
-  of that character held.
-* **Rates** after every event: ``speed_i`` with a legal play, ``speed_i / draw_time_factor``
-  with none while the draw pile is not empty, ``0`` otherwise (the seat waits). The waiting
-  time is exponential with the total rate; the actor is the first seat whose cumulative rate
-  exceeds ``uniform * total``; it acts on the table as it is then. A seat with a play never
-  draws: the draw is forced.
-* **Deadlock** (every rate 0) is checked right after the deal and after every event; the round
-  ends at once without drawing a waiting time: no points, nobody wins it. With
-  ``deadlock_counts_as_round`` (default) it is one of the ``rounds``; otherwise the round is
-  replayed with a fresh deck (one deck per *deal*). Its actions and draws count in ``turns`` and
-  ``draws`` either way, and ``deadlocks`` counts every deadlocked deal.
-* **Endless games**: with ``deadlock_counts_as_round`` false a game could deal forever (e.g.
-  ``copies=1`` always deadlocks), so it stops after ``rounds * 100`` deals and is marked
-  ``unfinished`` (nobody wins it; its points so far stay in ``score``). With the default rules
-  this never happens.
-* **Wig Out!**: a play that empties the actor's hand ends the round at once (a draw never
-  empties a hand); the actor scores 0, every other seat 1 point per card in hand. After
-  ``rounds`` counted rounds the lowest total wins; ties share the win equally.
-* **random** draws one uniform ``u`` per action where its seat has a play (even a single one)
-  and plays ``plays[floor(u * len(plays))]``; a forced draw draws nothing.
-* The simulated clock is the sum of all waiting times over the whole game (it runs on across
-  rounds); it is shown in the trace only (no output depends on it).
+"""Wig Out!'s public face: its spec for the engine, the trace, the decision log and the scripted
+game (docs/rules/wigout.md). The readings of the rules page this implementation chose are
+written once, in ``rules.py``'s docstring.
 """
 
 from __future__ import annotations
@@ -45,6 +14,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -56,26 +26,22 @@ from montecards.engine.spec import (
     parse_bool,
     parse_float_list,
 )
-from montecards.games.wigout import kernel
-from montecards.games.wigout.kernel import NAMES
+from montecards.games.wigout import kernel, rules, view
+from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
+from montecards.games.wigout.strategies import NAMES
 
 EVENT_NAMES = {
-    kernel.EV_DEAL: "deal",
-    kernel.EV_START: "start",
-    kernel.EV_ADD: "add",
-    kernel.EV_DRAW: "draw",
-    kernel.EV_WIGOUT: "wig_out",
-    kernel.EV_DEADLOCK: "deadlock",
+    rules.EV_DEAL: "deal",
+    rules.EV_START: "start",
+    rules.EV_ADD: "add",
+    rules.EV_DRAW: "draw",
+    rules.EV_WIGOUT: "wig_out",
+    rules.EV_DEADLOCK: "deadlock",
 }
 TRACE_COLUMNS = [
     "deal", "round", "event", "seat", "character", "cards", "wait", "time", "choice",
     "hand", "table", "draw_pile", "detail",
 ]
-
-
-def default_hand_size(players: int) -> int:
-    """7 cards each with 2-4 players, 5 with 5-6 (rules: Round setup)."""
-    return 7 if players <= 4 else 5
 
 
 def _parse_int(text: str) -> int:
@@ -97,7 +63,7 @@ def _check_draw_time_factor(value: Any, players: int) -> float:
 
 PARAMS = (
     Param("characters", 12, "characters in the deck (12; an edition has 14)", _parse_int,
-          check_int_range("characters", 1, kernel.MAX_CHARS)),
+          check_int_range("characters", 1, MAX_CHARS)),
     Param("copies", 5, "copies of each character", _parse_int,
           check_int_range("copies", 1, 1000)),
     Param("hand_size", default_hand_size, "cards dealt to each seat (7 with 2-4 players, 5 with 5-6)",
@@ -144,7 +110,7 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
 def _new_trace(params: dict[str, Any], factor: int = 1) -> np.ndarray:
     deck = params["characters"] * params["copies"]
     rows = factor * (params["rounds"] * (deck + 400) + 64)
-    return np.zeros((rows, kernel.TRACE_WIDTH), dtype=np.float64)
+    return np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
 
 
 def _events(buffer: np.ndarray) -> np.ndarray:
@@ -155,37 +121,37 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     """Readable events from a kernel trace buffer (the deck of each deal in its ``detail``)."""
     events = _events(buffer)
     decks: dict[int, list[int]] = {}
-    for ev in events[events[:, kernel.T_KIND] == kernel.EV_CARD]:
-        decks.setdefault(int(ev[kernel.T_DEAL]), []).append(int(ev[kernel.T_CHAR]))
+    for ev in events[events[:, rules.T_KIND] == rules.EV_CARD]:
+        decks.setdefault(int(ev[rules.T_DEAL]), []).append(int(ev[rules.T_CHAR]))
     records = []
     for ev in events:
-        kind = int(ev[kernel.T_KIND])
-        if kind == kernel.EV_CARD:
+        kind = int(ev[rules.T_KIND])
+        if kind == rules.EV_CARD:
             continue
-        deal = int(ev[kernel.T_DEAL])
+        deal = int(ev[rules.T_DEAL])
         detail = ""
-        character = int(ev[kernel.T_CHAR])
-        if kind == kernel.EV_DEAL:
-            a, b = character, int(ev[kernel.T_AUX])
+        character = int(ev[rules.T_CHAR])
+        if kind == rules.EV_DEAL:
+            a, b = character, int(ev[rules.T_AUX])
             piles = f"one pile of two {a}s" if a == b else f"piles {a} and {b}"
             deck = " ".join(str(c) for c in decks.get(deal, []))
-            detail = f"dealer {int(ev[kernel.T_SEAT])}; starters: {piles}; deck: {deck}"
-        elif kind == kernel.EV_DEADLOCK:
-            detail = "counts as a round" if ev[kernel.T_AUX] else "not counted: dealt again"
+            detail = f"dealer {int(ev[rules.T_SEAT])}; starters: {piles}; deck: {deck}"
+        elif kind == rules.EV_DEADLOCK:
+            detail = "counts as a round" if ev[rules.T_AUX] else "not counted: dealt again"
         records.append(
             {
                 "deal": deal,
-                "round": int(ev[kernel.T_ROUND]),
+                "round": int(ev[rules.T_ROUND]),
                 "event": EVENT_NAMES[kind],
-                "seat": int(ev[kernel.T_SEAT]),
+                "seat": int(ev[rules.T_SEAT]),
                 "character": character,
-                "cards": int(ev[kernel.T_CARDS]),
-                "wait": float(ev[kernel.T_WAIT]),
-                "time": float(ev[kernel.T_TIME]),
-                "choice": float(ev[kernel.T_CHOICE]),
-                "hand": int(ev[kernel.T_HAND_AFTER]),
-                "table": int(ev[kernel.T_TABLE_AFTER]),
-                "draw_pile": int(ev[kernel.T_PILE_AFTER]),
+                "cards": int(ev[rules.T_CARDS]),
+                "wait": float(ev[rules.T_WAIT]),
+                "time": float(ev[rules.T_TIME]),
+                "choice": float(ev[rules.T_CHOICE]),
+                "hand": int(ev[rules.T_HAND_AFTER]),
+                "table": int(ev[rules.T_TABLE_AFTER]),
+                "draw_pile": int(ev[rules.T_PILE_AFTER]),
                 "detail": detail,
             }
         )
@@ -203,7 +169,7 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
     factor = 1
     while True:
         buffer = _new_trace(resolved, factor)
-        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer)
+        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer, None)
         if buffer[0, 0] < buffer.shape[0]:
             return buffer, row
         factor *= 4  # an unusually long game: play it again with room for every event
@@ -224,30 +190,83 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     return _trace_frame(buffer), row
 
 
+def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+              strategy_names: Sequence[str] | str | None = None) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run played).
+
+    One ``Decision`` per play decision (``view.DECISION_PLAY``: a seat with a legal play acts),
+    in order: the seat, its observation (``view.OBS_SIZE`` entries, ``view.obs_*`` accessors),
+    the legal move ids (``view`` order) and the index of the move its strategy made.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    packed = pack_params(players, resolved)
+    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.float64)
+    capacity = 512 * resolved["rounds"]
+    while True:
+        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
+        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, no_trace, log)
+        made = int(log[0][0])
+        if made <= capacity:
+            return read_log(log)
+        capacity = made  # an unusually long game: play it again with room for every decision
+
+
+def script_from_trace(events: pd.DataFrame | np.ndarray, players: int,
+                      strategies: Sequence[str] | str,
+                      params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The keyword arguments of :func:`play_scripted` that replay a traced game.
+
+    ``events``: the DataFrame of :func:`trace` (or the kernel's raw trace rows); ``players``,
+    ``strategies`` and ``params`` are those of the traced game (a trace does not repeat them).
+    ``play_scripted(**script_from_trace(events, players, strategies, params))`` plays it again:
+    ``round_decks`` (one full deck per deal, top first), ``events`` (``(actor, waiting_time)``
+    per action) and ``random_choices`` (the uniforms the ``random`` seats drew).
+    """
+    inputs = _inputs_of(events) if isinstance(events, np.ndarray) else _inputs_of_frame(events)
+    return {"round_decks": inputs["round_decks"], "players": players, "events": inputs["events"],
+            "strategies": strategies, "params": params, "random_choices": inputs["random_choices"]}
+
+
 def scripted_inputs(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
                     strategy_names: Sequence[str] | str | None = None) -> dict[str, Any]:
-    """The explicit inputs of game ``index`` of a run, in ``play_scripted``'s form.
-
-    ``round_decks`` (one full deck per deal, top first), ``events`` (``(actor, waiting_time)``
-    per action) and ``random_choices`` (the uniforms the ``random`` seats drew), so that
-    ``play_scripted(**scripted_inputs(...), players=..., strategies=..., params=...)`` replays it.
-    """
+    """The explicit inputs of game ``index`` of a run: ``round_decks``, ``events`` and
+    ``random_choices`` of :func:`script_from_trace` (the older name, kept for its callers),
+    so that ``play_scripted(**scripted_inputs(...), players=..., strategies=..., params=...)``
+    replays it."""
     buffer, _row = _trace_buffer(seed, index, players, params, strategy_names)
-    return _inputs_of(buffer)
+    return _inputs_of(_events(buffer))
 
 
-def _inputs_of(buffer: np.ndarray) -> dict[str, Any]:
-    events = _events(buffer)
-    kinds = events[:, kernel.T_KIND]
-    cards = events[kinds == kernel.EV_CARD]
-    n_deals = int(kinds[kinds == kernel.EV_DEAL].shape[0])
-    decks = cards[:, kernel.T_CHAR].astype(np.int64).reshape(n_deals, -1)
-    actions = events[(kinds == kernel.EV_START) | (kinds == kernel.EV_ADD) | (kinds == kernel.EV_DRAW)]
-    choices = actions[:, kernel.T_CHOICE]
+def _inputs_of(events: np.ndarray) -> dict[str, Any]:
+    """Decks, events and choices from the kernel's raw trace rows."""
+    kinds = events[:, rules.T_KIND]
+    cards = events[kinds == rules.EV_CARD]
+    n_deals = int(kinds[kinds == rules.EV_DEAL].shape[0])
+    decks = cards[:, rules.T_CHAR].astype(np.int64).reshape(n_deals, -1)
+    actions = events[(kinds == rules.EV_START) | (kinds == rules.EV_ADD) | (kinds == rules.EV_DRAW)]
+    choices = actions[:, rules.T_CHOICE]
     return {
         "round_decks": decks.tolist(),
-        "events": list(zip(actions[:, kernel.T_SEAT].astype(np.int64).tolist(),
-                           actions[:, kernel.T_WAIT].tolist(), strict=True)),
+        "events": list(zip(actions[:, rules.T_SEAT].astype(np.int64).tolist(),
+                           actions[:, rules.T_WAIT].tolist(), strict=True)),
+        "random_choices": choices[choices >= 0].tolist(),
+    }
+
+
+def _inputs_of_frame(frame: pd.DataFrame) -> dict[str, Any]:
+    """Decks, events and choices from the trace DataFrame (each deal's deck is in the
+    ``detail`` of its ``deal`` row, after ``deck: ``)."""
+    deals = frame[frame["event"] == "deal"]
+    decks = [[int(c) for c in detail.split("deck: ", 1)[1].split()] for detail in deals["detail"]]
+    actions = frame[frame["event"].isin(["start", "add", "draw"])]
+    choices = actions["choice"]
+    return {
+        "round_decks": decks,
+        "events": list(zip(actions["seat"].astype(int).tolist(), actions["wait"].tolist(),
+                           strict=True)),
         "random_choices": choices[choices >= 0].tolist(),
     }
 
@@ -360,7 +379,7 @@ def play_scripted(
     row = np.zeros(layout.width, dtype=np.int64)
     info = np.zeros(4, dtype=np.int64)
     rows = 1 + decks.shape[0] * (decks.shape[1] + 4) + 2 * actors.shape[0] + 8
-    buffer = np.zeros((rows, kernel.TRACE_WIDTH), dtype=np.float64)
+    buffer = np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
     err = kernel.play_script(players, packed, codes, decks, actors, waits, choices, row, buffer, info)
     if err != kernel.ERR_NONE:
         raise ValueError(
@@ -408,4 +427,6 @@ SPEC = GameSpec(
     ),
 )
 
-__all__ = ["SPEC", "play_scripted", "trace", "scripted_inputs", "InputError"]
+__all__ = [
+    "SPEC", "decisions", "play_scripted", "script_from_trace", "scripted_inputs", "trace", "InputError",
+]
