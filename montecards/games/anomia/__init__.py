@@ -3,10 +3,11 @@
 from montecards.games.anomia.game import (
     SPEC,
     TwoMatchesError,
+    decisions,
     deck_in_play,
     play_scripted,
     replay_inputs,
     trace,
 )
 
-__all__ = ["SPEC", "TwoMatchesError", "deck_in_play", "play_scripted", "replay_inputs", "trace"]
+__all__ = ["SPEC", "TwoMatchesError", "decisions", "deck_in_play", "play_scripted", "replay_inputs", "trace"]

@@ -34,6 +34,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -388,6 +389,25 @@ def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
     return {"deck": deck, "face_off_winners": winners, "tiebreaks": tiebreaks}
 
 
+def decisions(
+    seed: int,
+    index: int,
+    players: int,
+    params: dict[str, Any] | None = None,
+    strategy_names: Sequence[str] | None = None,
+) -> list[Decision]:
+    """The decision log of game ``index`` of the run with ``seed``: always empty.
+
+    Every game offers this call; Anomia's seats make no decisions (``view.py``: face-offs are
+    decided by the skill model, a parameter). The arguments are checked as for ``trace``.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    SPEC.strategy_codes(players, strategy_names)
+    pack_params(players, resolved)
+    return []
+
+
 # --- scripted play ---------------------------------------------------------------------------
 
 
@@ -597,6 +617,7 @@ __all__ = [
     "SPEC",
     "InputError",
     "TwoMatchesError",
+    "decisions",
     "deck_in_play",
     "play_scripted",
     "replay_inputs",
