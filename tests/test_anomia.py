@@ -315,6 +315,25 @@ def test_two_matches_at_once_are_caught():
     assert out["draws"] == 3 and out["events"].query("event == 'draw'")["aux"].tolist() == [0, 1, 2]
 
 
+def test_play_scripted_replays_a_trace_from_script_from_trace():
+    for players, variant in (
+        (3, {}),
+        (4, {"tie_prob": 0.4, "theta": [0.5, 0, 0, 0]}),
+        (5, {"winnings_face_up": True}),
+        (6, dict(TINY_DECK, tie_prob=0.5)),
+    ):
+        for index in range(4):
+            events, row = anomia.trace(11, index, players, variant)
+            script = anomia.script_from_trace(events, players, variant)
+            replay = anomia.play_scripted(**script)
+            assert replay["face_off_winners"] == script["face_off_winners"]
+            assert replay["winnings"] == row[SPEC.layout(players).seat_slice("score")].tolist()
+            assert replay["face_offs"] == int(row[K.COL_FACE_OFFS])
+            assert replay["events"]["event"].tolist() == events["event"].tolist()
+            old = anomia.replay_inputs(events)
+            assert old == {k: script[k] for k in ("deck", "face_off_winners", "tiebreaks")}
+
+
 def test_scripted_errors_are_clear():
     deck = list(range(100))
     with pytest.raises(ValueError, match="exactly once"):

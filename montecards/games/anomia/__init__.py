@@ -7,7 +7,17 @@ from montecards.games.anomia.game import (
     deck_in_play,
     play_scripted,
     replay_inputs,
+    script_from_trace,
     trace,
 )
 
-__all__ = ["SPEC", "TwoMatchesError", "decisions", "deck_in_play", "play_scripted", "replay_inputs", "trace"]
+__all__ = [
+    "SPEC",
+    "TwoMatchesError",
+    "decisions",
+    "deck_in_play",
+    "play_scripted",
+    "replay_inputs",
+    "script_from_trace",
+    "trace",
+]

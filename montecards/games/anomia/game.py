@@ -368,11 +368,15 @@ def trace(
     return _trace_frame(buffer, codes), rows[0]
 
 
-def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
-    """The scripted inputs that replay a traced game: ``deck``, ``face_off_winners``, ``tiebreaks``.
+def script_from_trace(
+    events: pd.DataFrame, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game.
 
-    ``tiebreaks`` has one entry per face-off: None, or ``(winner, insert_position)`` with
-    ``insert_position`` None for a tie decided without a card.
+    ``play_scripted(**script_from_trace(events, players, params))`` plays the game of
+    ``events`` (from ``trace`` or ``play_scripted``) again, given the same ``players`` and
+    ``params``. ``tiebreaks`` has one entry per face-off: None, or ``(winner, insert_position)``
+    with ``insert_position`` None for a tie decided without a card.
     """
     deck = events.loc[events["event"] == "deck", "card_id"].tolist()
     winners: list[int] = []
@@ -386,7 +390,20 @@ def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
             winners.append(int(ev.seat))
             tiebreaks.append(pending)
             pending = None
-    return {"deck": deck, "face_off_winners": winners, "tiebreaks": tiebreaks}
+    return {
+        "deck": deck,
+        "players": players,
+        "face_off_winners": winners,
+        "params": params,
+        "tiebreaks": tiebreaks,
+    }
+
+
+def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
+    """The old name of ``script_from_trace``, without the game's set-up: ``deck``,
+    ``face_off_winners`` and ``tiebreaks`` only."""
+    script = script_from_trace(events, 0)
+    return {key: script[key] for key in ("deck", "face_off_winners", "tiebreaks")}
 
 
 def decisions(
@@ -573,7 +590,7 @@ def _scripted_result(
             chains[-1] += 1
             if not face_up:
                 winnings_cards[ev.seat].append(int(ev.card_id))
-    inputs = replay_inputs(events)
+    inputs = script_from_trace(events, players)
     return {
         "winnings": row[layout.seat_slice("score")].tolist(),
         "win_share": (row[layout.seat_slice("win")] / WIN_UNIT).tolist(),
@@ -621,5 +638,6 @@ __all__ = [
     "deck_in_play",
     "play_scripted",
     "replay_inputs",
+    "script_from_trace",
     "trace",
 ]
