@@ -1,4 +1,4 @@
-"""Anomia (3-6 players): rules kernel, skill model, scripted play and trace (docs/rules/anomia.md)."""
+"""Anomia (3-6 players): rules, skill model, kernel, scripted play and trace (docs/rules/anomia.md)."""
 
 from montecards.games.anomia.game import (
     SPEC,

@@ -5,10 +5,10 @@ the seat's observation (``OBS_SIZE`` int64 entries), the legal moves (at most ``
 move ids) and the kinds of decision (``DECISION_*``). Anomia has no card choices: the turn order
 is fixed, the drawn card is the top of the draw pile, and a face-off is won by whoever names an
 example first, which the simulator does not play out but draws from a skill model
-(Bradley-Terry over the per-seat ``theta``, with the optional tie probability ``tie_prob``).
-So there is no decision kind, no observation and no legal move, and there is no ``observe`` or
-``legal_moves``: a user strategy has nothing to choose. A seat's "skill" in this game is a
-parameter of the run, not a function (``docs/strategies/anomia.md``).
+(``strategies.py``: Bradley-Terry over the per-seat ``theta``, with the optional tie
+probability ``tie_prob``). So there is no decision kind, no observation and no legal move,
+and there is no ``observe`` or ``legal_moves``: a user strategy has nothing to choose. A seat's
+"skill" in this game is a parameter of the run, not a function (``docs/strategies/anomia.md``).
 """
 
 from __future__ import annotations
