@@ -296,7 +296,7 @@ def test_two_matches_at_once_are_caught():
     # in a run the game stops as unfinished and wins nobody anything
     resolved = SPEC.resolve_params(4, deck)
     rows = np.zeros((1, SPEC.layout(4).width), np.int64)
-    err, _ = K.play_deck(
+    err, _ = K.play_script(
         np.array([0, 1, 2, 3, 4]),
         4,
         SPEC.pack_params(4, resolved),
@@ -404,3 +404,15 @@ def test_cli_style_values_parse():
     assert resolved["remove_symbols"] == [] and resolved["winnings_face_up"] is True
     assert SPEC.resolve_params(4, {"wild_pairs": "0,1,2,3"})["wild_pairs"] == [[0, 1], [2, 3]]
     assert SPEC.resolve_params(4, resolved) == resolved  # canonical values pass again unchanged
+
+
+def test_pile_entries_give_back_card_symbol_and_drawer():
+    from montecards.games.anomia import rules
+
+    for card in (0, 1, 91, 99, 80_999):
+        for symbol in range(8):
+            for drawer in range(6):
+                entry = rules.pile_entry(card, symbol, drawer)
+                assert rules.entry_card(entry) == card
+                assert rules.entry_symbol(entry) == symbol
+                assert rules.entry_drawer(entry) == drawer

@@ -40,7 +40,6 @@ from montecards.games.anomia.rules import (
     H_DRAWN,
     H_FACE_OFFS,
     H_LONGEST,
-    H_SCRIPTED,
     H_TIES,
     H_WILD_FACE_OFFS,
     TRACE_WIDTH,
@@ -75,6 +74,7 @@ from montecards.games.anomia.rules import (
     scripted,
     seats_with,
     set_deck_card,
+    set_scripted,
     shuffle_deck,
     table_matches,
     tiebreak_card,
@@ -403,7 +403,7 @@ def play_script(deck, players, params, winners, ties, table_seats, rows, trace):
     the error's details and the final play piles; the row goes into the last row of ``rows``.
     """
     g = new_state(players, params)
-    g[H_SCRIPTED] = 1
+    set_scripted(g)
     for k in range(deck.shape[0]):
         set_deck_card(g, k, deck[k])
     rng = np.zeros(4, np.uint64)
@@ -425,7 +425,3 @@ def play_script(deck, players, params, winners, ties, table_seats, rows, trace):
     keep_alive(trace)
     keep_alive(rows)
     return err, g
-
-
-play_deck = play_script
-"""The old name of ``play_script``."""

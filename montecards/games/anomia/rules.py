@@ -159,6 +159,12 @@ def scripted(g):
 
 
 @njit(cache=True, inline="always")
+def set_scripted(g):
+    """Mark the state as a scripted game (the deck region then holds the explicit order)."""
+    g[at(H_SCRIPTED)] = 1
+
+
+@njit(cache=True, inline="always")
 def code_of(g, card):
     """What a card shows (``cards.py``): a symbol, or ``WILD_BASE + 8 * x + y`` for a wild."""
     return g[at(CODES + card)]
@@ -216,6 +222,18 @@ def partner(g, symbol):
 
 
 @njit(cache=True, inline="always")
+def wild_active(g):
+    """True once a wild has been drawn."""
+    return g[at(H_WILD_X)] >= 0
+
+
+@njit(cache=True, inline="always")
+def active_wild(g):
+    """The two symbols ``(x, y)`` of the active wild (only when ``wild_active``)."""
+    return g[at(H_WILD_X)], g[at(H_WILD_Y)]
+
+
+@njit(cache=True, inline="always")
 def lowest_seat(g, seats):
     """The lowest seat of a non-empty bitset."""
     return g[at(LOWEST + seats)]
@@ -236,6 +254,11 @@ def pile_slot(g, seat, k):
 def score(g, seat):
     """Cards won (winnings; with face-up winnings, the won cards on the seat's play pile)."""
     return g[at(SCORE + seat)]
+
+
+@njit(cache=True, inline="always")
+def add_score(g, seat, k):
+    g[at(SCORE + seat)] += k
 
 
 @njit(cache=True, inline="always")
@@ -426,9 +449,10 @@ def table_matches(g):
             matches += k * (k - 1) // 2
             a = lowest_seat(g, seats)
             b = lowest_seat(g, seats & (seats - 1))
-    if g[at(H_WILD_X)] >= 0:  # pairs showing the active wild's two symbols
-        with_x = showing(g, g[at(H_WILD_X)])
-        with_y = showing(g, g[at(H_WILD_Y)])
+    if wild_active(g):  # pairs showing the active wild's two symbols
+        x, y = active_wild(g)
+        with_x = showing(g, x)
+        with_y = showing(g, y)
         if with_x != 0 and with_y != 0:
             matches += count_bits(with_x) * count_bits(with_y)
             a = lowest_seat(g, with_x)
@@ -451,9 +475,10 @@ def draw_card(g):
 @hot_inline
 def activate_wild(g, code):
     """A drawn wild becomes the active wild, replacing any earlier one."""
-    if g[at(H_WILD_X)] >= 0:
-        g[at(PARTNER + g[at(H_WILD_X)])] = NO_WILD
-        g[at(PARTNER + g[at(H_WILD_Y)])] = NO_WILD
+    if wild_active(g):
+        old_x, old_y = active_wild(g)
+        g[at(PARTNER + old_x)] = NO_WILD
+        g[at(PARTNER + old_y)] = NO_WILD
     x, y = wild_symbols(code)
     g[at(H_WILD_X)] = x
     g[at(H_WILD_Y)] = y
@@ -478,12 +503,12 @@ def resolve_face_off(g, winner, loser):
     if face_up(g):
         put_on_pile(g, winner, entry)
         drawer = entry_drawer(entry)
-        if drawer != winner:
-            g[at(SCORE + winner)] += 1
+        if drawer != winner:  # a card won back by the seat that drew it does not score
+            add_score(g, winner, 1)
         if drawer != loser:
-            g[at(SCORE + loser)] -= 1
+            add_score(g, loser, -1)
     else:
-        g[at(SCORE + winner)] += 1
+        add_score(g, winner, 1)
     g[at(WON + winner)] += 1
     g[at(H_FACE_OFFS)] += 1
     return entry
@@ -494,7 +519,7 @@ def tiebreak_card(g):
     """Deck position of the tiebreak card: the first category card from the top of the draw
     pile (the cards in play if there is none)."""
     n = cards_in_play(g)
-    t = g[at(H_NEXT)]
+    t = next_position(g)
     while t < n and is_wild(code_of(g, deck_card(g, t))):
         t += 1
     return t
@@ -503,7 +528,7 @@ def tiebreak_card(g):
 @hot_inline
 def tiebreak_room(g):
     """The largest position the tiebreak card can go back to: the draw pile's size without it."""
-    return cards_in_play(g) - g[at(H_NEXT)] - 1
+    return cards_in_play(g) - next_position(g) - 1
 
 
 @hot
@@ -511,7 +536,7 @@ def put_back_tiebreak_card(g, t, pos):
     """The tiebreak card (deck position ``t``) goes back into the draw pile at ``pos`` (0 = the
     top of the draw pile); returns the card."""
     card = deck_card(g, t)
-    target = g[at(H_NEXT)] + pos
+    target = next_position(g) + pos
     if target < t:
         for k in range(t, target, -1):
             set_deck_card(g, k, deck_card(g, k - 1))
