@@ -37,7 +37,6 @@ from montecards.games.anomia.rules import (
     EV_TABLE,
     EV_TIEBREAK,
     H_CASCADES,
-    H_DRAWN,
     H_FACE_OFFS,
     H_LONGEST,
     H_TIES,
@@ -54,6 +53,7 @@ from montecards.games.anomia.rules import (
     deck_card,
     draw_card,
     draw_pile_empty,
+    draws,
     end_chain,
     entry_card,
     face_offs_won,
@@ -64,6 +64,7 @@ from montecards.games.anomia.rules import (
     lay_opening_table,
     lowest_seat,
     matches_of,
+    next_position,
     pile_entry,
     players_of,
     put_back_tiebreak_card,
@@ -130,10 +131,10 @@ def new_state(players, params):
 
 
 @hot_inline
-def face_off_outcome(g, lo, hi, fo_rng, script_winners, script_ties):
+def face_off_outcome(g, lo, hi, fo_rng, is_scripted, script_winners, script_ties):
     """``(err, winner, tie, script_tie)`` of the face-off between seats ``lo < hi``: from the
-    skill model in a run, from the script in scripted play."""
-    if scripted(g):
+    skill model in a run, from the script in scripted play (``is_scripted``)."""
+    if is_scripted:
         k = count(g, H_FACE_OFFS)
         if k >= script_winners.shape[0]:
             return fail(g, ERR_TOO_FEW_WINNERS, lo, hi, 0), lo, False, NO_TIE
@@ -212,6 +213,8 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
         record_deck(g, table_seats, trace)
     lay_opening_table(g, table_seats)
     players = players_of(g)
+    is_scripted = scripted(g)
+    winnings_face_up = face_up(g)
     seat = 0
     chain_seat = -1  # the seat whose draw started the current chain
     chain = 0
@@ -245,7 +248,9 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
                 b = lowest_seat(g, match_b)
             lo = min(a, b)
             hi = max(a, b)
-            err, winner, tie, script_tie = face_off_outcome(g, lo, hi, fo_rng, script_winners, script_ties)
+            err, winner, tie, script_tie = face_off_outcome(
+                g, lo, hi, fo_rng, is_scripted, script_winners, script_ties
+            )
             if err != ERR_NONE:
                 return err
             loser = lo + hi - winner
@@ -256,8 +261,8 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
                     return err
             wild = is_wild_face_off(g, lo, hi)
             add_to(g, H_WILD_FACE_OFFS, wild)
-            entry = resolve_face_off(g, winner, loser)
-            if face_up(g):  # the won card on top of the winner's pile may match
+            entry = resolve_face_off(g, winner, loser, winnings_face_up)
+            if winnings_face_up:  # the won card on top of the winner's pile may match
                 seat_b = winner
                 match_b = matches_of(g, winner) & ~(1 << loser)
             seat_a = loser  # the cascade: the loser's next card may match anyone
@@ -272,10 +277,9 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
             chain = 0
         if draw_pile_empty(g):
             break
-        draws = count(g, H_DRAWN)
-        card = draw_card(g)
         if tracing:
-            record(trace, EV_DRAW, seat, card, -1, draws)
+            record(trace, EV_DRAW, seat, deck_card(g, next_position(g)), -1, draws(g))
+        card = draw_card(g)
         chain_seat = seat
         code = code_of(g, card)
         if is_wild(code):  # the wild replaces the active one; the same seat draws again
@@ -289,7 +293,7 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
             if seat == players:
                 seat = 0
         match_b = 0
-    if scripted(g) and count(g, H_FACE_OFFS) != script_winners.shape[0]:
+    if is_scripted and count(g, H_FACE_OFFS) != script_winners.shape[0]:
         return fail(g, ERR_TOO_MANY_WINNERS, -1, -1, script_winners.shape[0])
     return ERR_NONE
 
@@ -298,7 +302,7 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
 def write_row(g, err, rows, r):
     """Outputs of a finished game into ``rows[r]``: the most cards won wins, ties share."""
     players = players_of(g)
-    rows[r, COL_TURNS] = count(g, H_DRAWN)
+    rows[r, COL_TURNS] = draws(g)
     rows[r, COL_UNFINISHED] = 1 if err != ERR_NONE else 0
     rows[r, COL_FACE_OFFS] = count(g, H_FACE_OFFS)
     rows[r, COL_CASCADES] = count(g, H_CASCADES)

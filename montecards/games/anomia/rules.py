@@ -72,7 +72,7 @@ H_PLAYERS = 0
 H_N = 1  # cards in play
 H_IDS = 2  # card ids of the composition, removed ones included
 H_FACE_UP = 3
-H_DRAWN = 4  # draws (wild cards included; the opening table's cards were not drawn)
+H_FIRST_DRAW = 4  # deck position of the first draw (the opening table's cards were not drawn)
 H_FACE_OFFS = 5
 H_CASCADES = 6
 H_LONGEST = 7
@@ -85,7 +85,7 @@ H_ERR_A = 13
 H_ERR_B = 14
 H_ERR_C = 15
 H_NEXT = 16  # deck position of the next draw
-H_GAME_FIRST = H_DRAWN  # H_GAME_FIRST .. H_GAME_END - 1 are reset every game
+H_GAME_FIRST = H_FIRST_DRAW  # H_GAME_FIRST .. H_GAME_END - 1 are reset every game
 H_GAME_END = 17
 H_TIE_THRESHOLD = 17  # the skill model's tie threshold (strategies.py)
 H_SCRIPTED = 18  # 1: explicit deck order and face-off winners (play_script), 0: a run
@@ -199,6 +199,12 @@ def next_position(g):
 
 
 @njit(cache=True, inline="always")
+def draws(g):
+    """Cards drawn so far (wild cards included)."""
+    return g[at(H_NEXT)] - g[at(H_FIRST_DRAW)]
+
+
+@njit(cache=True, inline="always")
 def draw_pile_empty(g):
     return g[at(H_NEXT)] == g[at(H_N)]
 
@@ -268,7 +274,7 @@ def face_offs_won(g, seat):
 
 @njit(cache=True, inline="always")
 def count(g, counter):
-    """One of this game's counters (``H_DRAWN``, ``H_FACE_OFFS``, ...)."""
+    """One of this game's counters (``H_FACE_OFFS``, ``H_CASCADES``, ...)."""
     return g[at(counter)]
 
 
@@ -354,16 +360,20 @@ def clear_table(g):
 @hot_inline
 def shuffle_deck(g, deck_rng):
     """Shuffle the cards in play into one deck: the very draws of ``rng.shuffle`` on the
-    ascending ids (a complete Fisher-Yates)."""
+    ascending ids (a complete Fisher-Yates).
+
+    On views of the deck and the template: their addresses are read once, where ``deck_card``
+    would re-read the deck's offset after every store (-4 % time per game)."""
     n = cards_in_play(g)
-    template = CODES + g[at(H_IDS)]
+    deck = g[g[at(H_DECK)] : g[at(H_DECK)] + n]
+    template = g[CODES + g[at(H_IDS)] : CODES + g[at(H_IDS)] + n]
     for k in range(n):
-        set_deck_card(g, k, g[at(template + k)])
+        deck[at(k)] = template[at(k)]
     for k in range(n - 1):
         j = k + bounded(deck_rng, n - k)
-        card = deck_card(g, j)
-        set_deck_card(g, j, deck_card(g, k))
-        set_deck_card(g, k, card)
+        card = deck[at(j)]
+        deck[at(j)] = deck[at(k)]
+        deck[at(k)] = card
 
 
 @hot_inline
@@ -409,6 +419,7 @@ def lay_opening_table(g, table_seats):
     for k in range(table_seats.shape[0]):
         card = deck_card(g, k)
         put_on_pile(g, table_seats[k], pile_entry(card, code_of(g, card), table_seats[k]))
+    g[at(H_FIRST_DRAW)] = table_seats.shape[0]
     g[at(H_NEXT)] = table_seats.shape[0]
 
 
@@ -468,7 +479,6 @@ def draw_card(g):
     """The active player draws the top card of the draw pile."""
     k = g[at(H_NEXT)]
     g[at(H_NEXT)] = k + 1
-    g[at(H_DRAWN)] += 1
     return deck_card(g, k)
 
 
@@ -496,11 +506,12 @@ def is_wild_face_off(g, a, b):
 
 
 @hot_inline
-def resolve_face_off(g, winner, loser):
-    """The winner takes the loser's top card: into its winnings, or with face-up winnings onto
-    its play pile. Returns the card's pile entry."""
+def resolve_face_off(g, winner, loser, winnings_face_up):
+    """The winner takes the loser's top card: into its winnings, or with face-up winnings
+    (``face_up(g)``, read once per game by the caller) onto its play pile. Returns the card's
+    pile entry."""
     entry = take_top_card(g, loser)
-    if face_up(g):
+    if winnings_face_up:
         put_on_pile(g, winner, entry)
         drawer = entry_drawer(entry)
         if drawer != winner:  # a card won back by the seat that drew it does not score
