@@ -305,6 +305,7 @@ def _trace_frame(buffer: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
     names = np.array([EVENT_NAMES[k] for k in range(len(EVENT_NAMES))], dtype=object)
     rows = zip(kind.tolist(), card.tolist(), other.tolist(), extra.tolist(), strict=True)
     import pandas as pd  # lazily: workers that only play chunks never load it
+
     return pd.DataFrame(
         {
             "turn": turn,
@@ -445,9 +446,7 @@ def _script_ties(tiebreaks: Sequence[Any] | None, winners: list[int]) -> np.ndar
 
 def _raise_script_error(err: int, st: np.ndarray, n_winners: int) -> None:
     """Turn a kernel error of a scripted game into a clear exception."""
-    index, a, b, c = (
-        int(st[k]) for k in (rules.H_ERR_INDEX, rules.H_ERR_A, rules.H_ERR_B, rules.H_ERR_C)
-    )
+    index, a, b, c = (int(st[k]) for k in (rules.H_ERR_INDEX, rules.H_ERR_A, rules.H_ERR_B, rules.H_ERR_C))
     if err == rules.ERR_TOO_FEW_WINNERS:
         raise ValueError(
             f"face_off_winners too short: face-off {index} (seats {a} and {b}) has no winner; "

@@ -60,7 +60,6 @@ from montecards.games.anomia.rules import (
     face_up,
     fail,
     is_wild,
-    is_wild_face_off,
     lay_opening_table,
     lowest_seat,
     matches_of,
@@ -259,9 +258,7 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
                 err = tiebreak(g, fo_rng, script_tie, winner, loser, trace)
                 if err != ERR_NONE:
                     return err
-            wild = is_wild_face_off(g, lo, hi)
-            add_to(g, H_WILD_FACE_OFFS, wild)
-            entry = resolve_face_off(g, winner, loser, winnings_face_up)
+            entry, wild = resolve_face_off(g, winner, loser, winnings_face_up)
             if winnings_face_up:  # the won card on top of the winner's pile may match
                 seat_b = winner
                 match_b = matches_of(g, winner) & ~(1 << loser)

@@ -509,7 +509,9 @@ def is_wild_face_off(g, a, b):
 def resolve_face_off(g, winner, loser, winnings_face_up):
     """The winner takes the loser's top card: into its winnings, or with face-up winnings
     (``face_up(g)``, read once per game by the caller) onto its play pile. Returns the card's
-    pile entry."""
+    pile entry and whether the face-off was wild (1: the tops showed different symbols)."""
+    wild = is_wild_face_off(g, winner, loser)
+    g[at(H_WILD_FACE_OFFS)] += wild
     entry = take_top_card(g, loser)
     if winnings_face_up:
         put_on_pile(g, winner, entry)
@@ -522,7 +524,7 @@ def resolve_face_off(g, winner, loser, winnings_face_up):
         add_score(g, winner, 1)
     g[at(WON + winner)] += 1
     g[at(H_FACE_OFFS)] += 1
-    return entry
+    return entry, wild
 
 
 @hot_inline
