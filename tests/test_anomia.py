@@ -296,7 +296,7 @@ def test_two_matches_at_once_are_caught():
     # in a run the game stops as unfinished and wins nobody anything
     resolved = SPEC.resolve_params(4, deck)
     rows = np.zeros((1, SPEC.layout(4).width), np.int64)
-    err, _ = K.play_deck(
+    err, _ = K.play_script(
         np.array([0, 1, 2, 3, 4]),
         4,
         SPEC.pack_params(4, resolved),
@@ -313,6 +313,25 @@ def test_two_matches_at_once_are_caught():
     assert out["winnings_cards"] == [[], [0], [2], []]
     assert out["chains"] == [1, 0, 0, 1]  # the opening chain, then one per draw
     assert out["draws"] == 3 and out["events"].query("event == 'draw'")["aux"].tolist() == [0, 1, 2]
+
+
+def test_play_scripted_replays_a_trace_from_script_from_trace():
+    for players, variant in (
+        (3, {}),
+        (4, {"tie_prob": 0.4, "theta": [0.5, 0, 0, 0]}),
+        (5, {"winnings_face_up": True}),
+        (6, dict(TINY_DECK, tie_prob=0.5)),
+    ):
+        for index in range(4):
+            events, row = anomia.trace(11, index, players, variant)
+            script = anomia.script_from_trace(events, players, variant)
+            replay = anomia.play_scripted(**script)
+            assert replay["face_off_winners"] == script["face_off_winners"]
+            assert replay["winnings"] == row[SPEC.layout(players).seat_slice("score")].tolist()
+            assert replay["face_offs"] == int(row[K.COL_FACE_OFFS])
+            assert replay["events"]["event"].tolist() == events["event"].tolist()
+            old = anomia.replay_inputs(events)
+            assert old == {k: script[k] for k in ("deck", "face_off_winners", "tiebreaks")}
 
 
 def test_scripted_errors_are_clear():
@@ -385,3 +404,15 @@ def test_cli_style_values_parse():
     assert resolved["remove_symbols"] == [] and resolved["winnings_face_up"] is True
     assert SPEC.resolve_params(4, {"wild_pairs": "0,1,2,3"})["wild_pairs"] == [[0, 1], [2, 3]]
     assert SPEC.resolve_params(4, resolved) == resolved  # canonical values pass again unchanged
+
+
+def test_pile_entries_give_back_card_symbol_and_drawer():
+    from montecards.games.anomia import rules
+
+    for card in (0, 1, 91, 99, 80_999):
+        for symbol in range(8):
+            for drawer in range(6):
+                entry = rules.pile_entry(card, symbol, drawer)
+                assert rules.entry_card(entry) == card
+                assert rules.entry_symbol(entry) == symbol
+                assert rules.entry_drawer(entry) == drawer

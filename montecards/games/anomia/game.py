@@ -1,26 +1,10 @@
-"""Anomia's public face: its spec for the engine, scripted play and trace (docs/rules/anomia.md).
+"""Anomia's public face: its spec for the engine, parameters, trace frame and scripted play
+(docs/rules/anomia.md).
 
-Readings of the rules page (the kernel's docstring has the details):
-
-* Seats draw in order 0, 1, 2, ...; after a wild the same seat draws again once every face-off
-  is resolved. Only top cards count; an empty play pile matches nothing.
-* A face-off is a *wild face-off* when the two tops show different symbols (matched through the
-  active wild); a face-off between equal symbols is a symbol match even if the symbol is on the
-  active wild.
-* A chain is the face-offs between one draw and the next (a wild draw is a draw);
-  ``cascades`` = chains of 2 or more; ``longest_cascade`` = the longest chain, so 1 when every
-  chain is a single face-off and 0 when the game had none.
-* ``tie_prob``: a tied face-off is decided by the rulebook tiebreak: the first *category* card
-  from the top of the draw pile (wilds above it stay), answered with the same skill model (no
-  second tie); the winner takes the loser's top card; the card goes back into the draw pile at a
-  uniform position among the ``n + 1``; with no category card left, the skill model decides
-  without a card. A tie is one face-off (counted in ``face_offs`` and in the ``ties`` metric),
-  not a draw, and does not end a chain.
-* ``winnings_face_up``: won cards go on the winner's play pile (they can start face-offs); the
-  score is the cards on a seat's pile that it did not draw itself.
-* Scores: cards won (winnings, or the face-up count above); the most wins, ties share (also when
-  everyone has 0). ``won_k``: face-offs seat k won (equal to the score unless face-up).
-* A wild must show two different symbols (a ``(3, 3)`` wild would be a plain symbol card).
+The readings of the rules page are written once, in ``rules.py``'s docstring; the skill model
+(how a face-off is decided, and what it draws) in ``strategies.py``'s; the kernel glue that
+plays a run, a trace or a scripted game in ``kernel.py``. Anomia has no decisions
+(``view.py``): ``decisions`` returns an empty log.
 """
 
 from __future__ import annotations
@@ -34,6 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -45,7 +30,7 @@ from montecards.engine.spec import (
     parse_float_list,
     parse_int_list,
 )
-from montecards.games.anomia import kernel
+from montecards.games.anomia import kernel, rules
 from montecards.games.anomia.cards import (
     DEFAULT_CARDS_PER_SYMBOL,
     DEFAULT_WILD_PAIRS,
@@ -66,13 +51,13 @@ from montecards.games.anomia.cards import (
 STRATEGIES = ("default",)
 METRICS = ("face_offs", "cascades", "longest_cascade", "wild_face_offs", "ties")
 EVENT_NAMES = {
-    kernel.EV_DECK: "deck",
-    kernel.EV_DRAW: "draw",
-    kernel.EV_FACE_OFF: "face_off",
-    kernel.EV_TIEBREAK: "tiebreak",
-    kernel.EV_CASCADE: "cascade",
-    kernel.EV_MATCHES: "two_matches",
-    kernel.EV_TABLE: "table",
+    rules.EV_DECK: "deck",
+    rules.EV_DRAW: "draw",
+    rules.EV_FACE_OFF: "face_off",
+    rules.EV_TIEBREAK: "tiebreak",
+    rules.EV_CASCADE: "cascade",
+    rules.EV_MATCHES: "two_matches",
+    rules.EV_TABLE: "table",
 }
 TRACE_COLUMNS = ["turn", "event", "seat", "other", "card", "card_id", "aux", "detail"]
 """``aux``: deck position (deck), draw number (draw), 1 for a wild match (face_off), insert
@@ -289,22 +274,22 @@ def deck_in_play(players: int, params: dict[str, Any] | None = None) -> list[int
 
 
 def _detail(kind: int, card: int, other: int, extra: int, codes: np.ndarray) -> str:
-    if kind == kernel.EV_DRAW and codes[card] >= WILD_BASE:
+    if kind == rules.EV_DRAW and codes[card] >= WILD_BASE:
         x, y = divmod(int(codes[card]) - WILD_BASE, N_SYMBOLS)
         return f"wild: symbols {x} and {y} now match; the same seat draws again"
-    if kind == kernel.EV_FACE_OFF:
+    if kind == rules.EV_FACE_OFF:
         return f"beats seat {other}" + (" (wild match)" if extra else " (symbol match)")
-    if kind == kernel.EV_TIEBREAK:
+    if kind == rules.EV_TIEBREAK:
         if card < 0:
             return f"tie with seat {other}: no category card in the draw pile, decided without a card"
         return f"tie with seat {other}: tiebreak card back into the draw pile at position {extra}"
-    if kind == kernel.EV_CASCADE:
+    if kind == rules.EV_CASCADE:
         return f"cascade of {extra} face-offs"
-    if kind == kernel.EV_DECK:
+    if kind == rules.EV_DECK:
         return f"deck position {extra}"
-    if kind == kernel.EV_MATCHES:
+    if kind == rules.EV_MATCHES:
         return f"{extra} matches at once (one around seat {other}): the game stops"
-    if kind == kernel.EV_TABLE:
+    if kind == rules.EV_TABLE:
         return f"on the opening table, position {extra}"
     return ""
 
@@ -315,11 +300,12 @@ def _trace_frame(buffer: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
     ``turn`` is the draw number an event belongs to (-1 before the first draw).
     """
     events = buffer[1 : buffer[0, 0] + 1]
-    kind, seat, card, other, extra = (events[:, k] for k in range(kernel.TRACE_WIDTH))
-    turn = np.maximum.accumulate(np.where(kind == kernel.EV_DRAW, extra, -1)) if len(kind) else kind
+    kind, seat, card, other, extra = (events[:, k] for k in range(rules.TRACE_WIDTH))
+    turn = np.maximum.accumulate(np.where(kind == rules.EV_DRAW, extra, -1)) if len(kind) else kind
     names = np.array([EVENT_NAMES[k] for k in range(len(EVENT_NAMES))], dtype=object)
     rows = zip(kind.tolist(), card.tolist(), other.tolist(), extra.tolist(), strict=True)
     import pandas as pd  # lazily: workers that only play chunks never load it
+
     return pd.DataFrame(
         {
             "turn": turn,
@@ -335,7 +321,7 @@ def _trace_frame(buffer: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
 
 
 def _new_trace(events: int) -> np.ndarray:
-    return np.zeros((events + 1, kernel.TRACE_WIDTH), dtype=np.int64)
+    return np.zeros((events + 1, rules.TRACE_WIDTH), dtype=np.int64)
 
 
 def trace(
@@ -367,11 +353,15 @@ def trace(
     return _trace_frame(buffer, codes), rows[0]
 
 
-def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
-    """The scripted inputs that replay a traced game: ``deck``, ``face_off_winners``, ``tiebreaks``.
+def script_from_trace(
+    events: pd.DataFrame, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game.
 
-    ``tiebreaks`` has one entry per face-off: None, or ``(winner, insert_position)`` with
-    ``insert_position`` None for a tie decided without a card.
+    ``play_scripted(**script_from_trace(events, players, params))`` plays the game of
+    ``events`` (from ``trace`` or ``play_scripted``) again, given the same ``players`` and
+    ``params``. ``tiebreaks`` has one entry per face-off: None, or ``(winner, insert_position)``
+    with ``insert_position`` None for a tie decided without a card.
     """
     deck = events.loc[events["event"] == "deck", "card_id"].tolist()
     winners: list[int] = []
@@ -385,7 +375,39 @@ def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
             winners.append(int(ev.seat))
             tiebreaks.append(pending)
             pending = None
-    return {"deck": deck, "face_off_winners": winners, "tiebreaks": tiebreaks}
+    return {
+        "deck": deck,
+        "players": players,
+        "face_off_winners": winners,
+        "params": params,
+        "tiebreaks": tiebreaks,
+    }
+
+
+def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
+    """The old name of ``script_from_trace``, without the game's set-up: ``deck``,
+    ``face_off_winners`` and ``tiebreaks`` only."""
+    script = script_from_trace(events, 0)
+    return {key: script[key] for key in ("deck", "face_off_winners", "tiebreaks")}
+
+
+def decisions(
+    seed: int,
+    index: int,
+    players: int,
+    params: dict[str, Any] | None = None,
+    strategy_names: Sequence[str] | None = None,
+) -> list[Decision]:
+    """The decision log of game ``index`` of the run with ``seed``: always empty.
+
+    Every game offers this call; Anomia's seats make no decisions (``view.py``: face-offs are
+    decided by the skill model, a parameter). The arguments are checked as for ``trace``.
+    """
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    SPEC.strategy_codes(players, strategy_names)
+    pack_params(players, resolved)
+    return []
 
 
 # --- scripted play ---------------------------------------------------------------------------
@@ -424,35 +446,33 @@ def _script_ties(tiebreaks: Sequence[Any] | None, winners: list[int]) -> np.ndar
 
 def _raise_script_error(err: int, st: np.ndarray, n_winners: int) -> None:
     """Turn a kernel error of a scripted game into a clear exception."""
-    index, a, b, c = (
-        int(st[k]) for k in (kernel.H_ERR_INDEX, kernel.H_ERR_A, kernel.H_ERR_B, kernel.H_ERR_C)
-    )
-    if err == kernel.ERR_TOO_FEW_WINNERS:
+    index, a, b, c = (int(st[k]) for k in (rules.H_ERR_INDEX, rules.H_ERR_A, rules.H_ERR_B, rules.H_ERR_C))
+    if err == rules.ERR_TOO_FEW_WINNERS:
         raise ValueError(
             f"face_off_winners too short: face-off {index} (seats {a} and {b}) has no winner; "
             f"only {n_winners} given"
         )
-    if err == kernel.ERR_BAD_WINNER:
+    if err == rules.ERR_BAD_WINNER:
         raise ValueError(
             f"face_off_winners[{index}] = {c}, but face-off {index} is between seats {a} and {b}"
         )
-    if err == kernel.ERR_TOO_MANY_WINNERS:
+    if err == rules.ERR_TOO_MANY_WINNERS:
         raise ValueError(
             f"face_off_winners too long: the game has {index} face-offs, {n_winners} winners given"
         )
-    if err == kernel.ERR_BAD_TIEBREAK:
+    if err == rules.ERR_BAD_TIEBREAK:
         if c < 0:
             raise ValueError(
                 f"tiebreaks[{index}]: the draw pile holds no category card, so the tie is decided "
                 "without a card; insert_position must be None"
             )
         raise ValueError(f"tiebreaks[{index}]: insert_position must be in 0..{c} (None is not allowed)")
-    if err == kernel.ERR_TWO_MATCHES:
+    if err == rules.ERR_TWO_MATCHES:
         raise TwoMatchesError(
             f"two matches exist at once before face-off {index} ({c} matches around seats {a} and {b}); "
             "the rules say this cannot happen"
         )
-    if err != kernel.ERR_NONE:
+    if err != rules.ERR_NONE:
         raise RuntimeError(f"unknown kernel error {err}")
 
 
@@ -513,7 +533,7 @@ def play_scripted(
     n = len(in_play)
     buffer = _new_trace(3 * n + 2 * len(winners) + 8)
     rows = np.zeros((1, SPEC.layout(players).width), dtype=np.int64)
-    err, st = kernel.play_deck(
+    err, st = kernel.play_script(
         np.array(table_cards + order, dtype=np.int64),
         players,
         packed,
@@ -532,13 +552,11 @@ def _scripted_result(
     events: pd.DataFrame, row: np.ndarray, st: np.ndarray, players: int, face_up: bool
 ) -> dict[str, Any]:
     layout = SPEC.layout(players)
-    n = int(st[kernel.H_N])
-    o_piles = kernel.CODES + int(st[kernel.H_IDS]) + 2 * n
-    cap = max(n, 1)
+    o_piles, cap = int(st[rules.H_PILES]), int(st[rules.H_CAP])
     piles = [
         [
-            int(e) >> kernel.ENTRY_CARD_SHIFT
-            for e in st[o_piles + s * cap : o_piles + s * cap + st[kernel.PILE_N + s]]
+            int(e) >> rules.ENTRY_CARD_SHIFT
+            for e in st[o_piles + s * cap : o_piles + s * cap + st[rules.PILE_N + s]]
         ]
         for s in range(players)
     ]
@@ -553,7 +571,7 @@ def _scripted_result(
             chains[-1] += 1
             if not face_up:
                 winnings_cards[ev.seat].append(int(ev.card_id))
-    inputs = replay_inputs(events)
+    inputs = script_from_trace(events, players)
     return {
         "winnings": row[layout.seat_slice("score")].tolist(),
         "win_share": (row[layout.seat_slice("win")] / WIN_UNIT).tolist(),
@@ -597,8 +615,10 @@ __all__ = [
     "SPEC",
     "InputError",
     "TwoMatchesError",
+    "decisions",
     "deck_in_play",
     "play_scripted",
     "replay_inputs",
+    "script_from_trace",
     "trace",
 ]
