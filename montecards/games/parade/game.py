@@ -10,8 +10,9 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
-from montecards.games.parade import kernel, rules, strategies
+from montecards.games.parade import kernel, rules, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
@@ -89,9 +90,36 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     strategies = SPEC.strategy_array(strategy_names)
     kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
-        kernel.rollout_flag(strategies),
+        kernel.rollout_flag(strategies), None,
     )
     return _trace_frame(buffer), row
+
+
+LOG_CAPACITY = 128
+"""Decisions a game's log holds: at most 52 turns (2 players, deck empty: 60 - 4P), then
+one discard per seat."""
+
+
+def decisions(
+    seed: int,
+    index: int,
+    players: int,
+    params: dict[str, Any] | None,
+    strategy_names: Sequence[str] | str | None,
+) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
+    played), as the decision interface (``view``) shows it: per decision the seat, its
+    observation, its legal moves and the index of the move its strategy chose."""
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    log = new_log(LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    kernel.trace_one(
+        np.uint64(seed), int(index), players, pack_params(players, resolved), strategies, row,
+        np.zeros((0, 4), np.int64), kernel.rollout_flag(strategies), log,
+    )
+    return read_log(log)
 
 
 def play_scripted(
@@ -209,4 +237,4 @@ def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
     return taken, left
 
 
-__all__ = ["SPEC", "play_scripted", "trace", "score", "removal", "InputError"]
+__all__ = ["SPEC", "decisions", "play_scripted", "trace", "score", "removal", "InputError"]
