@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -282,3 +283,26 @@ def test_move_ids_encode_and_decode():
                 assert (view.discard_low(m), view.discard_high(m)) == (min(a, b), max(a, b))
     legal = np.array([3, 9, 27], np.int64)
     assert choice_index(legal, 3, 9) == 1 and choice_index(legal, 3, 4) == NO_CHOICE
+
+
+DOC = ROOT / "docs" / "strategies" / "parade.md"
+
+
+def test_documented_offsets_are_the_views():
+    text = DOC.read_text()
+    rows = re.findall(r"`(OBS_[A-Z_]+)[^`]*` \((\d+)(?:\.\.(\d+))?\)", text)
+    assert {name for name, _, _ in rows} == {n for n in dir(view) if n.startswith("OBS_")} - {"OBS_SIZE"}
+    starts = sorted(int(first) for _, first, _ in rows) + [view.OBS_SIZE]
+    for name, first, last in rows:
+        assert getattr(view, name) == int(first), name
+        following = starts[starts.index(int(first)) + 1]
+        assert int(last or first) == following - 1, name  # the table leaves no entry out
+    assert f"`view.OBS_SIZE` ({view.OBS_SIZE})" in text and f"`view.MAX_LEGAL` ({view.MAX_LEGAL})" in text
+
+
+def test_documented_example_makes_legal_choices():
+    example = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)[1]
+    namespace: dict = {}
+    exec(example, namespace)
+    for d in parade.decisions(SEED, 0, 3, None, ["greedy", "random", "greedy"]):
+        assert 0 <= namespace["choose"](d.obs, d.legal, NO_PARAMS, MEMORY, RNG) < len(d.legal)
