@@ -35,6 +35,7 @@ SEED = 20261201
 def load_example():
     spec = importlib.util.spec_from_file_location("parade_greedy_example", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache rebuilds the module's functions by its name
     spec.loader.exec_module(module)
     return module
 

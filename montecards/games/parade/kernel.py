@@ -176,7 +176,7 @@ def log_choice(log, slot, move):
 @hot
 def play_game(
     g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards, log,
+    no_trace, script_plays, script_discards, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -237,17 +237,28 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, row, trace, log):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
-    a decision log to fill, or None in runs)."""
+def play_one(seed, index, players, params, strategies, work, rollout, row, trace, log=None):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``.
+
+    ``log``: a decision log to fill (``trace_one``). Runs leave it out: numba then types it
+    ``Omitted(None)``, which is no argument at all in machine code, and compiles the logging
+    out. (An explicit None would be one more word passed per call; ``play_game`` is therefore
+    called without the argument when there is no log.)
+    """
     g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
-    play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-        no_trace, no_plays, no_discards, log,
-    )
+    if log is None:
+        play_game(
+            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
+            no_trace, no_plays, no_discards,
+        )
+    else:
+        play_game(
+            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
+            no_trace, no_plays, no_discards, log,
+        )
     write_row(g, players, seat_tmp, row)
 
 
@@ -267,9 +278,7 @@ def play_block(seed, start, players, params, strategies, rows, with_rollout):
     rollout = borrow_all(rollout_owned)
     seat_strategies = borrow(strategies)
     for g in range(rows.shape[0]):
-        play_one(
-            seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4], None
-        )
+        play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
     keep_alive(owned)
     keep_alive(rollout_owned)
     keep_alive(strategies)
@@ -316,7 +325,7 @@ def play_deck(deck, players, margin, plays, discards, row, trace):
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, deck_rng, choice_rng, False, None, seat_tmp, trace,
-        no_trace, plays, discards, None,
+        no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
