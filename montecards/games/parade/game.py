@@ -147,7 +147,7 @@ def play_scripted(
     discard_ids = np.array([[card_id(c) for c in d] for d in discards], dtype=np.int64)
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    err = kernel.play_deck(
+    err = kernel.play_script(
         deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer
     )
     if err != kernel.ERR_NONE:
@@ -155,6 +155,36 @@ def play_scripted(
         turn = int((events["event"] == "play").sum())
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     return _scripted_result(_trace_frame(buffer), row, players)
+
+
+def script_from_trace(
+    events: pd.DataFrame, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game.
+
+    ``events``: the trace of one game (``trace`` or ``montecards.trace``). The deck is the
+    dealt, opening and drawn cards in the order they left it, then the cards never drawn (in
+    id order: they play no part); the plays and the final discards are the traced ones. The
+    trace does not hold the rule parameters: pass the game's ``params`` to have them in the
+    script (``play_scripted(**script_from_trace(events, players, params))``).
+    """
+    players = SPEC.check_players(players)
+    left_deck = events["event"].isin(["deal", "opening_parade", "draw"])
+    dealt = events.loc[left_deck, "card"].tolist()
+    unseen = sorted(set(range(N_CARDS)) - {card_id(c) for c in dealt})
+    discards = [
+        events.loc[(events["event"] == "discard") & (events["seat"] == seat), "card"].tolist()
+        for seat in range(players)
+    ]
+    script = {
+        "deck": dealt + [label(c) for c in unseen],
+        "players": players,
+        "plays": events.loc[events["event"] == "play", "card"].tolist(),
+        "discards": discards,
+    }
+    if params is not None:
+        script["params"] = dict(params)
+    return script
 
 
 def _scripted_result(events: pd.DataFrame, row: np.ndarray, players: int) -> dict[str, Any]:
@@ -237,4 +267,6 @@ def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
     return taken, left
 
 
-__all__ = ["SPEC", "decisions", "play_scripted", "trace", "score", "removal", "InputError"]
+__all__ = [
+    "SPEC", "decisions", "play_scripted", "script_from_trace", "trace", "score", "removal", "InputError",
+]

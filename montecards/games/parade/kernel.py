@@ -318,8 +318,12 @@ def trace_one(seed, index, players, params, strategies, row, trace, with_rollout
 
 
 @njit(cache=True)
-def play_deck(deck, players, margin, plays, discards, row, trace):
-    """Scripted game: explicit deck order (top first) and every decision; returns ERR_*."""
+def play_script(deck, players, margin, plays, discards, row, trace):
+    """Scripted game: explicit deck order (top first) and every decision; returns ERR_*.
+
+    ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
+    seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
+    """
     g, deck_rng, choice_rng, seat_tmp, no_trace, _, _ = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
