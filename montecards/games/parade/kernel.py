@@ -1,5 +1,4 @@
-"""Parade's kernel (glue only): one game from its own random streams, a block of games, the
-chunk runner, the trace (with the decision log) and the scripted game.
+"""Parade's kernel: one game from its own random streams, and the chunk runner.
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt or drawn), substream 1 feeds the strategies' choices. Keeping
@@ -10,14 +9,15 @@ and rule-variant comparisons run on common random numbers.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import choice_index, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
-from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
+from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
     PAIRS,
@@ -28,6 +28,7 @@ from montecards.games.parade.rules import (
     collection_size,
     finish_turn,
     hand_card,
+    hand_size,
     keep_cards,
     next_seat,
     play_card,
@@ -36,11 +37,13 @@ from montecards.games.parade.rules import (
     win_shares,
 )
 from montecards.games.parade.strategies import (
+    GREEDY,
+    RANDOM,
     ROLLOUT,
     SCRIPTED,
-    choose_discard,
-    choose_play,
-    new_rollout_space,
+    greedy_discard,
+    greedy_play,
+    rollout_play,
 )
 from montecards.games.parade.view import (
     DECISION_DISCARD,
@@ -50,7 +53,7 @@ from montecards.games.parade.view import (
     observe,
     play_move,
 )
-from montecards.rng import seed_stream
+from montecards.rng import bounded, seed_stream
 
 DECK_STREAM = 0
 CHOICE_STREAM = 1
@@ -87,6 +90,66 @@ def new_work():
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
     )
+
+
+def new_rollout_space(with_rollout):
+    """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
+    or None when ``with_rollout`` is None: the kernels then compile without ``rollout``, which
+    would otherwise double their compile time (see ``run_chunk``). Jitted code only."""
+    raise NotImplementedError("new_rollout_space is only callable from jitted code")
+
+
+@overload(new_rollout_space, jit_options={"cache": True})
+def _new_rollout_space(with_rollout):
+    if isinstance(with_rollout, types.NoneType):
+        return lambda with_rollout: None
+    return lambda with_rollout: (
+        np.zeros((2, STATE_SIZE), np.int64),
+        np.zeros(N_CARDS, np.int64),
+        np.zeros(HAND_SIZE, np.int64),
+    )
+
+
+@hot
+def find_in_hand(g, seat, card):
+    for k in range(hand_size(g, seat)):
+        if hand_card(g, seat, k) == card:
+            return k
+    return -1
+
+
+@hot_inline
+def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
+    """Hand index of the card the seat plays (or -1 for an illegal scripted play).
+
+    ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
+    only calls those for runs in which no seat plays ``rollout``).
+    """
+    if strategy == RANDOM:
+        return bounded(choice_rng, hand_size(g, seat))
+    if strategy == GREEDY:
+        return greedy_play(g, seat)
+    if strategy == SCRIPTED:
+        return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if rollout is None:
+        return -1
+    spare, unseen, totals = rollout
+    return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
+
+
+@hot_inline
+def choose_discard(g, seat, strategy, choice_rng, script_discards):
+    """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
+    if strategy == RANDOM:
+        return bounded(choice_rng, PAIRS.shape[0])
+    if strategy == SCRIPTED:
+        a = find_in_hand(g, seat, script_discards[seat, 0])
+        b = find_in_hand(g, seat, script_discards[seat, 1])
+        for p in range(PAIRS.shape[0]):
+            if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
+                return p
+        return -1
+    return greedy_discard(g, seat)
 
 
 @hot

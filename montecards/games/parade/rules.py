@@ -151,15 +151,6 @@ def cards_drawn(g):
     return g[DRAWN]
 
 
-@hot
-def find_in_hand(g, seat, card):
-    """The hand index of ``card`` in the seat's hand, or -1 if the seat does not hold it."""
-    for k in range(hand_size(g, seat)):
-        if hand_card(g, seat, k) == card:
-            return k
-    return -1
-
-
 @njit(cache=True, inline="always")
 def count_of(g, seat, colour):
     """How many cards of ``colour`` the seat has collected."""

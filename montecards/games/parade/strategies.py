@@ -1,5 +1,4 @@
-"""Parade strategies, as integer codes dispatched inside the kernel (``choose_play``,
-``choose_discard``).
+"""Parade strategies, as integer codes dispatched inside the kernel.
 
 Each strategy sees only what its seat sees at the table (rules: What a strategy may see):
 its hand, the parade, every collection, the size of the draw pile and, in the last round,
@@ -10,8 +9,7 @@ together), which a player can work out from what is on the table.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
 from montecards.games.parade.cards import HAND_SIZE, N_CARDS, N_VALUES, VALUE_OF, value_of
@@ -34,13 +32,10 @@ from montecards.games.parade.rules import (
     PAIRS,
     PLAYERS,
     SCRATCH,
-    STATE_SIZE,
     SUMS,
-    TURNS,
     at,
     cards_drawn,
     complement,
-    find_in_hand,
     finish_turn,
     hand_at,
     hand_card,
@@ -54,7 +49,7 @@ from montecards.games.parade.rules import (
     removal_end,
     seat_score,
 )
-from montecards.rng import bounded, shuffle
+from montecards.rng import shuffle
 
 RANDOM = 0
 GREEDY = 1
@@ -267,58 +262,3 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
     for k in range(n_cards):
         best = min(best, greedy_key(-totals[k], hand_card(g, seat, k), k))
     return best & HAND_INDEX_MASK
-
-
-# --- the choosers the kernel calls: every strategy behind one dispatch ---------------------
-
-
-def new_rollout_space(with_rollout):
-    """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
-    or None when ``with_rollout`` is None: the kernels then compile without ``rollout``, which
-    would otherwise double their compile time (see ``kernel.run_chunk``). Jitted code only."""
-    raise NotImplementedError("new_rollout_space is only callable from jitted code")
-
-
-@overload(new_rollout_space, jit_options={"cache": True})
-def _new_rollout_space(with_rollout):
-    if isinstance(with_rollout, types.NoneType):
-        return lambda with_rollout: None
-    return lambda with_rollout: (
-        np.zeros((2, STATE_SIZE), np.int64),
-        np.zeros(N_CARDS, np.int64),
-        np.zeros(HAND_SIZE, np.int64),
-    )
-
-
-@hot_inline
-def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
-    """Hand index of the card the seat plays (or -1 for an illegal scripted play).
-
-    ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
-    only calls those for runs in which no seat plays ``rollout``).
-    """
-    if strategy == RANDOM:
-        return bounded(choice_rng, hand_size(g, seat))
-    if strategy == GREEDY:
-        return greedy_play(g, seat)
-    if strategy == SCRIPTED:
-        return find_in_hand(g, seat, script_plays[g[TURNS]])
-    if rollout is None:
-        return -1
-    spare, unseen, totals = rollout
-    return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
-
-
-@hot_inline
-def choose_discard(g, seat, strategy, choice_rng, script_discards):
-    """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
-    if strategy == RANDOM:
-        return bounded(choice_rng, PAIRS.shape[0])
-    if strategy == SCRIPTED:
-        a = find_in_hand(g, seat, script_discards[seat, 0])
-        b = find_in_hand(g, seat, script_discards[seat, 1])
-        for p in range(PAIRS.shape[0]):
-            if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
-                return p
-        return -1
-    return greedy_discard(g, seat)
