@@ -20,6 +20,7 @@ from montecards.engine.spec import WIN_UNIT
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
+    HAND_N,
     PAIRS,
     SIX_COLOURS,
     STATE_SIZE,
@@ -27,8 +28,7 @@ from montecards.games.parade.rules import (
     TURNS,
     collection_size,
     finish_turn,
-    hand_card,
-    hand_size,
+    hand_at,
     keep_cards,
     next_seat,
     play_card,
@@ -112,8 +112,8 @@ def _new_rollout_space(with_rollout):
 
 @hot
 def find_in_hand(g, seat, card):
-    for k in range(hand_size(g, seat)):
-        if hand_card(g, seat, k) == card:
+    for k in range(g[HAND_N + seat]):
+        if g[hand_at(seat, k)] == card:
             return k
     return -1
 
@@ -126,7 +126,7 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
     only calls those for runs in which no seat plays ``rollout``).
     """
     if strategy == RANDOM:
-        return bounded(choice_rng, hand_size(g, seat))
+        return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
         return greedy_play(g, seat)
     if strategy == SCRIPTED:
@@ -199,7 +199,7 @@ def play_game(
         if k < 0:
             return ERR_PLAY_NOT_IN_HAND
         if log is not None:
-            log_choice(log, slot, play_move(hand_card(g, seat, k)))
+            log_choice(log, slot, play_move(g[hand_at(seat, k)]))
         play_card(g, seat, k, trace)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
         seat = next_seat(seat, players)
@@ -213,8 +213,8 @@ def play_game(
             return ERR_DISCARD_NOT_IN_HAND
         if log is not None:
             pair = seat_tmp[SEAT_DISCARD, s]
-            first = hand_card(g, s, PAIRS[pair, 0])
-            second = hand_card(g, s, PAIRS[pair, 1])
+            first = g[hand_at(s, PAIRS[pair, 0])]
+            second = g[hand_at(s, PAIRS[pair, 1])]
             log_choice(log, slot, discard_move(first, second))
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)

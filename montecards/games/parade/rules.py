@@ -15,20 +15,6 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
 loops are branch-free: whether a parade card is taken is data, not control flow, because
 the processor cannot predict it.
-
-Readings of the rules page, made once here:
-
-* hand order: a played card's place in hand is taken by the last hand card and a drawn card
-  is appended (``play_card``, ``finish_turn``); the order matters only to strategies that
-  pick by position (``random``; the legal order of ``view``);
-* the final discard is two hand positions (``PAIRS``); the kept cards join the collection
-  in hand order; every seat's choice is made before any is applied (``kernel.play_game``);
-* a run deals lazily (``next_card``: a Fisher-Yates draw when a card leaves the deck), which
-  gives the same deals as shuffling first; a scripted game reads an explicit deck order;
-* the end triggers are checked after the turn's draw, six colours first, so a turn that
-  fires both records ``SIX_COLOURS``; a trigger in the last round changes nothing;
-* scoring "as if the game ended now" (greedy, rollout's margins) uses the other collections
-  as they stand and the majority margin in force (``MARGIN``: 0 with 3-6 players).
 """
 
 from __future__ import annotations
@@ -118,37 +104,6 @@ def hand_at(seat, k):
 def at(offset, i):
     """State offset ``offset + i`` as an unsigned integer (no negative-index fix-up)."""
     return np.uint64(offset + i)
-
-
-@njit(cache=True, inline="always")
-def hand_size(g, seat):
-    """How many cards the seat holds."""
-    return g[at(HAND_N, seat)]
-
-
-@njit(cache=True, inline="always")
-def hand_card(g, seat, k):
-    """The seat's ``k``-th hand card (hand order, ``k < hand_size(g, seat)``)."""
-    return g[hand_at(seat, k)]
-
-
-@njit(cache=True, inline="always")
-def parade_size(g):
-    """How many cards the parade holds."""
-    return g[PARADE_N]
-
-
-@njit(cache=True, inline="always")
-def parade_card(g, i):
-    """The parade card at position ``i``: 0 is the front, ``parade_size(g) - 1`` the end."""
-    return g[PARADE + i]
-
-
-@njit(cache=True, inline="always")
-def cards_drawn(g):
-    """How many cards have left the deck (dealt, opening parade, drawn): the draw pile is
-    ``DECK + cards_drawn(g) .. DECK + N_CARDS - 1``."""
-    return g[DRAWN]
 
 
 @njit(cache=True, inline="always")
@@ -258,25 +213,25 @@ def removal_end(parade_n, played):
 @hot_inline
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
-    played = hand_card(g, seat, hand_index)
-    n = hand_size(g, seat) - 1
-    g[hand_at(seat, hand_index)] = hand_card(g, seat, n)
+    played = g[hand_at(seat, hand_index)]
+    n = g[at(HAND_N, seat)] - 1
+    g[hand_at(seat, hand_index)] = g[hand_at(seat, n)]
     g[at(HAND_N, seat)] = n
     record(trace, EV_PLAY, seat, played, g[TURNS])
-    parade_n = parade_size(g)
+    parade_n = g[PARADE_N]
     end = removal_end(parade_n, played)
     if trace.shape[0] > 0:
         for i in range(end):
-            if taken_mask(played, parade_card(g, i)):
-                record(trace, EV_TAKE, seat, parade_card(g, i), 0)
+            if taken_mask(played, g[PARADE + i]):
+                record(trace, EV_TAKE, seat, g[PARADE + i], 0)
     kept = 0
     takings = 0  # a tally (``packed``): counts and value sums in one word
     # Branch-free: a taken card is overwritten by the next one kept. The bound is re-read on
     # every pass (the stores may change it, as far as the compiler knows), so the loop is not
     # unrolled: an unrolled loop's leftover passes cost a branch the processor mispredicts.
     i = 0
-    while i < parade_size(g):
-        card = parade_card(g, i)
+    while i < g[PARADE_N]:
+        card = g[PARADE + i]
         in_removal_mode = -np.int64(i < end)  # all ones, or zero: the last v cards are safe
         taken = taken_mask(played, card) & in_removal_mode
         takings += card_tally(card) & taken
@@ -304,15 +259,15 @@ def finish_turn(g, seat, rng, lazy, trace):
     if g[LAST_ROUND_LEFT] >= 0:
         g[LAST_ROUND_LEFT] -= 1
         return g[LAST_ROUND_LEFT] == 0
-    if cards_drawn(g) < N_CARDS:
+    if g[DRAWN] < N_CARDS:
         card = next_card(g, rng, lazy)
-        g[hand_at(seat, hand_size(g, seat))] = card
+        g[hand_at(seat, g[at(HAND_N, seat)])] = card
         g[at(HAND_N, seat)] += 1
         record(trace, EV_DRAW, seat, card, 0)
     trigger = NO_TRIGGER
     if has_six_colours(g, seat):
         trigger = SIX_COLOURS
-    elif cards_drawn(g) == N_CARDS:
+    elif g[DRAWN] == N_CARDS:
         trigger = DECK_EMPTY
     if trigger != NO_TRIGGER:
         g[TRIGGER] = trigger
@@ -374,12 +329,12 @@ def keep_cards(g, seat, pair, trace):
     The kept pair is ``PAIRS[complement(pair)]``, so keeping needs no per-card test.
     """
     if trace.shape[0] > 0:
-        for k in range(hand_size(g, seat)):
+        for k in range(g[HAND_N + seat]):
             discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
-            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
+            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, g[hand_at(seat, k)], 0)
     kept = complement(pair)
-    collect(g, seat, hand_card(g, seat, PAIRS[kept, 0]))
-    collect(g, seat, hand_card(g, seat, PAIRS[kept, 1]))
+    collect(g, seat, g[hand_at(seat, PAIRS[kept, 0])])
+    collect(g, seat, g[hand_at(seat, PAIRS[kept, 1])])
     g[HAND_N + seat] = 0
 
 

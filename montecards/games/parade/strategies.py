@@ -28,23 +28,22 @@ from montecards.games.parade.rules import (
     COUNTS,
     DECK,
     DISCARD,
+    DRAWN,
+    HAND_N,
     MARGIN,
     PAIRS,
+    PARADE,
+    PARADE_N,
     PLAYERS,
     SCRATCH,
     SUMS,
     at,
-    cards_drawn,
     complement,
     finish_turn,
     hand_at,
-    hand_card,
-    hand_size,
     keep_cards,
     next_seat,
     other_best,
-    parade_card,
-    parade_size,
     play_card,
     removal_end,
     seat_score,
@@ -95,14 +94,14 @@ def tabulate_takings(g):
     at ``n - i``, and a running sum over ``v`` gives every ``BY_VALUE[v]`` at once. (Tallies
     add like integers, so the difference table may pass through negative fields.)
     """
-    parade_n = parade_size(g)
+    parade_n = g[PARADE_N]
     for v in range(N_VALUES + 1):
         g[BY_VALUE + v] = 0
     running = 0
     g[PREFIX] = 0
     i = 0
-    while i < parade_size(g):  # re-read on every pass: not unrolled (see rules.play_card)
-        card = parade_card(g, i)
+    while i < g[PARADE_N]:  # re-read on every pass: not unrolled (see rules.play_card)
+        card = g[PARADE + i]
         tally = card_tally(card)
         running += tally
         g[at(PREFIX, i + 1)] = running
@@ -128,7 +127,7 @@ def score_after_play(g, played, counts, sums, threshold):
     """
     own_colour = colour_field(played)
     gained = (g[at(BY_VALUE, value_of(played))] & ~own_colour) | (
-        g[at(PREFIX, removal_end(parade_size(g), played))] & own_colour
+        g[at(PREFIX, removal_end(g[PARADE_N], played))] & own_colour
     )
     return score_against(counts + tally_counts(gained), sums + tally_sums(gained), threshold)
 
@@ -146,10 +145,10 @@ def greedy_play(g, seat):
     counts = g[at(COUNTS, seat)]
     sums = g[at(SUMS, seat)]
     threshold = majority_threshold(other_best(g, seat), g[MARGIN])
-    hand_n = hand_size(g, seat)
+    hand_n = g[at(HAND_N, seat)]
     best = np.int64(1) << 62
     for k in range(HAND_SIZE):  # a fixed count, unrolled; slots past the hand never win
-        card = hand_card(g, seat, k)
+        card = g[hand_at(seat, k)]
         score = score_after_play(g, card, counts, sums, threshold)
         best = min(best, greedy_key(score, card, k) | (np.int64(k >= hand_n) << 61))
     return best & HAND_INDEX_MASK
@@ -177,8 +176,8 @@ def greedy_discard(g, seat):
     others = other_best(g, seat)
     best = np.int64(1) << 62
     for p in range(PAIRS.shape[0]):
-        a = hand_card(g, seat, PAIRS[complement(p), 0])
-        b = hand_card(g, seat, PAIRS[complement(p), 1])
+        a = g[hand_at(seat, PAIRS[complement(p), 0])]
+        b = g[hand_at(seat, PAIRS[complement(p), 1])]
         score = score_keeping(g, seat, a, b, others)
         best = min(best, (score << 17) | (min(a, b) << 10) | (max(a, b) << 3) | p)
     return best & HAND_INDEX_MASK
@@ -195,22 +194,22 @@ def copy_state(source, target):
 def determinize(g, seat, rng, unseen):
     """Deal the unseen cards (draw pile and other hands) afresh, keeping every count."""
     n = 0
-    for k in range(cards_drawn(g), N_CARDS):
+    for k in range(g[DRAWN], N_CARDS):
         unseen[n] = g[DECK + k]
         n += 1
     for other in range(g[PLAYERS]):
         if other != seat:
-            for k in range(hand_size(g, other)):
-                unseen[n] = hand_card(g, other, k)
+            for k in range(g[HAND_N + other]):
+                unseen[n] = g[hand_at(other, k)]
                 n += 1
     shuffle(unseen[:n], rng)
     n = 0
-    for k in range(cards_drawn(g), N_CARDS):
+    for k in range(g[DRAWN], N_CARDS):
         g[DECK + k] = unseen[n]
         n += 1
     for other in range(g[PLAYERS]):
         if other != seat:
-            for k in range(hand_size(g, other)):
+            for k in range(g[HAND_N + other]):
                 g[hand_at(other, k)] = unseen[n]
                 n += 1
 
@@ -242,7 +241,7 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
     """
     sample = spare[0]
     trial = spare[1]
-    n_cards = hand_size(g, seat)
+    n_cards = g[HAND_N + seat]
     totals[:n_cards] = 0
     for _ in range(ROLLOUTS_PER_DECISION):
         copy_state(g, sample)
@@ -260,5 +259,5 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
             totals[k] += best_other - seat_score(trial, seat)
     best = np.int64(1) << 62
     for k in range(n_cards):
-        best = min(best, greedy_key(-totals[k], hand_card(g, seat, k), k))
+        best = min(best, greedy_key(-totals[k], g[hand_at(seat, k)], k))
     return best & HAND_INDEX_MASK
