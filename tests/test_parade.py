@@ -26,14 +26,8 @@ def kernel_game(seed: int, index: int, players: int, strategies: list[str], marg
         "parade", seed=seed, index=index, players=players, strategies=strategies,
         params={"two_player_margin": margin},
     )
-    dealt = events.loc[events["event"].isin(["deal", "opening_parade", "draw"]), "card"].tolist()
-    rest = sorted(set(map(label, range(N_CARDS))) - set(dealt), key=naive.label_id)
-    plays = events.loc[events["event"] == "play", "card"].tolist()
-    discards = [
-        events.loc[(events["event"] == "discard") & (events["seat"] == s), "card"].tolist()
-        for s in range(players)
-    ]
-    return dealt + rest, plays, discards, events
+    script = parade.script_from_trace(events, players)
+    return script["deck"], script["plays"], script["discards"], events
 
 
 CASES = [
@@ -268,6 +262,31 @@ def test_play_scripted_output_form():
     assert out["end_trigger"] in ("six_colours", "deck_empty")
     assert sum(out["win_share"]) == pytest.approx(1.0)
     assert out["turns"] == len(plays)
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_script_from_trace_replays_the_traced_game(players):
+    """``play_scripted(**script_from_trace(events, players, params))`` is the traced game."""
+    mixes = (["greedy"] * players, ["random"] * players, ["random", "greedy"] * 3)
+    for index in range(12):
+        names = mixes[index % 3][:players]
+        params = {"two_player_margin": index % 3}
+        events, row = parade.trace(SEED, index, players, params, names)
+        script = parade.script_from_trace(events, players, params)
+        assert set(script) == {"deck", "players", "plays", "discards", "params"}
+        assert sorted(script["deck"], key=naive.label_id) == list(ALL_LABELS)
+        out = parade.play_scripted(**script)
+        layout = parade.SPEC.layout(players)
+        assert out["scores"] == row[layout.seat_slice("score")].tolist()
+        assert out["win_share"] == (row[layout.seat_slice("win")] / 60).tolist()
+        assert out["turns"] == row[0]
+        assert out["end_trigger"] == events.loc[events["event"] == "last_round", "detail"].iloc[0]
+        collected = [
+            sorted(events.loc[events["event"].isin(["take", "keep"]) & (events["seat"] == s), "card"])
+            for s in range(players)
+        ]
+        assert [sorted(c) for c in out["collections"]] == collected
+    assert "params" not in parade.script_from_trace(events, players)
 
 
 def test_rollout_beats_greedy_head_to_head():

@@ -10,8 +10,9 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
-from montecards.games.parade import kernel, rules, strategies
+from montecards.games.parade import kernel, rules, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
@@ -89,9 +90,36 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     strategies = SPEC.strategy_array(strategy_names)
     kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
-        kernel.rollout_flag(strategies),
+        kernel.rollout_flag(strategies), None,
     )
     return _trace_frame(buffer), row
+
+
+LOG_CAPACITY = 128
+"""Decisions a game's log holds: at most 52 turns (2 players, deck empty: 60 - 4P), then
+one discard per seat."""
+
+
+def decisions(
+    seed: int,
+    index: int,
+    players: int,
+    params: dict[str, Any] | None,
+    strategy_names: Sequence[str] | str | None,
+) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
+    played), as the decision interface (``view``) shows it: per decision the seat, its
+    observation, its legal moves and the index of the move its strategy chose."""
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    log = new_log(LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    kernel.trace_one(
+        np.uint64(seed), int(index), players, pack_params(players, resolved), strategies, row,
+        np.zeros((0, 4), np.int64), kernel.rollout_flag(strategies), log,
+    )
+    return read_log(log)
 
 
 def play_scripted(
@@ -119,7 +147,7 @@ def play_scripted(
     discard_ids = np.array([[card_id(c) for c in d] for d in discards], dtype=np.int64)
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    err = kernel.play_deck(
+    err = kernel.play_script(
         deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer
     )
     if err != kernel.ERR_NONE:
@@ -127,6 +155,36 @@ def play_scripted(
         turn = int((events["event"] == "play").sum())
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     return _scripted_result(_trace_frame(buffer), row, players)
+
+
+def script_from_trace(
+    events: pd.DataFrame, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of ``play_scripted`` that replay a traced game.
+
+    ``events``: the trace of one game (``trace`` or ``montecards.trace``). The deck is the
+    dealt, opening and drawn cards in the order they left it, then the cards never drawn (in
+    id order: they play no part); the plays and the final discards are the traced ones. The
+    trace does not hold the rule parameters: pass the game's ``params`` to have them in the
+    script (``play_scripted(**script_from_trace(events, players, params))``).
+    """
+    players = SPEC.check_players(players)
+    left_deck = events["event"].isin(["deal", "opening_parade", "draw"])
+    dealt = events.loc[left_deck, "card"].tolist()
+    unseen = sorted(set(range(N_CARDS)) - {card_id(c) for c in dealt})
+    discards = [
+        events.loc[(events["event"] == "discard") & (events["seat"] == seat), "card"].tolist()
+        for seat in range(players)
+    ]
+    script = {
+        "deck": dealt + [label(c) for c in unseen],
+        "players": players,
+        "plays": events.loc[events["event"] == "play", "card"].tolist(),
+        "discards": discards,
+    }
+    if params is not None:
+        script["params"] = dict(params)
+    return script
 
 
 def _scripted_result(events: pd.DataFrame, row: np.ndarray, players: int) -> dict[str, Any]:
@@ -209,4 +267,6 @@ def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
     return taken, left
 
 
-__all__ = ["SPEC", "play_scripted", "trace", "score", "removal", "InputError"]
+__all__ = [
+    "SPEC", "decisions", "play_scripted", "script_from_trace", "trace", "score", "removal", "InputError",
+]

@@ -13,6 +13,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
+from montecards.engine.decisions import choice_index, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
@@ -43,6 +44,14 @@ from montecards.games.parade.strategies import (
     greedy_discard,
     greedy_play,
     rollout_play,
+)
+from montecards.games.parade.view import (
+    DECISION_DISCARD,
+    DECISION_PLAY,
+    discard_move,
+    legal_moves,
+    observe,
+    play_move,
 )
 from montecards.rng import bounded, seed_stream
 
@@ -144,15 +153,38 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards):
 
 
 @hot
+def log_decision(g, seat, kind, log):
+    """Log the seat's observation and legal moves at a decision; return its log row (or -1
+    once the log is full: it keeps counting, and ``decisions.read_log`` reports it)."""
+    slot = log_slot(log)
+    if slot >= 0:
+        _, seats, obs, legal, n_legal, choices = log
+        seats[slot] = seat
+        observe(g, seat, kind, obs[slot])
+        n_legal[slot] = legal_moves(g, seat, kind, legal[slot])
+    return slot
+
+
+@hot
+def log_choice(log, slot, move):
+    """Log the index of ``move`` among the row's legal moves (``NO_CHOICE`` if not there)."""
+    if slot >= 0:
+        _, _, _, legal, n_legal, choices = log
+        choices[slot] = choice_index(legal[slot], n_legal[slot], move)
+
+
+@hot
 def play_game(
     g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards,
+    no_trace, script_plays, script_discards, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
     ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
     from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
+    ``log``: a decision log (``engine.decisions.new_log``) to fill, or None: runs pass None,
+    and numba then compiles the logging out.
     """
     set_up(g, players, margin, deck_rng, lazy, trace)
     seat = np.int64(0)  # not the literal 0: numba would compile the turn loop's callees twice
@@ -161,18 +193,29 @@ def play_game(
         strategy = strategies[seat]
         if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
             return ERR_TOO_FEW_PLAYS
+        if log is not None:
+            slot = log_decision(g, seat, DECISION_PLAY, log)
         k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays)
         if k < 0:
             return ERR_PLAY_NOT_IN_HAND
+        if log is not None:
+            log_choice(log, slot, play_move(g[hand_at(seat, k)]))
         play_card(g, seat, k, trace)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
         seat = next_seat(seat, players)
     if strategies[0] == SCRIPTED and g[TURNS] != script_plays.shape[0]:
         return ERR_TOO_MANY_PLAYS
     for s in range(players):  # simultaneous: every choice is made before any is applied
+        if log is not None:
+            slot = log_decision(g, s, DECISION_DISCARD, log)
         seat_tmp[SEAT_DISCARD, s] = choose_discard(g, s, strategies[s], choice_rng, script_discards)
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_DISCARD_NOT_IN_HAND
+        if log is not None:
+            pair = seat_tmp[SEAT_DISCARD, s]
+            first = g[hand_at(s, PAIRS[pair, 0])]
+            second = g[hand_at(s, PAIRS[pair, 1])]
+            log_choice(log, slot, discard_move(first, second))
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
     return ERR_NONE
@@ -194,16 +237,28 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, row, trace):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``."""
+def play_one(seed, index, players, params, strategies, work, rollout, row, trace, log=None):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``.
+
+    ``log``: a decision log to fill (``trace_one``). Runs leave it out: numba then types it
+    ``Omitted(None)``, which is no argument at all in machine code, and compiles the logging
+    out. (An explicit None would be one more word passed per call; ``play_game`` is therefore
+    called without the argument when there is no log.)
+    """
     g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
-    play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-        no_trace, no_plays, no_discards,
-    )
+    if log is None:
+        play_game(
+            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
+            no_trace, no_plays, no_discards,
+        )
+    else:
+        play_game(
+            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
+            no_trace, no_plays, no_discards, log,
+        )
     write_row(g, players, seat_tmp, row)
 
 
@@ -255,15 +310,20 @@ def run_chunk(seed, start, players, params, strategies, rows):
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, with_rollout):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+def trace_one(seed, index, players, params, strategies, row, trace, with_rollout, log):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
+    unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
     rollout = new_rollout_space(with_rollout)
-    play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace)
+    play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace, log)
 
 
 @njit(cache=True)
-def play_deck(deck, players, margin, plays, discards, row, trace):
-    """Scripted game: explicit deck order (top first) and every decision; returns ERR_*."""
+def play_script(deck, players, margin, plays, discards, row, trace):
+    """Scripted game: explicit deck order (top first) and every decision; returns ERR_*.
+
+    ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
+    seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
+    """
     g, deck_rng, choice_rng, seat_tmp, no_trace, _, _ = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)

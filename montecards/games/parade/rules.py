@@ -15,6 +15,20 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
 loops are branch-free: whether a parade card is taken is data, not control flow, because
 the processor cannot predict it.
+
+Readings of the rules page, made once here:
+
+* hand order: a played card's place in hand is taken by the last hand card and a drawn card
+  is appended (``play_card``, ``finish_turn``); the order matters only to strategies that
+  pick by position (``random``; the legal order of ``view``);
+* the final discard is two hand positions (``PAIRS``); the kept cards join the collection
+  in hand order; every seat's choice is made before any is applied (``kernel.play_game``);
+* a run deals lazily (``next_card``: a Fisher-Yates draw when a card leaves the deck), which
+  gives the same deals as shuffling first; a scripted game reads an explicit deck order;
+* the end triggers are checked after the turn's draw, six colours first, so a turn that
+  fires both records ``SIX_COLOURS``; a trigger in the last round changes nothing;
+* scoring "as if the game ended now" (greedy, rollout's margins) uses the other collections
+  as they stand and the majority margin in force (``MARGIN``: 0 with 3-6 players).
 """
 
 from __future__ import annotations
