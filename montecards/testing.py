@@ -181,15 +181,18 @@ def check_scripted_replays_traced_games(name: str, games_to_check: int = 10) -> 
     spec = games.get(name)
     if spec.play_scripted is None or spec.script_from_trace is None:
         raise AssertionError(f"{name}'s spec has no play_scripted / script_from_trace")
+    rng = np.random.default_rng(SEED)
     for players in sorted({spec.min_players, spec.default_players, spec.max_players}):
         for index in range(games_to_check):
-            events = trace(name, seed=SEED, index=index, players=players)
+            names = [spec.strategies[int(rng.integers(len(spec.strategies)))] for _ in range(players)]
+            events = trace(name, seed=SEED, index=index, players=players, strategies=names)
             outcome = events.attrs["outcome"]
-            script = spec.script_from_trace(events, players)
+            script = spec.script_from_trace(events, players, names, {})
             out = spec.play_scripted(**script)
             scores = [outcome[f"score_{k}"] for k in range(players)]
             shares = [outcome[f"win_{k}"] for k in range(players)]
-            assert list(out["scores"]) == scores, f"{players}p game {index}: scripted scores differ"
+            got_scores = out.get("scores", out.get("points"))
+            assert list(got_scores) == scores, f"{players}p game {index}: scripted scores differ"
             assert np.allclose(out["win_share"], shares), f"{players}p game {index}: scripted shares differ"
 
 
@@ -203,7 +206,7 @@ def check_kernel_agrees_with_oracle(name: str, oracle: Callable[..., dict], game
         players = int(rng.integers(spec.min_players, spec.max_players + 1))
         names = [spec.strategies[int(rng.integers(len(spec.strategies)))] for _ in range(players)]
         events = trace(name, seed=SEED, index=index, players=players, strategies=names)
-        script = spec.script_from_trace(events, players)
+        script = spec.script_from_trace(events, players, names, {})
         want = spec.play_scripted(**script)
         got = oracle(**script)
         assert list(got["scores"]) == list(want["scores"]), f"game {index} ({names}): scores differ"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -610,6 +611,16 @@ SPEC = GameSpec(
     notes="no card choices: face-offs decided by a Bradley-Terry skill model (theta); "
     "most cards won wins, ties share",
 )
+
+SPEC = replace(
+    SPEC,
+    play_scripted=play_scripted,
+    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    decisions=decisions,
+)
+"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
+strategies, params)`` by ``montecards.testing``) and the decision log."""
+
 
 __all__ = [
     "SPEC",

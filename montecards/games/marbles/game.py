@@ -10,6 +10,7 @@ the seat whose marbles move, and ``steps`` a tuple of ``(marble, start, end, cou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -502,6 +503,16 @@ SPEC = GameSpec(
     trace=trace,
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
 )
+
+SPEC = replace(
+    SPEC,
+    play_scripted=play_scripted,
+    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    decisions=decisions,
+)
+"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
+strategies, params)`` by ``montecards.testing``) and the decision log."""
+
 
 __all__ = [
     "SPEC", "InputError", "apply_move", "decisions", "legal_moves", "play_scripted",

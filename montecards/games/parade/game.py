@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -265,6 +266,16 @@ def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
     taken = [label(int(c)) for kind, _, c, _ in buffer[1 : buffer[0, 0] + 1] if kind == rules.EV_TAKE]
     left = [label(int(c)) for c in g[rules.PARADE : rules.PARADE + g[rules.PARADE_N]]]
     return taken, left
+
+
+SPEC = replace(
+    SPEC,
+    play_scripted=play_scripted,
+    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    decisions=decisions,
+)
+"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
+strategies, params)`` by ``montecards.testing``) and the decision log."""
 
 
 __all__ = [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -426,6 +427,16 @@ SPEC = GameSpec(
         "when deadlocks do not count"
     ),
 )
+
+SPEC = replace(
+    SPEC,
+    play_scripted=play_scripted,
+    script_from_trace=script_from_trace,
+    decisions=decisions,
+)
+"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
+strategies, params)`` by ``montecards.testing``) and the decision log."""
+
 
 __all__ = [
     "SPEC", "decisions", "play_scripted", "script_from_trace", "scripted_inputs", "trace", "InputError",
