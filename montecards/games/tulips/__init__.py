@@ -33,6 +33,7 @@ Readings of the rules chosen here:
 
 from montecards.games.tulips.game import (
     SPEC,
+    decisions,
     kernel_trace,
     pack_params,
     play_scripted,
@@ -40,4 +41,4 @@ from montecards.games.tulips.game import (
     trace,
 )
 
-__all__ = ["SPEC", "kernel_trace", "pack_params", "play_scripted", "script_from_trace", "trace"]
+__all__ = ["SPEC", "decisions", "kernel_trace", "pack_params", "play_scripted", "script_from_trace", "trace"]

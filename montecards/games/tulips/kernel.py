@@ -64,12 +64,19 @@ from montecards.games.tulips.strategies import (
     RANDOM,
     SCRIPTED,
     decode,
+    encode,
     greedy_action,
     greedy_setup,
     majority_action,
     majority_setup,
     random_action,
     random_setup,
+)
+from montecards.games.tulips.view import (
+    DECISION_ACTION,
+    DECISION_SETUP,
+    log_decision,
+    setup_move,
 )
 from montecards.rng import bounded, seed_stream
 
@@ -120,8 +127,11 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
 
 
 @njit(cache=True)
-def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup):
-    """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice."""
+def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log):
+    """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
+
+    ``log``: the decision log (``view.log_decision``), or None (runs: compiled out).
+    """
     players = g[PLAYERS]
     reset_game(g, lazy)
     if not draw_festival(g, deck_rng, lazy):
@@ -144,13 +154,15 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
             g[ERR_AT] = seat
             return ERR_SETUP_CHOICE
         g[SETUP_CHOICE + seat] = k
+        if log is not None:
+            log_decision(log, g, seat, DECISION_SETUP, -1, setup_move(a if k == 0 else b))
     for seat in range(players):
         a = g[DECK + 2 + 2 * seat]
         b = g[DECK + 3 + 2 * seat]
         keep = a if g[SETUP_CHOICE + seat] == 0 else b
         hide = b if g[SETUP_CHOICE + seat] == 0 else a
         to_bouquet(g, seat, keep)
-        to_secret(g, hide)
+        to_secret(g, seat, hide)
         record(trace, EV_SETUP, seat, keep, hide, g[SETUP_CHOICE + seat], 0)
     return ERR_NONE
 
@@ -158,14 +170,17 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
 @njit(cache=True)
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
-    script_open, script_setup, script_dec, script_reveal,
+    script_open, script_setup, script_dec, script_reveal, log,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
     ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
+    ``log``: the decision log filled at every decision, or None (runs: compiled out).
     """
-    err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
+    err = set_up(
+        g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
+    )
     if err != ERR_NONE:
         return err
     players = g[PLAYERS]
@@ -207,6 +222,11 @@ def play_game(
             else:
                 action, receiver = decode(
                     choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
+                )
+            if log is not None:
+                log_decision(
+                    log, g, seat, DECISION_ACTION, first_class,
+                    encode(action, receiver if action == GIVE else 0),
                 )
             apply_action(g, seat, card, action, receiver, trace)
             first_class = action_class(action)
@@ -278,11 +298,16 @@ def new_work():
 
 
 @njit(cache=True)
-def play_one(seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``."""
+def play_one(
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log
+):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``
+    (``log``: a decision log, or None in runs)."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+    play_game(
+        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
+    )
     write_row(g, rows, k)
 
 
@@ -306,7 +331,7 @@ def play_block(seed, start, players, params, strategies, rows):
     for k in range(rows.shape[0]):
         play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d,
+            no_trace, no_trace, no_1d, no_2d, None,
         )
     keep_alive(owned)
     keep_alive(strategies)
@@ -325,27 +350,30 @@ def run_chunk(seed, start, players, params, strategies, rows):
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+def trace_one(seed, index, players, params, strategies, row, trace, log=None):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d,
+        trace, no_trace, no_1d, no_2d, log,
     )
 
 
 @njit(cache=True)
-def play_deck(deck, players, params, opening, setup, decisions, reveal, row, trace, err_at):
+def play_script(deck, players, params, opening, setup, decisions, reveal, row, trace, err_at, log=None):
     """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
-    decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault)."""
+    decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault). ``log``: a
+    decision log filled at every decision (the scripted moves), or None."""
     g, deck_rng, choice_rng, no_trace, _, _ = new_work()
     init_tables(g, players, params)
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions, reveal
+        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions,
+        reveal, log,
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:

@@ -91,7 +91,8 @@ SO_FAR = MAJ_PTS + MAX_PLAYERS  # keep + give points so far
 SCORE = SO_FAR + MAX_PLAYERS
 SHARE = SCORE + MAX_PLAYERS
 SECRET = SHARE + MAX_PLAYERS
-SETUP_CHOICE = SECRET + MAX_CARDS
+SECRET_SEAT = SECRET + MAX_CARDS  # who placed each secret-festival card (the view's own secrets)
+SETUP_CHOICE = SECRET_SEAT + MAX_CARDS
 # strategy scratch
 MAJ_NOW = SETUP_CHOICE + MAX_PLAYERS
 MAJ_TRY = MAJ_NOW + MAX_PLAYERS
@@ -354,8 +355,9 @@ def to_bouquet(g, seat, card):
 
 
 @njit(cache=True, inline="always")
-def to_secret(g, card):
+def to_secret(g, seat, card):
     g[SECRET + g[N_SECRET]] = card
+    g[SECRET_SEAT + g[N_SECRET]] = seat
     g[N_SECRET] += 1
 
 
@@ -390,7 +392,7 @@ def apply_action(g, seat, card, action, receiver, trace):
         record(trace, EV_OPEN, seat, card, g[TOTALS + colour], 0, 0)
         record(trace, EV_RANKING, seat, card, rank_code(g), 1 if changed else 0, 0)
     else:
-        to_secret(g, card)
+        to_secret(g, seat, card)
         record(trace, EV_SECRET, seat, card, 0, 0, 0)
     g[ACTIONS] += 1
 
