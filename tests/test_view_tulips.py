@@ -142,6 +142,19 @@ def test_twins_in_plain_python():
         check_game(*game, python_twins=True)
 
 
+def test_the_documented_example_is_greedy():
+    """The ``choose`` of docs/strategies/tulips.md chooses as the built-in greedy."""
+    text = (ROOT / "docs" / "strategies" / "tulips.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0].replace("cache=True", "cache=False")
+    namespace: dict = {}
+    exec(compile(code, "docs/strategies/tulips.md", "exec"), namespace)
+    choose = namespace["choose"]
+    memory, rng = np.zeros(1), np.zeros(4, np.uint64)
+    for seed, index, players, params, _names in games(20, 9):
+        for d in tulips.decisions(seed, index, players, params, ["greedy"]):
+            assert choose(d.obs, d.legal, NO_PARAMS, memory, rng) == d.choice
+
+
 def test_decision_counts_and_kinds():
     ds = tulips.decisions(5, 3, 4, None, ["greedy"])
     kinds = [int(d.obs[view.OBS_KIND]) for d in ds]
