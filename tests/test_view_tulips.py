@@ -223,7 +223,8 @@ def test_observation_matches_the_trace():
 
 
 def scripted_log(script, players):
-    return tulips.play_scripted(**script, players=players, log_decisions=True)["decisions"]
+    assert script["players"] == players
+    return tulips.play_scripted(**script, log_decisions=True)["decisions"]
 
 
 def removed_count(players):

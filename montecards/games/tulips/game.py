@@ -302,11 +302,15 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     return read_log(log)
 
 
-def script_from_trace(events: pd.DataFrame | np.ndarray, players: int) -> dict[str, Any]:
-    """The inputs of :func:`play_scripted` that replay a traced game: ``deck`` (ids, top first:
-    removed, festival, 2 per seat, pile), ``opening_order``, ``setup_choices``, ``decisions``
-    and ``secret_reveal_order``. ``events``: the DataFrame of :func:`trace` or the raw events
-    of :func:`kernel_trace`."""
+def script_from_trace(
+    events: pd.DataFrame | np.ndarray, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of :func:`play_scripted` that replay a traced game, so that
+    ``play_scripted(**script_from_trace(events, players, params))`` plays it again:
+    ``deck`` (ids, top first: removed, festival, 2 per seat, pile), ``players``,
+    ``opening_order``, ``setup_choices``, ``decisions``, ``secret_reveal_order`` and
+    ``params`` (as given: the trace does not hold them). ``events``: the DataFrame of
+    :func:`trace` or the raw events of :func:`kernel_trace`."""
     raw = events if isinstance(events, np.ndarray) else _raw_from_frame(events)
     removed, festival, deal, pile, reveal = [], [], [], [], []
     opening: list[int] | None = None
@@ -337,10 +341,12 @@ def script_from_trace(events: pd.DataFrame | np.ndarray, players: int) -> dict[s
             decisions.append(("secret",))
     return {
         "deck": removed + festival + deal + pile,
+        "players": players,
         "opening_order": opening,
         "setup_choices": setup,
         "decisions": decisions,
         "secret_reveal_order": reveal,
+        "params": params,
     }
 
 
