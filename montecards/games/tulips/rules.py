@@ -93,12 +93,7 @@ SHARE = SCORE + MAX_PLAYERS
 SECRET = SHARE + MAX_PLAYERS
 SECRET_SEAT = SECRET + MAX_CARDS  # who placed each secret-festival card (the view's own secrets)
 SETUP_CHOICE = SECRET_SEAT + MAX_CARDS
-# strategy scratch
-MAJ_NOW = SETUP_CHOICE + MAX_PLAYERS
-MAJ_TRY = MAJ_NOW + MAX_PLAYERS
-SAVE_RANK = MAJ_TRY + MAX_PLAYERS
-SAVE_PLACE = SAVE_RANK + N_PLACES
-STATE_SIZE = SAVE_PLACE + N_COLOURS
+STATE_SIZE = SETUP_CHOICE + MAX_PLAYERS
 
 # --- actions ------------------------------------------------------------------------------------
 KEEP = 0
@@ -403,11 +398,12 @@ def action_class(action):
 
 
 @njit(cache=True, inline="always")
-def colour_majorities(g, colour, place, out, sign, trace):
+def colour_majorities(g, colour, place, dest, out, sign, trace):
     """Add ``sign`` x the majority points of ``colour`` (standing in ``place``) to each seat's
-    ``g[out + seat]``: holders (>= 1 card) grouped by (count, total value), best first; group
-    ``k`` gets majority ``k`` of the place (dense rule: tied holders share a majority's
-    points, the next group gets the following majority); ``N_MAJ`` majorities are paid.
+    ``dest[out + seat]`` (``dest``: the state ``g`` itself, or a strategy's scratch):
+    holders (>= 1 card) grouped by (count, total value), best first; group ``k`` gets
+    majority ``k`` of the place (dense rule: tied holders share a majority's points, the next
+    group gets the following majority); ``N_MAJ`` majorities are paid.
 
     One pass finds the best three distinct keys ``count * KEY_SHIFT + total``, a second pays.
     """
@@ -446,18 +442,18 @@ def colour_majorities(g, colour, place, out, sign, trace):
             k = 0 if key == k1 else (1 if key == k2 else (2 if key == k3 else -1))
             if k >= 0:
                 pts = g[row + k]
-                g[out + s] += sign * pts
+                dest[out + s] += sign * pts
                 record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
 
 
 @njit(cache=True)
-def majorities(g, out, trace):
-    """Majority points per seat at the current ranking into ``g[out : out + players]``: the
-    colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
+def majorities(g, dest, out, trace):
+    """Majority points per seat at the current ranking into ``dest[out : out + players]``:
+    the colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
     for s in range(g[PLAYERS]):
-        g[out + s] = 0
+        dest[out + s] = 0
     for place in range(3):
-        colour_majorities(g, g[RANK + place], place, out, 1, trace)
+        colour_majorities(g, g[RANK + place], place, dest, out, 1, trace)
 
 
 @njit(cache=True)
@@ -506,7 +502,7 @@ def final_scores(g, unit, trace):
     if trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
-    majorities(g, MAJ_PTS, trace)
+    majorities(g, g, MAJ_PTS, trace)
     best = 0
     for s in range(players):
         g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]

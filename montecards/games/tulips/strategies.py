@@ -13,19 +13,16 @@ from __future__ import annotations
 
 from numba import njit
 
+from montecards.games.tulips.cards import MAX_PLAYERS, N_PLACES
 from montecards.games.tulips.rules import (
     COUNT,
     GIVE,
     KEEP,
-    MAJ_NOW,
-    MAJ_TRY,
     N_COLOURS,
     OPEN,
     PLACE,
     PLAYERS,
     RANK,
-    SAVE_PLACE,
-    SAVE_RANK,
     SECRET_ACTION,
     TOTALS,
     TULIPS,
@@ -48,6 +45,13 @@ NAMES = ("random", "greedy", "majority")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 NEG = -(1 << 60)
+
+# --- majority's scratch: its own int64 array (new_scratch), not the rules' state -----------------
+MAJ_NOW = 0  # majority points per seat at the current ranking (then: all but the card's colour)
+MAJ_TRY = MAJ_NOW + MAX_PLAYERS  # majority points per seat after a trial move
+SAVE_RANK = MAJ_TRY + MAX_PLAYERS  # the ranking saved around a trial open
+SAVE_PLACE = SAVE_RANK + N_PLACES
+SCRATCH_SIZE = SAVE_PLACE + N_COLOURS
 
 
 @njit(cache=True, inline="always")
@@ -146,15 +150,15 @@ def greedy_action(g, seat, card, first_class):
 
 
 @njit(cache=True, inline="always")
-def standing(g, seat, majority, own_extra):
-    """``(margin, own)`` with the majority points per seat at ``g[majority:]``: the seat's
+def standing(g, seat, scratch, majority, own_extra):
+    """``(margin, own)`` with the majority points per seat at ``scratch[majority:]``: the seat's
     points if the game ended now (points so far + ``own_extra`` + majorities) and that minus
     the best other seat's."""
-    own = so_far(g, seat) + own_extra + g[majority + seat]
+    own = so_far(g, seat) + own_extra + scratch[majority + seat]
     best_other = NEG
     for other in range(g[PLAYERS]):
         if other != seat:
-            v = so_far(g, other) + g[majority + other]
+            v = so_far(g, other) + scratch[majority + other]
             if v > best_other:
                 best_other = v
     return own - best_other, own
@@ -169,31 +173,31 @@ def with_card(g, seat, card, sign):
 
 
 @njit(cache=True, inline="always")
-def trial_majorities(g, holder, card, place, notrace):
+def trial_majorities(g, holder, card, place, scratch, notrace):
     """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
     ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
     for s in range(g[PLAYERS]):
-        g[MAJ_TRY + s] = g[MAJ_NOW + s]
+        scratch[MAJ_TRY + s] = scratch[MAJ_NOW + s]
     if place < 3:
         if holder >= 0:
             with_card(g, holder, card, 1)
-        colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, notrace)
+        colour_majorities(g, colour_of(g, card), place, scratch, MAJ_TRY, 1, notrace)
         if holder >= 0:
             with_card(g, holder, card, -1)
 
 
 @njit(cache=True)
-def majority_setup(g, seat, a, b, notrace):
+def majority_setup(g, seat, a, b, scratch, notrace):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
     points; see :func:`majority_action`) against the bouquets as they are before anybody
     places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
     with_card(g, seat, a, 1)
-    majorities(g, MAJ_TRY, notrace)
-    ma, oa = standing(g, seat, MAJ_TRY, 0)
+    majorities(g, scratch, MAJ_TRY, notrace)
+    ma, oa = standing(g, seat, scratch, MAJ_TRY, 0)
     with_card(g, seat, a, -1)
     with_card(g, seat, b, 1)
-    majorities(g, MAJ_TRY, notrace)
-    mb, ob = standing(g, seat, MAJ_TRY, 0)
+    majorities(g, scratch, MAJ_TRY, notrace)
+    mb, ob = standing(g, seat, scratch, MAJ_TRY, 0)
     with_card(g, seat, b, -1)
     if ma != mb:
         return 0 if ma > mb else 1
@@ -203,7 +207,7 @@ def majority_setup(g, seat, a, b, notrace):
 
 
 @njit(cache=True)
-def majority_action(g, seat, card, first_class, notrace):
+def majority_action(g, seat, card, first_class, scratch, notrace):
     """The allowed action giving the best standing as if the game ended right after it.
 
     Standing = (the seat's points so far + the action's immediate points + its majority
@@ -218,11 +222,11 @@ def majority_action(g, seat, card, first_class, notrace):
     colour = colour_of(g, card)
     value = value_of(g, card)
     place = g[PLACE + colour]
-    majorities(g, MAJ_NOW, notrace)
+    majorities(g, scratch, MAJ_NOW, notrace)
     # secret (and open when the order stays): nothing changes before the end
-    still_m, still_o = standing(g, seat, MAJ_NOW, 0)
+    still_m, still_o = standing(g, seat, scratch, MAJ_NOW, 0)
     if place < 3:  # MAJ_NOW: every colour but the card's
-        colour_majorities(g, colour, place, MAJ_NOW, -1, notrace)
+        colour_majorities(g, colour, place, scratch, MAJ_NOW, -1, notrace)
     best = -1
     best_m = NEG
     best_o = NEG
@@ -232,30 +236,30 @@ def majority_action(g, seat, card, first_class, notrace):
             other = seat + step
             if other >= players:
                 other -= players
-            trial_majorities(g, other, card, place, notrace)
-            m, o = standing(g, seat, MAJ_TRY, pts)
+            trial_majorities(g, other, card, place, scratch, notrace)
+            m, o = standing(g, seat, scratch, MAJ_TRY, pts)
             if m > best_m or (m == best_m and o > best_o):
                 best = encode(GIVE, other)
                 best_m = m
                 best_o = o
     if first_class != KEEP:
-        trial_majorities(g, seat, card, place, notrace)
-        m, o = standing(g, seat, MAJ_TRY, keep_points(g, card))
+        trial_majorities(g, seat, card, place, scratch, notrace)
+        m, o = standing(g, seat, scratch, MAJ_TRY, keep_points(g, card))
         if m > best_m or (m == best_m and o > best_o):
             best = encode(KEEP, 0)
             best_m = m
             best_o = o
     if first_class != OPEN:
         for p in range(4):
-            g[SAVE_RANK + p] = g[RANK + p]
-            g[SAVE_PLACE + p] = g[PLACE + p]
+            scratch[SAVE_RANK + p] = g[RANK + p]
+            scratch[SAVE_PLACE + p] = g[PLACE + p]
         m, o = still_m, still_o
         if raise_colour(g, colour, value):
-            majorities(g, MAJ_TRY, notrace)
-            m, o = standing(g, seat, MAJ_TRY, 0)
+            majorities(g, scratch, MAJ_TRY, notrace)
+            m, o = standing(g, seat, scratch, MAJ_TRY, 0)
             for p in range(4):
-                g[RANK + p] = g[SAVE_RANK + p]
-                g[PLACE + p] = g[SAVE_PLACE + p]
+                g[RANK + p] = scratch[SAVE_RANK + p]
+                g[PLACE + p] = scratch[SAVE_PLACE + p]
         g[TOTALS + colour] -= value
         if m > best_m or (m == best_m and o > best_o):
             best = encode(OPEN, 0)
