@@ -12,21 +12,39 @@ arrays, no slices in the hot loop):
   removed cards are simply the cards never drawn; the rules' layout (removed first) is
   restored by the scripted entry point and the trace;
 * the festival: ``TOTALS[colour]``, ``RANK[place]`` (colour in each place, 1st first) and
-  ``PLACE[colour]``; the secret festival ``SECRET[:N_SECRET]``;
+  ``PLACE[colour]``; the secret festival ``SECRET[:N_SECRET]`` and who placed each card
+  (``SECRET_SEAT``: a seat sees its own secret cards, see ``view``);
 * the bouquets as cards and value per (seat, colour) — all that majorities need — and the
   points so far per seat.
 
-Readings of the rules (also in the package docstring):
+Readings of the rules page (the game's readings of its open points, written once, here):
 
-* re-ranking: a raised colour moves just above the highest-placed colour whose total is
-  <= its new total (ties favour the colour just raised); values are >= 0, so a colour only
-  ever moves up;
-* majorities (dense tie rule): holders of >= 1 card of the colour are grouped by
-  ``(count, total value)``, best first; group ``k`` is paid majority ``k`` of that colour's
-  place when ``k`` < the number of majorities (1 with 2 players, 2 with 3-4, 3 with 5-6);
-  only the colours in places 1st-3rd pay;
-* a turn whose second draw finds the pile empty ends the turn and the game; it still counts
-  as a turn (``turns`` counts turns begun, all seats together).
+* Deck layout (explicit decks, top first): removed cards, the 2 festival cards, 2 per seat
+  (the first is hand index 0), the draw pile. A run shuffles lazily in drawing order, so the
+  removed cards are the cards never drawn (the trace lists them at the end).
+* The opening ranking: a random permutation of the colours from the table stream, stably
+  sorted by festival total (ties, including the two colours at 0, in permutation order).
+* Setup: every seat chooses its bouquet card before any is placed (simultaneous).
+* Re-ranking: the raised colour moves just above the highest-placed colour whose total is
+  <= its new total (ties favour the colour just raised), after every open card and every
+  revealed secret card; values are >= 0, so a colour only ever moves up. Places are read at
+  the moment of each action.
+* A turn's two actions must be of different kinds: keep, give, festival (open and secret
+  are both "festival").
+* End: the pile empties -> the game ends, mid-turn if need be (a turn whose second draw finds
+  the pile empty ends there; it still counts: ``turns`` counts turns begun, all seats
+  together). ``min(secret size, secret_reveal)`` secret cards are revealed, chosen at random
+  and in random order (the order is random even when all are revealed).
+* Majorities (dense tie rule), for the colours in places 1st-3rd only: holders of >= 1 card
+  of the colour are grouped by ``(count, total value)``, best first; group ``k`` is paid
+  majority ``k`` of that colour's place (``majority_points[place][k]``) when ``k`` < the
+  number of majorities (1 with 2 players, 2 with 3-4, 3 with 5-6): tied players share a
+  majority's points, the next group gets the following majority.
+* Most points wins; tie: most tulips in bouquet; still tied: shared (1/k each).
+* Outputs: ``score`` = points; seat outputs ``keep_points``, ``give_points``,
+  ``majority_points``, ``tulips``; metrics ``keep_points``, ``give_points``,
+  ``majority_points`` are stored per game as integer sums over seats (the rules' per-game
+  mean over seats is the sum / players); ``turns`` = player turns, all seats.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ totals and ranking, the points so far of every seat and the size of the draw pil
 looks at the faces of the secret festival.
 
 An action decision is returned as one integer ``action * 8 + receiver`` (receiver 0 unless
-the action is a gift); see :func:`decode`.
+the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` works in
+its own scratch array (``SCRATCH_SIZE`` int64, allocated with the block's work arrays), not
+in the rules' state.
 """
 
 from __future__ import annotations
