@@ -17,25 +17,23 @@ from numba import njit
 
 from montecards.games.tulips.cards import MAX_PLAYERS, N_PLACES
 from montecards.games.tulips.rules import (
-    COUNT,
     GIVE,
     KEEP,
     N_COLOURS,
     OPEN,
-    PLACE,
-    PLAYERS,
-    RANK,
     SECRET_ACTION,
-    TOTALS,
-    TULIPS,
-    VSUM,
     colour_majorities,
     colour_of,
     give_points,
     keep_points,
     majorities,
+    place_of,
+    player_count,
     raise_colour,
+    save_ranking,
     so_far,
+    trial_bouquet,
+    undo_raise,
     value_of,
 )
 from montecards.rng import bounded
@@ -51,9 +49,8 @@ NEG = -(1 << 60)
 # --- majority's scratch: its own int64 array (new_scratch), not the rules' state -----------------
 MAJ_NOW = 0  # majority points per seat at the current ranking (then: all but the card's colour)
 MAJ_TRY = MAJ_NOW + MAX_PLAYERS  # majority points per seat after a trial move
-SAVE_RANK = MAJ_TRY + MAX_PLAYERS  # the ranking saved around a trial open
-SAVE_PLACE = SAVE_RANK + N_PLACES
-SCRATCH_SIZE = SAVE_PLACE + N_COLOURS
+SAVED_RANKING = MAJ_TRY + MAX_PLAYERS  # ranking and places saved around a trial open
+SCRATCH_SIZE = SAVED_RANKING + N_PLACES + N_COLOURS
 
 
 @njit(cache=True, inline="always")
@@ -81,7 +78,7 @@ def random_action(g, seat, first_class, rng):
     """The action class uniformly among the allowed ones (in the order keep, give, festival),
     then the receiver uniformly among the other seats (a gift) or open/secret uniformly (a
     festival card)."""
-    players = g[PLAYERS]
+    players = player_count(g)
     n = 3 if first_class < 0 else 2
     cls = bounded(rng, n)
     if first_class >= 0 and cls >= first_class:
@@ -100,8 +97,8 @@ def random_action(g, seat, first_class, rng):
 def greedy_setup(g, a, b):
     """Hand index (0/1) going to the bouquet: the card of the better-placed colour; ties (same
     colour): the higher value; still tied: the first card."""
-    pa = g[PLACE + colour_of(g, a)]
-    pb = g[PLACE + colour_of(g, b)]
+    pa = place_of(g, colour_of(g, a))
+    pb = place_of(g, colour_of(g, b))
     if pa != pb:
         return 0 if pa < pb else 1
     return 1 if value_of(g, b) > value_of(g, a) else 0
@@ -111,7 +108,7 @@ def greedy_setup(g, a, b):
 def lowest_scorer(g, seat):
     """The other seat with the fewest points so far (keep + give); ties: the first one met
     going clockwise from ``seat``."""
-    players = g[PLAYERS]
+    players = player_count(g)
     best = -1
     best_pts = 0
     for step in range(1, players):
@@ -158,7 +155,7 @@ def standing(g, seat, scratch, majority, own_extra):
     the best other seat's."""
     own = so_far(g, seat) + own_extra + scratch[majority + seat]
     best_other = NEG
-    for other in range(g[PLAYERS]):
+    for other in range(player_count(g)):
         if other != seat:
             v = so_far(g, other) + scratch[majority + other]
             if v > best_other:
@@ -167,25 +164,17 @@ def standing(g, seat, scratch, majority, own_extra):
 
 
 @njit(cache=True, inline="always")
-def with_card(g, seat, card, sign):
-    colour = colour_of(g, card)
-    g[COUNT + seat * N_COLOURS + colour] += sign
-    g[VSUM + seat * N_COLOURS + colour] += sign * value_of(g, card)
-    g[TULIPS + seat] += sign
-
-
-@njit(cache=True, inline="always")
 def trial_majorities(g, holder, card, place, scratch, notrace):
     """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
     ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
-    for s in range(g[PLAYERS]):
+    for s in range(player_count(g)):
         scratch[MAJ_TRY + s] = scratch[MAJ_NOW + s]
     if place < 3:
         if holder >= 0:
-            with_card(g, holder, card, 1)
+            trial_bouquet(g, holder, card, 1)
         colour_majorities(g, colour_of(g, card), place, scratch, MAJ_TRY, 1, notrace)
         if holder >= 0:
-            with_card(g, holder, card, -1)
+            trial_bouquet(g, holder, card, -1)
 
 
 @njit(cache=True)
@@ -193,14 +182,14 @@ def majority_setup(g, seat, a, b, scratch, notrace):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
     points; see :func:`majority_action`) against the bouquets as they are before anybody
     places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
-    with_card(g, seat, a, 1)
+    trial_bouquet(g, seat, a, 1)
     majorities(g, scratch, MAJ_TRY, notrace)
     ma, oa = standing(g, seat, scratch, MAJ_TRY, 0)
-    with_card(g, seat, a, -1)
-    with_card(g, seat, b, 1)
+    trial_bouquet(g, seat, a, -1)
+    trial_bouquet(g, seat, b, 1)
     majorities(g, scratch, MAJ_TRY, notrace)
     mb, ob = standing(g, seat, scratch, MAJ_TRY, 0)
-    with_card(g, seat, b, -1)
+    trial_bouquet(g, seat, b, -1)
     if ma != mb:
         return 0 if ma > mb else 1
     if oa != ob:
@@ -220,10 +209,10 @@ def majority_action(g, seat, card, first_class, scratch, notrace):
     points, then the order give, keep, open, secret; among receivers the first met going
     clockwise from the seat.
     """
-    players = g[PLAYERS]
+    players = player_count(g)
     colour = colour_of(g, card)
     value = value_of(g, card)
-    place = g[PLACE + colour]
+    place = place_of(g, colour)
     majorities(g, scratch, MAJ_NOW, notrace)
     # secret (and open when the order stays): nothing changes before the end
     still_m, still_o = standing(g, seat, scratch, MAJ_NOW, 0)
@@ -252,17 +241,13 @@ def majority_action(g, seat, card, first_class, scratch, notrace):
             best_m = m
             best_o = o
     if first_class != OPEN:
-        for p in range(4):
-            scratch[SAVE_RANK + p] = g[RANK + p]
-            scratch[SAVE_PLACE + p] = g[PLACE + p]
+        save_ranking(g, scratch, SAVED_RANKING)
         m, o = still_m, still_o
-        if raise_colour(g, colour, value):
+        changed = raise_colour(g, colour, value)
+        if changed:
             majorities(g, scratch, MAJ_TRY, notrace)
             m, o = standing(g, seat, scratch, MAJ_TRY, 0)
-            for p in range(4):
-                g[RANK + p] = scratch[SAVE_RANK + p]
-                g[PLACE + p] = scratch[SAVE_PLACE + p]
-        g[TOTALS + colour] -= value
+        undo_raise(g, colour, value, changed, scratch, SAVED_RANKING)
         if m > best_m or (m == best_m and o > best_o):
             best = encode(OPEN, 0)
             best_m = m

@@ -47,36 +47,34 @@ from numba import njit
 from montecards.engine.decisions import choice_index, log_slot
 from montecards.games.tulips.cards import MAX_CARDS, MAX_PLAYERS, N_COLOURS, N_MAJORITY_COLS, N_PLACES
 from montecards.games.tulips.rules import (
-    COLOUR_OF,
-    COUNT,
     DECK,
     DRAWN,
     GIVE,
-    GIVE_BONUS,
-    GIVE_PTS,
     KEEP,
-    KEEP_BONUS,
-    KEEP_PTS,
-    MAJ_TABLE,
-    N_MAJ,
-    N_SECRET,
     OPEN,
-    PILE_END,
-    PLACE,
-    PLAYERS,
-    RANK,
-    REVEAL,
     SECRET_ACTION,
-    SECRET_SEAT,
-    SO_FAR,
-    TOTALS,
-    TULIPS,
-    TURNS,
-    VALUE_OF,
-    VSUM,
-)
-from montecards.games.tulips.rules import (
-    SECRET as SECRET_FESTIVAL,  # state offset of the secret festival's cards
+    bouquet_count,
+    bouquet_value,
+    colour_at,
+    colour_of,
+    give_bonus,
+    give_total,
+    keep_bonus,
+    keep_total,
+    majorities_paid,
+    majority_award,
+    pile_left,
+    place_of,
+    player_count,
+    reveal_size,
+    secret_card,
+    secret_owner,
+    secret_size,
+    so_far,
+    total,
+    tulips,
+    turns_begun,
+    value_of,
 )
 
 # --- decision kinds -------------------------------------------------------------------------------
@@ -351,58 +349,58 @@ def observe(g, seat, kind, first_class, obs):
     ``first_class``: the kind of the turn's first action (``NO_CLASS`` before it; ignored at
     set-up).
     """
-    players = g[PLAYERS]
+    players = player_count(g)
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = seat
     obs[OBS_PLAYERS] = players
-    obs[OBS_TURN] = g[TURNS]
-    obs[OBS_PILE] = g[PILE_END] - g[DRAWN]
-    obs[OBS_SECRET_N] = g[N_SECRET]
-    obs[OBS_N_MAJ] = g[N_MAJ]
-    obs[OBS_REVEAL] = g[REVEAL]
+    obs[OBS_TURN] = turns_begun(g)
+    obs[OBS_PILE] = pile_left(g)
+    obs[OBS_SECRET_N] = secret_size(g)
+    obs[OBS_N_MAJ] = majorities_paid(g)
+    obs[OBS_REVEAL] = reveal_size(g)
     if kind == DECISION_SETUP:
         obs[OBS_STEP] = -1
         obs[OBS_FIRST_CLASS] = NO_CLASS
         for k in range(2):
             card = setup_card(g, seat, k)
             obs[OBS_HAND + HAND_FIELDS * k] = card
-            obs[OBS_HAND + HAND_FIELDS * k + 1] = g[COLOUR_OF + card]
-            obs[OBS_HAND + HAND_FIELDS * k + 2] = g[VALUE_OF + card]
+            obs[OBS_HAND + HAND_FIELDS * k + 1] = colour_of(g, card)
+            obs[OBS_HAND + HAND_FIELDS * k + 2] = value_of(g, card)
     else:
         obs[OBS_STEP] = 0 if first_class == NO_CLASS else 1
         obs[OBS_FIRST_CLASS] = first_class
         card = drawn_card(g)
         obs[OBS_HAND] = card
-        obs[OBS_HAND + 1] = g[COLOUR_OF + card]
-        obs[OBS_HAND + 2] = g[VALUE_OF + card]
+        obs[OBS_HAND + 1] = colour_of(g, card)
+        obs[OBS_HAND + 2] = value_of(g, card)
         for f in range(HAND_FIELDS):
             obs[OBS_HAND + HAND_FIELDS + f] = -1
     for c in range(N_COLOURS):
-        obs[OBS_TOTALS + c] = g[TOTALS + c]
-        obs[OBS_PLACE + c] = g[PLACE + c]
+        obs[OBS_TOTALS + c] = total(g, c)
+        obs[OBS_PLACE + c] = place_of(g, c)
         obs[OBS_OWN_SECRET_COUNT + c] = 0
         obs[OBS_OWN_SECRET_VALUE + c] = 0
     for p in range(N_PLACES):
-        obs[OBS_RANK + p] = g[RANK + p]
-        obs[OBS_GIVE_BONUS + p] = g[GIVE_BONUS + p]
-        obs[OBS_KEEP_BONUS + p] = g[KEEP_BONUS + p]
-    for i in range(N_PLACES * N_MAJORITY_COLS):
-        obs[OBS_MAJ_TABLE + i] = g[MAJ_TABLE + i]
-    for i in range(g[N_SECRET]):
-        if g[SECRET_SEAT + i] == seat:
-            card = g[SECRET_FESTIVAL + i]
-            obs[OBS_OWN_SECRET_COUNT + g[COLOUR_OF + card]] += 1
-            obs[OBS_OWN_SECRET_VALUE + g[COLOUR_OF + card]] += g[VALUE_OF + card]
+        obs[OBS_RANK + p] = colour_at(g, p)
+        obs[OBS_GIVE_BONUS + p] = give_bonus(g, p)
+        obs[OBS_KEEP_BONUS + p] = keep_bonus(g, p)
+        for k in range(N_MAJORITY_COLS):
+            obs[OBS_MAJ_TABLE + p * N_MAJORITY_COLS + k] = majority_award(g, p, k)
+    for i in range(secret_size(g)):
+        if secret_owner(g, i) == seat:
+            card = secret_card(g, i)
+            obs[OBS_OWN_SECRET_COUNT + colour_of(g, card)] += 1
+            obs[OBS_OWN_SECRET_VALUE + colour_of(g, card)] += value_of(g, card)
     for s in range(MAX_PLAYERS):
         base = OBS_SEATS + s * SEAT_FIELDS
         here = s < players
-        obs[base + S_KEEP] = g[KEEP_PTS + s] if here else 0
-        obs[base + S_GIVE] = g[GIVE_PTS + s] if here else 0
-        obs[base + S_POINTS] = g[SO_FAR + s] if here else 0
-        obs[base + S_TULIPS] = g[TULIPS + s] if here else 0
+        obs[base + S_KEEP] = keep_total(g, s) if here else 0
+        obs[base + S_GIVE] = give_total(g, s) if here else 0
+        obs[base + S_POINTS] = so_far(g, s) if here else 0
+        obs[base + S_TULIPS] = tulips(g, s) if here else 0
         for c in range(N_COLOURS):
-            obs[base + S_COUNT + c] = g[COUNT + s * N_COLOURS + c] if here else 0
-            obs[base + S_VALUE + c] = g[VSUM + s * N_COLOURS + c] if here else 0
+            obs[base + S_COUNT + c] = bouquet_count(g, s, c) if here else 0
+            obs[base + S_VALUE + c] = bouquet_value(g, s, c) if here else 0
 
 
 @njit(cache=True)
@@ -412,7 +410,7 @@ def legal_moves(g, seat, kind, first_class, legal):
         legal[0] = setup_move(setup_card(g, seat, 0))
         legal[1] = setup_move(setup_card(g, seat, 1))
         return 2
-    players = g[PLAYERS]
+    players = player_count(g)
     n = 0
     if first_class != GIVE:
         for step in range(1, players):
