@@ -29,34 +29,38 @@ from montecards.games.tulips.rules import (
     EV_SETUP,
     EV_TURN,
     GIVE,
-    GIVE_PTS,
-    KEEP_PTS,
-    MAJ_PTS,
     N_DECK,
     PILE_END,
     PLAYERS,
-    SCORE,
     SETUP_CHOICE,
-    SHARE,
     STATE_SIZE,
     TRACE_COLS,
-    TULIPS,
     TURNS,
     action_class,
+    actions_done,
     apply_action,
+    dealt_card,
     draw_festival,
     final_scores,
+    give_total,
     init_tables,
+    keep_total,
+    majority_total,
     next_card,
     open_festival_setup,
+    player_count,
     random_opening,
     rank_code,
     record,
     reset_game,
     reveal_secret,
+    score,
     set_ranking,
     to_bouquet,
     to_secret,
+    tulips,
+    turns_begun,
+    win_share,
 )
 from montecards.games.tulips.strategies import (
     GREEDY,
@@ -150,8 +154,8 @@ def set_up(
             card = next_card(g, deck_rng, lazy)
             record(trace, EV_DEAL, seat, card, k, 0, 0)
     for seat in range(players):  # simultaneous: every choice is made before any is applied
-        a = g[DECK + 2 + 2 * seat]
-        b = g[DECK + 3 + 2 * seat]
+        a = dealt_card(g, seat, 0)
+        b = dealt_card(g, seat, 1)
         k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, scratch, no_trace, script_setup)
         if k != 0 and k != 1:
             g[ERR_AT] = seat
@@ -160,8 +164,8 @@ def set_up(
         if log is not None:
             log_decision(log, g, seat, DECISION_SETUP, -1, setup_move(a if k == 0 else b))
     for seat in range(players):
-        a = g[DECK + 2 + 2 * seat]
-        b = g[DECK + 3 + 2 * seat]
+        a = dealt_card(g, seat, 0)
+        b = dealt_card(g, seat, 1)
         keep = a if g[SETUP_CHOICE + seat] == 0 else b
         hide = b if g[SETUP_CHOICE + seat] == 0 else a
         to_bouquet(g, seat, keep)
@@ -251,7 +255,7 @@ def play_game(
 @njit(cache=True)
 def check_decision(g, seat, first_class, script_dec):
     """``ERR_*`` of the scripted decision for the next action (ERR_NONE when legal)."""
-    k = g[ACTIONS]
+    k = actions_done(g)
     action = script_dec[k, 0]
     receiver = script_dec[k, 1]
     if action < 0 or action > 3:
@@ -259,7 +263,7 @@ def check_decision(g, seat, first_class, script_dec):
     if action_class(action) == first_class:
         return ERR_SAME_ACTION
     if action == GIVE:
-        if receiver < 0 or receiver >= g[PLAYERS] or receiver == seat:
+        if receiver < 0 or receiver >= player_count(g) or receiver == seat:
             return ERR_BAD_RECEIVER
     elif receiver != -1:
         return ERR_BAD_RECEIVER
@@ -269,22 +273,22 @@ def check_decision(g, seat, first_class, script_dec):
 @njit(cache=True)
 def write_row(g, rows, k):
     """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
-    players = g[PLAYERS]
-    rows[k, COL_TURNS] = g[TURNS]
+    players = player_count(g)
+    rows[k, COL_TURNS] = turns_begun(g)
     rows[k, COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
     keep = 0
     give = 0
     maj = 0
     for s in range(players):
-        keep += g[KEEP_PTS + s]
-        give += g[GIVE_PTS + s]
-        maj += g[MAJ_PTS + s]
-        rows[k, FIRST_SEAT_COL + s] = g[SHARE + s]
-        rows[k, FIRST_SEAT_COL + players + s] = g[SCORE + s]
-        rows[k, FIRST_SEAT_COL + 2 * players + s] = g[KEEP_PTS + s]
-        rows[k, FIRST_SEAT_COL + 3 * players + s] = g[GIVE_PTS + s]
-        rows[k, FIRST_SEAT_COL + 4 * players + s] = g[MAJ_PTS + s]
-        rows[k, FIRST_SEAT_COL + 5 * players + s] = g[TULIPS + s]
+        keep += keep_total(g, s)
+        give += give_total(g, s)
+        maj += majority_total(g, s)
+        rows[k, FIRST_SEAT_COL + s] = win_share(g, s)
+        rows[k, FIRST_SEAT_COL + players + s] = score(g, s)
+        rows[k, FIRST_SEAT_COL + 2 * players + s] = keep_total(g, s)
+        rows[k, FIRST_SEAT_COL + 3 * players + s] = give_total(g, s)
+        rows[k, FIRST_SEAT_COL + 4 * players + s] = majority_total(g, s)
+        rows[k, FIRST_SEAT_COL + 5 * players + s] = tulips(g, s)
     rows[k, COL_KEEP] = keep
     rows[k, COL_GIVE] = give
     rows[k, COL_MAJ] = maj

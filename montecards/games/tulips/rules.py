@@ -367,6 +367,36 @@ def pile_left(g):
 
 
 @njit(cache=True, inline="always")
+def majority_total(g, seat):
+    """The seat's majority points (set by :func:`final_scores`)."""
+    return g[MAJ_PTS + seat]
+
+
+@njit(cache=True, inline="always")
+def win_share(g, seat):
+    """The seat's share of the win in ``unit``s (set by :func:`final_scores`)."""
+    return g[SHARE + seat]
+
+
+@njit(cache=True, inline="always")
+def actions_done(g):
+    """Actions played so far, all seats together (two per turn)."""
+    return g[ACTIONS]
+
+
+@njit(cache=True, inline="always")
+def dealt_card(g, seat, k):
+    """Card ``k`` (0, 1) dealt to ``seat`` (the deck is in drawing order: festival, deal, ...)."""
+    return g[DECK + 2 + 2 * seat + k]
+
+
+@njit(cache=True, inline="always")
+def drawn_card(g):
+    """The card drawn last."""
+    return g[DECK + g[DRAWN] - 1]
+
+
+@njit(cache=True, inline="always")
 def rank_code(g):
     """The ranking as one number: colour in place p at bits 2p (1st place lowest)."""
     return colour_at(g, 0) + 4 * colour_at(g, 1) + 16 * colour_at(g, 2) + 64 * colour_at(g, 3)

@@ -47,8 +47,6 @@ from numba import njit
 from montecards.engine.decisions import choice_index, log_slot
 from montecards.games.tulips.cards import MAX_CARDS, MAX_PLAYERS, N_COLOURS, N_MAJORITY_COLS, N_PLACES
 from montecards.games.tulips.rules import (
-    DECK,
-    DRAWN,
     GIVE,
     KEEP,
     OPEN,
@@ -57,6 +55,8 @@ from montecards.games.tulips.rules import (
     bouquet_value,
     colour_at,
     colour_of,
+    dealt_card,
+    drawn_card,
     give_bonus,
     give_total,
     keep_bonus,
@@ -330,18 +330,6 @@ def obs_bouquet_value(obs, seat, colour):
 # --- building the observation and the legal moves (from the rules' state g) ------------------
 
 
-@njit(cache=True, inline="always")
-def setup_card(g, seat, k):
-    """Card ``k`` (0, 1) dealt to ``seat`` (the deck is in drawing order: festival, deal, ...)."""
-    return g[DECK + 2 + 2 * seat + k]
-
-
-@njit(cache=True, inline="always")
-def drawn_card(g):
-    """The card just drawn."""
-    return g[DECK + g[DRAWN] - 1]
-
-
 @njit(cache=True)
 def observe(g, seat, kind, first_class, obs):
     """Fill all ``OBS_SIZE`` entries of ``obs`` with what ``seat`` sees at this decision.
@@ -362,7 +350,7 @@ def observe(g, seat, kind, first_class, obs):
         obs[OBS_STEP] = -1
         obs[OBS_FIRST_CLASS] = NO_CLASS
         for k in range(2):
-            card = setup_card(g, seat, k)
+            card = dealt_card(g, seat, k)
             obs[OBS_HAND + HAND_FIELDS * k] = card
             obs[OBS_HAND + HAND_FIELDS * k + 1] = colour_of(g, card)
             obs[OBS_HAND + HAND_FIELDS * k + 2] = value_of(g, card)
@@ -407,8 +395,8 @@ def observe(g, seat, kind, first_class, obs):
 def legal_moves(g, seat, kind, first_class, legal):
     """Fill ``legal[:n]`` with the seat's legal moves in the documented order; return ``n``."""
     if kind == DECISION_SETUP:
-        legal[0] = setup_move(setup_card(g, seat, 0))
-        legal[1] = setup_move(setup_card(g, seat, 1))
+        legal[0] = setup_move(dealt_card(g, seat, 0))
+        legal[1] = setup_move(dealt_card(g, seat, 1))
         return 2
     players = player_count(g)
     n = 0
