@@ -312,7 +312,7 @@ def majorities_of(bouquets, ranking, players):
         for colour, value in cards:
             g[R.COUNT + seat * 4 + colour] += 1
             g[R.VSUM + seat * 4 + colour] += value
-    R.majorities(g, g, R.MAJ_PTS, np.zeros((0, R.TRACE_COLS), np.int64))
+    R.majorities(g, R.MAJ_PTS, np.zeros((0, R.TRACE_COLS), np.int64))
     return [int(g[R.MAJ_PTS + s]) for s in range(players)]
 
 

@@ -33,7 +33,6 @@ from montecards.games.tulips.rules import (
     PILE_END,
     PLAYERS,
     SETUP_CHOICE,
-    STATE_SIZE,
     TRACE_COLS,
     TURNS,
     action_class,
@@ -66,8 +65,8 @@ from montecards.games.tulips.strategies import (
     GREEDY,
     MAJORITY,
     RANDOM,
-    SCRATCH_SIZE,
     SCRIPTED,
+    WORK_SIZE,
     decode,
     encode,
     greedy_action,
@@ -110,31 +109,29 @@ ERR_REVEAL = 9
 
 
 @njit(cache=True)
-def setup_choice(g, seat, a, b, strategy, choice_rng, scratch, no_trace, script_setup):
+def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
     """Hand index (0/1) of the seat's card that goes to the bouquet."""
     if strategy == GREEDY:
         return greedy_setup(g, a, b)
     if strategy == RANDOM:
         return random_setup(choice_rng)
     if strategy == MAJORITY:
-        return majority_setup(g, seat, a, b, scratch, no_trace)
+        return majority_setup(g, seat, a, b, no_trace)
     return script_setup[seat]
 
 
 @njit(cache=True, inline="always")
-def choose_action(g, seat, card, first_class, strategy, choice_rng, scratch, no_trace):
+def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
     """Decision code of a strategy seat's action with ``card`` (see strategies.decode)."""
     if strategy == GREEDY:
         return greedy_action(g, seat, card, first_class)
     if strategy == RANDOM:
         return random_action(g, seat, first_class, choice_rng)
-    return majority_action(g, seat, card, first_class, scratch, no_trace)
+    return majority_action(g, seat, card, first_class, no_trace)
 
 
 @njit(cache=True)
-def set_up(
-    g, strategies, deck_rng, choice_rng, scratch, lazy, trace, no_trace, script_open, script_setup, log
-):
+def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
 
     ``log``: the decision log (``view.log_decision``), or None (runs: compiled out).
@@ -156,7 +153,7 @@ def set_up(
     for seat in range(players):  # simultaneous: every choice is made before any is applied
         a = dealt_card(g, seat, 0)
         b = dealt_card(g, seat, 1)
-        k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, scratch, no_trace, script_setup)
+        k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
         if k != 0 and k != 1:
             g[ERR_AT] = seat
             return ERR_SETUP_CHOICE
@@ -176,7 +173,7 @@ def set_up(
 
 @njit(cache=True)
 def play_game(
-    g, strategies, deck_rng, choice_rng, scratch, lazy, trace, no_trace,
+    g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
     script_open, script_setup, script_dec, script_reveal, log,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
@@ -186,8 +183,7 @@ def play_game(
     ``log``: the decision log filled at every decision, or None (runs: compiled out).
     """
     err = set_up(
-        g, strategies, deck_rng, choice_rng, scratch, lazy, trace, no_trace, script_open,
-        script_setup, log,
+        g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
     )
     if err != ERR_NONE:
         return err
@@ -229,9 +225,7 @@ def play_game(
                 receiver = script_dec[k, 1]
             else:
                 action, receiver = decode(
-                    choose_action(
-                        g, seat, card, first_class, strategy, choice_rng, scratch, no_trace
-                    )
+                    choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
                 )
             if log is not None:
                 log_decision(
@@ -296,31 +290,28 @@ def write_row(g, rows, k):
 
 @njit(cache=True)
 def new_work():
-    """(game state, deck stream, choice stream, empty trace, empty scripts, the strategies'
-    scratch)."""
+    """(game state and strategy scratch, deck stream, choice stream, empty trace, empty
+    scripts)."""
     return (
-        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
         np.zeros((0, TRACE_COLS), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
-        np.zeros(SCRATCH_SIZE, np.int64),
     )
 
 
 @njit(cache=True)
 def play_one(
-    seed, index, strategies, g, deck_rng, choice_rng, scratch, rows, k, trace, no_trace, no_1d, no_2d,
-    log,
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``
     (``log``: a decision log, or None in runs)."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     play_game(
-        g, strategies, deck_rng, choice_rng, scratch, True, trace, no_trace, no_1d, no_1d, no_2d,
-        no_1d, log,
+        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
     )
     write_row(g, rows, k)
 
@@ -340,12 +331,11 @@ def play_block(seed, start, players, params, strategies, rows):
     no_trace = borrow(owned[3])
     no_1d = borrow(owned[4])
     no_2d = borrow(owned[5])
-    scratch = borrow(owned[6])
     seat_strategies = borrow(strategies)
     out = borrow(rows)
     for k in range(rows.shape[0]):
         play_one(
-            seed, start + k, seat_strategies, g, deck_rng, choice_rng, scratch, out, k,
+            seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
             no_trace, no_trace, no_1d, no_2d, None,
         )
     keep_alive(owned)
@@ -368,10 +358,10 @@ def run_chunk(seed, start, players, params, strategies, rows):
 def trace_one(seed, index, players, params, strategies, row, trace, log=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
-    g, deck_rng, choice_rng, no_trace, no_1d, no_2d, scratch = new_work()
+    g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     play_one(
-        seed, index, strategies, g, deck_rng, choice_rng, scratch, row.reshape(1, -1), 0,
+        seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
         trace, no_trace, no_1d, no_2d, log,
     )
 
@@ -381,14 +371,14 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
     decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault). ``log``: a
     decision log filled at every decision (the scripted moves), or None."""
-    g, deck_rng, choice_rng, no_trace, _, _, scratch = new_work()
+    g, deck_rng, choice_rng, no_trace, _, _ = new_work()
     init_tables(g, players, params)
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, scratch, False, trace, no_trace, opening, setup,
-        decisions, reveal, log,
+        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions,
+        reveal, log,
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:

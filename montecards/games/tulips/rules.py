@@ -520,21 +520,21 @@ def trial_bouquet(g, seat, card, sign):
 
 
 @njit(cache=True, inline="always")
-def save_ranking(g, dest, at):
-    """Copy the ranking and the places into ``dest[at : at + 8]`` (a strategy's scratch)."""
+def save_ranking(g, at):
+    """Copy the ranking and the places into ``g[at : at + 8]`` (a strategy's scratch)."""
     for p in range(N_PLACES):
-        dest[at + p] = g[RANK + p]
-        dest[at + N_PLACES + p] = g[PLACE + p]
+        g[at + p] = g[RANK + p]
+        g[at + N_PLACES + p] = g[PLACE + p]
 
 
 @njit(cache=True, inline="always")
-def undo_raise(g, colour, value, changed, saved, at):
+def undo_raise(g, colour, value, changed, at):
     """Undo :func:`raise_colour` (which returned ``changed``): restore the ranking and places
     saved by :func:`save_ranking` if the raise changed them, and lower the total again."""
     if changed:
         for p in range(N_PLACES):
-            g[RANK + p] = saved[at + p]
-            g[PLACE + p] = saved[at + N_PLACES + p]
+            g[RANK + p] = g[at + p]
+            g[PLACE + p] = g[at + N_PLACES + p]
     g[TOTALS + colour] -= value
 
 
@@ -587,9 +587,9 @@ def action_class(action):
 
 
 @njit(cache=True, inline="always")
-def colour_majorities(g, colour, place, dest, out, sign, trace):
+def colour_majorities(g, colour, place, out, sign, trace):
     """Add ``sign`` x the majority points of ``colour`` (standing in ``place``) to each seat's
-    ``dest[out + seat]`` (``dest``: the state ``g`` itself, or a strategy's scratch):
+    ``g[out + seat]`` (the final points, or a strategy's scratch after the state):
     holders (>= 1 card) grouped by (count, total value), best first; group ``k`` gets
     majority ``k`` of the place (dense rule: tied holders share a majority's points, the next
     group gets the following majority); ``N_MAJ`` majorities are paid.
@@ -628,18 +628,18 @@ def colour_majorities(g, colour, place, dest, out, sign, trace):
             k = 0 if key == k1 else (1 if key == k2 else (2 if key == k3 else -1))
             if k >= 0:
                 pts = majority_award(g, place, k)
-                dest[out + s] += sign * pts
+                g[out + s] += sign * pts
                 record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
 
 
 @njit(cache=True)
-def majorities(g, dest, out, trace):
-    """Majority points per seat at the current ranking into ``dest[out : out + players]``:
+def majorities(g, out, trace):
+    """Majority points per seat at the current ranking into ``g[out : out + players]``:
     the colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
     for s in range(player_count(g)):
-        dest[out + s] = 0
+        g[out + s] = 0
     for place in range(3):
-        colour_majorities(g, colour_at(g, place), place, dest, out, 1, trace)
+        colour_majorities(g, colour_at(g, place), place, out, 1, trace)
 
 
 @njit(cache=True)
@@ -688,7 +688,7 @@ def final_scores(g, unit, trace):
     if trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
-    majorities(g, g, MAJ_PTS, trace)
+    majorities(g, MAJ_PTS, trace)
     best = 0
     for s in range(players):
         g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]

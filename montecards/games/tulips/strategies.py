@@ -6,9 +6,9 @@ totals and ranking, the points so far of every seat and the size of the draw pil
 looks at the faces of the secret festival.
 
 An action decision is returned as one integer ``action * 8 + receiver`` (receiver 0 unless
-the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` works in
-its own scratch array (``SCRATCH_SIZE`` int64, allocated with the block's work arrays), not
-in the rules' state.
+the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` keeps its
+scratch after the rules' state, in the same array (``WORK_SIZE`` in all); its look-ahead
+changes the rules' state and restores it (``rules.trial_bouquet``, ``undo_raise``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from montecards.games.tulips.rules import (
     N_COLOURS,
     OPEN,
     SECRET_ACTION,
+    STATE_SIZE,
     colour_majorities,
     colour_of,
     give_points,
@@ -46,11 +47,13 @@ SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle test
 
 NEG = -(1 << 60)
 
-# --- majority's scratch: its own int64 array (new_scratch), not the rules' state -----------------
-MAJ_NOW = 0  # majority points per seat at the current ranking (then: all but the card's colour)
+# --- majority's scratch: not fields of the rules' state, but the same array, right after it ------
+# (its own array cost one more argument through the whole turn loop: +5 % time per greedy game)
+MAJ_NOW = STATE_SIZE  # majority points per seat at the current ranking (then: all but the card's)
 MAJ_TRY = MAJ_NOW + MAX_PLAYERS  # majority points per seat after a trial move
 SAVED_RANKING = MAJ_TRY + MAX_PLAYERS  # ranking and places saved around a trial open
-SCRATCH_SIZE = SAVED_RANKING + N_PLACES + N_COLOURS
+WORK_SIZE = SAVED_RANKING + N_PLACES + N_COLOURS
+"""Size of the kernel's state array: the rules' state (``rules.STATE_SIZE``), then this scratch."""
 
 
 @njit(cache=True, inline="always")
@@ -149,46 +152,46 @@ def greedy_action(g, seat, card, first_class):
 
 
 @njit(cache=True, inline="always")
-def standing(g, seat, scratch, majority, own_extra):
-    """``(margin, own)`` with the majority points per seat at ``scratch[majority:]``: the seat's
+def standing(g, seat, majority, own_extra):
+    """``(margin, own)`` with the majority points per seat at ``g[majority:]``: the seat's
     points if the game ended now (points so far + ``own_extra`` + majorities) and that minus
     the best other seat's."""
-    own = so_far(g, seat) + own_extra + scratch[majority + seat]
+    own = so_far(g, seat) + own_extra + g[majority + seat]
     best_other = NEG
     for other in range(player_count(g)):
         if other != seat:
-            v = so_far(g, other) + scratch[majority + other]
+            v = so_far(g, other) + g[majority + other]
             if v > best_other:
                 best_other = v
     return own - best_other, own
 
 
 @njit(cache=True, inline="always")
-def trial_majorities(g, holder, card, place, scratch, notrace):
+def trial_majorities(g, holder, card, place, notrace):
     """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
     ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
     for s in range(player_count(g)):
-        scratch[MAJ_TRY + s] = scratch[MAJ_NOW + s]
+        g[MAJ_TRY + s] = g[MAJ_NOW + s]
     if place < 3:
         if holder >= 0:
             trial_bouquet(g, holder, card, 1)
-        colour_majorities(g, colour_of(g, card), place, scratch, MAJ_TRY, 1, notrace)
+        colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, notrace)
         if holder >= 0:
             trial_bouquet(g, holder, card, -1)
 
 
 @njit(cache=True)
-def majority_setup(g, seat, a, b, scratch, notrace):
+def majority_setup(g, seat, a, b, notrace):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
     points; see :func:`majority_action`) against the bouquets as they are before anybody
     places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
     trial_bouquet(g, seat, a, 1)
-    majorities(g, scratch, MAJ_TRY, notrace)
-    ma, oa = standing(g, seat, scratch, MAJ_TRY, 0)
+    majorities(g, MAJ_TRY, notrace)
+    ma, oa = standing(g, seat, MAJ_TRY, 0)
     trial_bouquet(g, seat, a, -1)
     trial_bouquet(g, seat, b, 1)
-    majorities(g, scratch, MAJ_TRY, notrace)
-    mb, ob = standing(g, seat, scratch, MAJ_TRY, 0)
+    majorities(g, MAJ_TRY, notrace)
+    mb, ob = standing(g, seat, MAJ_TRY, 0)
     trial_bouquet(g, seat, b, -1)
     if ma != mb:
         return 0 if ma > mb else 1
@@ -198,7 +201,7 @@ def majority_setup(g, seat, a, b, scratch, notrace):
 
 
 @njit(cache=True)
-def majority_action(g, seat, card, first_class, scratch, notrace):
+def majority_action(g, seat, card, first_class, notrace):
     """The allowed action giving the best standing as if the game ended right after it.
 
     Standing = (the seat's points so far + the action's immediate points + its majority
@@ -213,11 +216,11 @@ def majority_action(g, seat, card, first_class, scratch, notrace):
     colour = colour_of(g, card)
     value = value_of(g, card)
     place = place_of(g, colour)
-    majorities(g, scratch, MAJ_NOW, notrace)
+    majorities(g, MAJ_NOW, notrace)
     # secret (and open when the order stays): nothing changes before the end
-    still_m, still_o = standing(g, seat, scratch, MAJ_NOW, 0)
+    still_m, still_o = standing(g, seat, MAJ_NOW, 0)
     if place < 3:  # MAJ_NOW: every colour but the card's
-        colour_majorities(g, colour, place, scratch, MAJ_NOW, -1, notrace)
+        colour_majorities(g, colour, place, MAJ_NOW, -1, notrace)
     best = -1
     best_m = NEG
     best_o = NEG
@@ -227,27 +230,27 @@ def majority_action(g, seat, card, first_class, scratch, notrace):
             other = seat + step
             if other >= players:
                 other -= players
-            trial_majorities(g, other, card, place, scratch, notrace)
-            m, o = standing(g, seat, scratch, MAJ_TRY, pts)
+            trial_majorities(g, other, card, place, notrace)
+            m, o = standing(g, seat, MAJ_TRY, pts)
             if m > best_m or (m == best_m and o > best_o):
                 best = encode(GIVE, other)
                 best_m = m
                 best_o = o
     if first_class != KEEP:
-        trial_majorities(g, seat, card, place, scratch, notrace)
-        m, o = standing(g, seat, scratch, MAJ_TRY, keep_points(g, card))
+        trial_majorities(g, seat, card, place, notrace)
+        m, o = standing(g, seat, MAJ_TRY, keep_points(g, card))
         if m > best_m or (m == best_m and o > best_o):
             best = encode(KEEP, 0)
             best_m = m
             best_o = o
     if first_class != OPEN:
-        save_ranking(g, scratch, SAVED_RANKING)
+        save_ranking(g, SAVED_RANKING)
         m, o = still_m, still_o
         changed = raise_colour(g, colour, value)
         if changed:
-            majorities(g, scratch, MAJ_TRY, notrace)
-            m, o = standing(g, seat, scratch, MAJ_TRY, 0)
-        undo_raise(g, colour, value, changed, scratch, SAVED_RANKING)
+            majorities(g, MAJ_TRY, notrace)
+            m, o = standing(g, seat, MAJ_TRY, 0)
+        undo_raise(g, colour, value, changed, SAVED_RANKING)
         if m > best_m or (m == best_m and o > best_o):
             best = encode(OPEN, 0)
             best_m = m
