@@ -216,6 +216,19 @@ def test_trace_is_the_run_game_and_round_trips():
     assert sorted(tulips.script_from_trace(raw, 5)["deck"]) == list(range(96))
 
 
+def test_script_from_trace_replays_the_game():
+    """``play_scripted(**script_from_trace(...))`` replays a traced game: the same row."""
+    for index, (players, params) in enumerate([(2, None), (4, MODEL_VARIANTS[0]), (6, MODEL_VARIANTS[1])]):
+        names = (list(STRATEGIES) * 2)[:players]
+        events, row = tulips.trace(21, index, players, params, names)
+        out = tulips.play_scripted(**tulips.script_from_trace(events, players, params))
+        layout = SPEC.layout(players)
+        assert out["scores"] == row[layout.seat_slice("score")].tolist()
+        assert out["tulips"] == row[layout.seat_slice("tulips")].tolist()
+        assert out["turns"] == row[COL_TURNS]
+        assert (out["events"].drop(columns="turn").values == events.drop(columns="turn").values).all()
+
+
 def test_festival_colours_differ_and_opening_sorted():
     for index in range(200):
         raw, _ = tulips.kernel_trace(4, index, 3, None, ["greedy"])

@@ -11,6 +11,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -19,7 +20,7 @@ from montecards.engine.spec import (
     check_int_range,
     parse_int_list,
 )
-from montecards.games.tulips import kernel, rules, strategies
+from montecards.games.tulips import kernel, rules, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
     MAX_PER_COLOUR,
@@ -284,11 +285,32 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, st
     return _trace_frame(events, resolved), row
 
 
-def script_from_trace(events: pd.DataFrame | np.ndarray, players: int) -> dict[str, Any]:
-    """The inputs of :func:`play_scripted` that replay a traced game: ``deck`` (ids, top first:
-    removed, festival, 2 per seat, pile), ``opening_order``, ``setup_choices``, ``decisions``
-    and ``secret_reveal_order``. ``events``: the DataFrame of :func:`trace` or the raw events
-    of :func:`kernel_trace`."""
+def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
+              strategy_names: Sequence[str]) -> list[Decision]:
+    """Every decision of game ``index`` of the run with ``seed`` (the very game the run played),
+    as the decision interface shows it (``view``): seat, observation, legal moves and the
+    index of the move the seat's strategy made (``decisions.NO_CHOICE`` if it is not legal)."""
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, params)
+    names = SPEC.strategy_codes(players, strategy_names)
+    log = new_log(view.LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
+    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
+    kernel.trace_one(
+        np.uint64(seed), index, players, pack_params(players, resolved),
+        SPEC.strategy_array(names), row, np.zeros((0, rules.TRACE_COLS), np.int64), log,
+    )
+    return read_log(log)
+
+
+def script_from_trace(
+    events: pd.DataFrame | np.ndarray, players: int, params: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The keyword arguments of :func:`play_scripted` that replay a traced game, so that
+    ``play_scripted(**script_from_trace(events, players, params))`` plays it again:
+    ``deck`` (ids, top first: removed, festival, 2 per seat, pile), ``players``,
+    ``opening_order``, ``setup_choices``, ``decisions``, ``secret_reveal_order`` and
+    ``params`` (as given: the trace does not hold them). ``events``: the DataFrame of
+    :func:`trace` or the raw events of :func:`kernel_trace`."""
     raw = events if isinstance(events, np.ndarray) else _raw_from_frame(events)
     removed, festival, deal, pile, reveal = [], [], [], [], []
     opening: list[int] | None = None
@@ -319,10 +341,12 @@ def script_from_trace(events: pd.DataFrame | np.ndarray, players: int) -> dict[s
             decisions.append(("secret",))
     return {
         "deck": removed + festival + deal + pile,
+        "players": players,
         "opening_order": opening,
         "setup_choices": setup,
         "decisions": decisions,
         "secret_reveal_order": reveal,
+        "params": params,
     }
 
 
@@ -373,6 +397,7 @@ def play_scripted(
     decisions: Sequence[Any],
     secret_reveal_order: Sequence[int],
     params: dict[str, Any] | None = None,
+    log_decisions: bool = False,
 ) -> dict[str, Any]:
     """Play one game from an explicit deck and every decision (the inputs of the naive
     oracle's ``replay``).
@@ -386,8 +411,10 @@ def play_scripted(
     ``secret_reveal_order``: the revealed secret-festival card ids in reveal order.
 
     Returns scores, keep/give/majority points, tulips, win_share, turns, final_ranking,
-    totals, bouquets (card ids per seat) and the events; raises ``ValueError`` with a clear
-    message on any illegal input (``InputError`` for bad parameters).
+    totals, bouquets (card ids per seat) and the events (and, with ``log_decisions``,
+    ``decisions``: every decision as the decision interface shows it, see :func:`decisions`);
+    raises ``ValueError`` with a clear message on any illegal input (``InputError`` for bad
+    parameters).
     """
     players = SPEC.check_players(players)
     p = SPEC.resolve_params(players, params)
@@ -414,9 +441,10 @@ def play_scripted(
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     err_at = np.zeros(1, dtype=np.int64)
-    err = kernel.play_deck(
+    log = new_log(view.LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL) if log_decisions else None
+    err = kernel.play_script(
         drawing, players, pack_params(players, p), np.array(opening, np.int64),
-        np.array(setup, np.int64), dec, reveal, row, buffer, err_at,
+        np.array(setup, np.int64), dec, reveal, row, buffer, err_at, log,
     )
     if err != kernel.ERR_NONE:
         where = ""
@@ -426,7 +454,10 @@ def play_scripted(
         elif err == kernel.ERR_SETUP_CHOICE:
             where = f" (seat {err_at[0]})"
         raise ValueError(f"illegal script: {ERRORS[err]}{where}")
-    return _scripted_result(buffer[1 : buffer[0, 0] + 1], row, players, p)
+    out = _scripted_result(buffer[1 : buffer[0, 0] + 1], row, players, p)
+    if log is not None:
+        out["decisions"] = read_log(log)
+    return out
 
 
 def _scripted_result(raw: np.ndarray, row: np.ndarray, players: int, p: dict[str, Any]) -> dict[str, Any]:
@@ -487,4 +518,7 @@ SPEC = TulipsSpec(
     ),
 )
 
-__all__ = ["SPEC", "InputError", "kernel_trace", "pack_params", "play_scripted", "script_from_trace", "trace"]
+__all__ = [
+    "SPEC", "InputError", "decisions", "kernel_trace", "pack_params", "play_scripted",
+    "script_from_trace", "trace",
+]

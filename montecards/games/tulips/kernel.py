@@ -29,47 +29,58 @@ from montecards.games.tulips.rules import (
     EV_SETUP,
     EV_TURN,
     GIVE,
-    GIVE_PTS,
-    KEEP_PTS,
-    MAJ_PTS,
     N_DECK,
     PILE_END,
     PLAYERS,
-    SCORE,
     SETUP_CHOICE,
-    SHARE,
-    STATE_SIZE,
     TRACE_COLS,
-    TULIPS,
     TURNS,
     action_class,
+    actions_done,
     apply_action,
+    dealt_card,
     draw_festival,
     final_scores,
+    give_total,
     init_tables,
+    keep_total,
+    majority_total,
     next_card,
     open_festival_setup,
+    player_count,
     random_opening,
     rank_code,
     record,
     reset_game,
     reveal_secret,
+    score,
     set_ranking,
     to_bouquet,
     to_secret,
+    tulips,
+    turns_begun,
+    win_share,
 )
 from montecards.games.tulips.strategies import (
     GREEDY,
     MAJORITY,
     RANDOM,
     SCRIPTED,
+    WORK_SIZE,
     decode,
+    encode,
     greedy_action,
     greedy_setup,
     majority_action,
     majority_setup,
     random_action,
     random_setup,
+)
+from montecards.games.tulips.view import (
+    DECISION_ACTION,
+    DECISION_SETUP,
+    log_decision,
+    setup_move,
 )
 from montecards.rng import bounded, seed_stream
 
@@ -120,8 +131,11 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
 
 
 @njit(cache=True)
-def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup):
-    """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice."""
+def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log):
+    """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
+
+    ``log``: the decision log (``view.log_decision``), or None (runs: compiled out).
+    """
     players = g[PLAYERS]
     reset_game(g, lazy)
     if not draw_festival(g, deck_rng, lazy):
@@ -137,20 +151,22 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
             card = next_card(g, deck_rng, lazy)
             record(trace, EV_DEAL, seat, card, k, 0, 0)
     for seat in range(players):  # simultaneous: every choice is made before any is applied
-        a = g[DECK + 2 + 2 * seat]
-        b = g[DECK + 3 + 2 * seat]
+        a = dealt_card(g, seat, 0)
+        b = dealt_card(g, seat, 1)
         k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
         if k != 0 and k != 1:
             g[ERR_AT] = seat
             return ERR_SETUP_CHOICE
         g[SETUP_CHOICE + seat] = k
+        if log is not None:
+            log_decision(log, g, seat, DECISION_SETUP, -1, setup_move(a if k == 0 else b))
     for seat in range(players):
-        a = g[DECK + 2 + 2 * seat]
-        b = g[DECK + 3 + 2 * seat]
+        a = dealt_card(g, seat, 0)
+        b = dealt_card(g, seat, 1)
         keep = a if g[SETUP_CHOICE + seat] == 0 else b
         hide = b if g[SETUP_CHOICE + seat] == 0 else a
         to_bouquet(g, seat, keep)
-        to_secret(g, hide)
+        to_secret(g, seat, hide)
         record(trace, EV_SETUP, seat, keep, hide, g[SETUP_CHOICE + seat], 0)
     return ERR_NONE
 
@@ -158,14 +174,17 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
 @njit(cache=True)
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
-    script_open, script_setup, script_dec, script_reveal,
+    script_open, script_setup, script_dec, script_reveal, log,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
     ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
+    ``log``: the decision log filled at every decision, or None (runs: compiled out).
     """
-    err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
+    err = set_up(
+        g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
+    )
     if err != ERR_NONE:
         return err
     players = g[PLAYERS]
@@ -208,6 +227,11 @@ def play_game(
                 action, receiver = decode(
                     choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
                 )
+            if log is not None:
+                log_decision(
+                    log, g, seat, DECISION_ACTION, first_class,
+                    encode(action, receiver if action == GIVE else 0),
+                )
             apply_action(g, seat, card, action, receiver, trace)
             first_class = action_class(action)
         seat += 1
@@ -225,7 +249,7 @@ def play_game(
 @njit(cache=True)
 def check_decision(g, seat, first_class, script_dec):
     """``ERR_*`` of the scripted decision for the next action (ERR_NONE when legal)."""
-    k = g[ACTIONS]
+    k = actions_done(g)
     action = script_dec[k, 0]
     receiver = script_dec[k, 1]
     if action < 0 or action > 3:
@@ -233,7 +257,7 @@ def check_decision(g, seat, first_class, script_dec):
     if action_class(action) == first_class:
         return ERR_SAME_ACTION
     if action == GIVE:
-        if receiver < 0 or receiver >= g[PLAYERS] or receiver == seat:
+        if receiver < 0 or receiver >= player_count(g) or receiver == seat:
             return ERR_BAD_RECEIVER
     elif receiver != -1:
         return ERR_BAD_RECEIVER
@@ -243,22 +267,22 @@ def check_decision(g, seat, first_class, script_dec):
 @njit(cache=True)
 def write_row(g, rows, k):
     """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
-    players = g[PLAYERS]
-    rows[k, COL_TURNS] = g[TURNS]
+    players = player_count(g)
+    rows[k, COL_TURNS] = turns_begun(g)
     rows[k, COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
     keep = 0
     give = 0
     maj = 0
     for s in range(players):
-        keep += g[KEEP_PTS + s]
-        give += g[GIVE_PTS + s]
-        maj += g[MAJ_PTS + s]
-        rows[k, FIRST_SEAT_COL + s] = g[SHARE + s]
-        rows[k, FIRST_SEAT_COL + players + s] = g[SCORE + s]
-        rows[k, FIRST_SEAT_COL + 2 * players + s] = g[KEEP_PTS + s]
-        rows[k, FIRST_SEAT_COL + 3 * players + s] = g[GIVE_PTS + s]
-        rows[k, FIRST_SEAT_COL + 4 * players + s] = g[MAJ_PTS + s]
-        rows[k, FIRST_SEAT_COL + 5 * players + s] = g[TULIPS + s]
+        keep += keep_total(g, s)
+        give += give_total(g, s)
+        maj += majority_total(g, s)
+        rows[k, FIRST_SEAT_COL + s] = win_share(g, s)
+        rows[k, FIRST_SEAT_COL + players + s] = score(g, s)
+        rows[k, FIRST_SEAT_COL + 2 * players + s] = keep_total(g, s)
+        rows[k, FIRST_SEAT_COL + 3 * players + s] = give_total(g, s)
+        rows[k, FIRST_SEAT_COL + 4 * players + s] = majority_total(g, s)
+        rows[k, FIRST_SEAT_COL + 5 * players + s] = tulips(g, s)
     rows[k, COL_KEEP] = keep
     rows[k, COL_GIVE] = give
     rows[k, COL_MAJ] = maj
@@ -266,9 +290,10 @@ def write_row(g, rows, k):
 
 @njit(cache=True)
 def new_work():
-    """(game state, deck stream, choice stream, empty trace, empty scripts)."""
+    """(game state and strategy scratch, deck stream, choice stream, empty trace, empty
+    scripts)."""
     return (
-        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
         np.zeros((0, TRACE_COLS), np.int64),
@@ -278,11 +303,16 @@ def new_work():
 
 
 @njit(cache=True)
-def play_one(seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``."""
+def play_one(
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log
+):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``
+    (``log``: a decision log, or None in runs)."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+    play_game(
+        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
+    )
     write_row(g, rows, k)
 
 
@@ -306,7 +336,7 @@ def play_block(seed, start, players, params, strategies, rows):
     for k in range(rows.shape[0]):
         play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d,
+            no_trace, no_trace, no_1d, no_2d, None,
         )
     keep_alive(owned)
     keep_alive(strategies)
@@ -325,27 +355,30 @@ def run_chunk(seed, start, players, params, strategies, rows):
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``."""
+def trace_one(seed, index, players, params, strategies, row, trace, log=None):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d,
+        trace, no_trace, no_1d, no_2d, log,
     )
 
 
 @njit(cache=True)
-def play_deck(deck, players, params, opening, setup, decisions, reveal, row, trace, err_at):
+def play_script(deck, players, params, opening, setup, decisions, reveal, row, trace, err_at, log=None):
     """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
-    decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault)."""
+    decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault). ``log``: a
+    decision log filled at every decision (the scripted moves), or None."""
     g, deck_rng, choice_rng, no_trace, _, _ = new_work()
     init_tables(g, players, params)
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions, reveal
+        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions,
+        reveal, log,
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:

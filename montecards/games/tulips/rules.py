@@ -12,21 +12,39 @@ arrays, no slices in the hot loop):
   removed cards are simply the cards never drawn; the rules' layout (removed first) is
   restored by the scripted entry point and the trace;
 * the festival: ``TOTALS[colour]``, ``RANK[place]`` (colour in each place, 1st first) and
-  ``PLACE[colour]``; the secret festival ``SECRET[:N_SECRET]``;
+  ``PLACE[colour]``; the secret festival ``SECRET[:N_SECRET]`` and who placed each card
+  (``SECRET_SEAT``: a seat sees its own secret cards, see ``view``);
 * the bouquets as cards and value per (seat, colour) — all that majorities need — and the
   points so far per seat.
 
-Readings of the rules (also in the package docstring):
+Readings of the rules page (the game's readings of its open points, written once, here):
 
-* re-ranking: a raised colour moves just above the highest-placed colour whose total is
-  <= its new total (ties favour the colour just raised); values are >= 0, so a colour only
-  ever moves up;
-* majorities (dense tie rule): holders of >= 1 card of the colour are grouped by
-  ``(count, total value)``, best first; group ``k`` is paid majority ``k`` of that colour's
-  place when ``k`` < the number of majorities (1 with 2 players, 2 with 3-4, 3 with 5-6);
-  only the colours in places 1st-3rd pay;
-* a turn whose second draw finds the pile empty ends the turn and the game; it still counts
-  as a turn (``turns`` counts turns begun, all seats together).
+* Deck layout (explicit decks, top first): removed cards, the 2 festival cards, 2 per seat
+  (the first is hand index 0), the draw pile. A run shuffles lazily in drawing order, so the
+  removed cards are the cards never drawn (the trace lists them at the end).
+* The opening ranking: a random permutation of the colours from the table stream, stably
+  sorted by festival total (ties, including the two colours at 0, in permutation order).
+* Setup: every seat chooses its bouquet card before any is placed (simultaneous).
+* Re-ranking: the raised colour moves just above the highest-placed colour whose total is
+  <= its new total (ties favour the colour just raised), after every open card and every
+  revealed secret card; values are >= 0, so a colour only ever moves up. Places are read at
+  the moment of each action.
+* A turn's two actions must be of different kinds: keep, give, festival (open and secret
+  are both "festival").
+* End: the pile empties -> the game ends, mid-turn if need be (a turn whose second draw finds
+  the pile empty ends there; it still counts: ``turns`` counts turns begun, all seats
+  together). ``min(secret size, secret_reveal)`` secret cards are revealed, chosen at random
+  and in random order (the order is random even when all are revealed).
+* Majorities (dense tie rule), for the colours in places 1st-3rd only: holders of >= 1 card
+  of the colour are grouped by ``(count, total value)``, best first; group ``k`` is paid
+  majority ``k`` of that colour's place (``majority_points[place][k]``) when ``k`` < the
+  number of majorities (1 with 2 players, 2 with 3-4, 3 with 5-6): tied players share a
+  majority's points, the next group gets the following majority.
+* Most points wins; tie: most tulips in bouquet; still tied: shared (1/k each).
+* Outputs: ``score`` = points; seat outputs ``keep_points``, ``give_points``,
+  ``majority_points``, ``tulips``; metrics ``keep_points``, ``give_points``,
+  ``majority_points`` are stored per game as integer sums over seats (the rules' per-game
+  mean over seats is the sum / players); ``turns`` = player turns, all seats.
 """
 
 from __future__ import annotations
@@ -91,13 +109,9 @@ SO_FAR = MAJ_PTS + MAX_PLAYERS  # keep + give points so far
 SCORE = SO_FAR + MAX_PLAYERS
 SHARE = SCORE + MAX_PLAYERS
 SECRET = SHARE + MAX_PLAYERS
-SETUP_CHOICE = SECRET + MAX_CARDS
-# strategy scratch
-MAJ_NOW = SETUP_CHOICE + MAX_PLAYERS
-MAJ_TRY = MAJ_NOW + MAX_PLAYERS
-SAVE_RANK = MAJ_TRY + MAX_PLAYERS
-SAVE_PLACE = SAVE_RANK + N_PLACES
-STATE_SIZE = SAVE_PLACE + N_COLOURS
+SECRET_SEAT = SECRET + MAX_CARDS  # who placed each secret-festival card (the view's own secrets)
+SETUP_CHOICE = SECRET_SEAT + MAX_CARDS
+STATE_SIZE = SETUP_CHOICE + MAX_PLAYERS
 
 # --- actions ------------------------------------------------------------------------------------
 KEEP = 0
@@ -222,6 +236,14 @@ def next_card(g, rng, lazy):
     return card
 
 
+# --- reading the state (named accessors: the rules below read as the rules page) ----------------
+
+
+@njit(cache=True, inline="always")
+def player_count(g):
+    return g[PLAYERS]
+
+
 @njit(cache=True, inline="always")
 def colour_of(g, card):
     return g[COLOUR_OF + card]
@@ -233,20 +255,154 @@ def value_of(g, card):
 
 
 @njit(cache=True, inline="always")
+def total(g, colour):
+    """The colour's open-festival total."""
+    return g[TOTALS + colour]
+
+
+@njit(cache=True, inline="always")
+def colour_at(g, place):
+    """The colour in ``place`` of the ranking (0 = 1st)."""
+    return g[RANK + place]
+
+
+@njit(cache=True, inline="always")
 def place_of(g, colour):
     return g[PLACE + colour]
 
 
 @njit(cache=True, inline="always")
-def rank_code(g):
-    """The ranking as one number: colour in place p at bits 2p (1st place lowest)."""
-    return g[RANK] + 4 * g[RANK + 1] + 16 * g[RANK + 2] + 64 * g[RANK + 3]
+def give_bonus(g, place):
+    return g[GIVE_BONUS + place]
+
+
+@njit(cache=True, inline="always")
+def keep_bonus(g, place):
+    return g[KEEP_BONUS + place]
+
+
+@njit(cache=True, inline="always")
+def majority_award(g, place, k):
+    """Points of majority ``k`` (0 = the 1st) of the colour in ``place``."""
+    return g[MAJ_TABLE + place * N_MAJORITY_COLS + k]
+
+
+@njit(cache=True, inline="always")
+def majorities_paid(g):
+    """Majorities paid per colour: 1 with 2 players, 2 with 3-4, 3 with 5-6."""
+    return g[N_MAJ]
+
+
+@njit(cache=True, inline="always")
+def bouquet_count(g, seat, colour):
+    return g[COUNT + seat * N_COLOURS + colour]
+
+
+@njit(cache=True, inline="always")
+def bouquet_value(g, seat, colour):
+    return g[VSUM + seat * N_COLOURS + colour]
+
+
+@njit(cache=True, inline="always")
+def tulips(g, seat):
+    """Cards in the seat's bouquet."""
+    return g[TULIPS + seat]
 
 
 @njit(cache=True, inline="always")
 def so_far(g, seat):
     """Points so far (keep + give; majorities only come at the end)."""
     return g[SO_FAR + seat]
+
+
+@njit(cache=True, inline="always")
+def score(g, seat):
+    """Final points (set by :func:`final_scores`)."""
+    return g[SCORE + seat]
+
+
+@njit(cache=True, inline="always")
+def secret_size(g):
+    return g[N_SECRET]
+
+
+@njit(cache=True, inline="always")
+def secret_card(g, i):
+    return g[SECRET + i]
+
+
+@njit(cache=True, inline="always")
+def secret_owner(g, i):
+    """The seat that put secret-festival card ``i`` there (until the reveal reorders them)."""
+    return g[SECRET_SEAT + i]
+
+
+@njit(cache=True, inline="always")
+def reveal_size(g):
+    """``secret_reveal``: at most this many secret cards are revealed at the end."""
+    return g[REVEAL]
+
+
+@njit(cache=True, inline="always")
+def keep_total(g, seat):
+    """The seat's keep points so far."""
+    return g[KEEP_PTS + seat]
+
+
+@njit(cache=True, inline="always")
+def give_total(g, seat):
+    """The seat's give points so far."""
+    return g[GIVE_PTS + seat]
+
+
+@njit(cache=True, inline="always")
+def turns_begun(g):
+    return g[TURNS]
+
+
+@njit(cache=True, inline="always")
+def pile_left(g):
+    """Cards left in the draw pile."""
+    return g[PILE_END] - g[DRAWN]
+
+
+@njit(cache=True, inline="always")
+def majority_total(g, seat):
+    """The seat's majority points (set by :func:`final_scores`)."""
+    return g[MAJ_PTS + seat]
+
+
+@njit(cache=True, inline="always")
+def win_share(g, seat):
+    """The seat's share of the win in ``unit``s (set by :func:`final_scores`)."""
+    return g[SHARE + seat]
+
+
+@njit(cache=True, inline="always")
+def actions_done(g):
+    """Actions played so far, all seats together (two per turn)."""
+    return g[ACTIONS]
+
+
+@njit(cache=True, inline="always")
+def dealt_card(g, seat, k):
+    """Card ``k`` (0, 1) dealt to ``seat`` (the deck is in drawing order: festival, deal, ...)."""
+    return g[DECK + 2 + 2 * seat + k]
+
+
+@njit(cache=True, inline="always")
+def drawn_card(g):
+    """The card drawn last."""
+    return g[DECK + g[DRAWN] - 1]
+
+
+@njit(cache=True, inline="always")
+def rank_code(g):
+    """The ranking as one number: colour in place p at bits 2p (1st place lowest)."""
+    return colour_at(g, 0) + 4 * colour_at(g, 1) + 16 * colour_at(g, 2) + 64 * colour_at(g, 3)
+
+
+# --- the rules -------------------------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
@@ -272,7 +428,7 @@ def open_festival_setup(g, trace):
         card = g[DECK + k]
         colour = colour_of(g, card)
         g[TOTALS + colour] += value_of(g, card)
-        record(trace, EV_FESTIVAL, -1, card, g[TOTALS + colour], 0, 0)
+        record(trace, EV_FESTIVAL, -1, card, total(g, colour), 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -292,15 +448,15 @@ def random_opening(g, rng):
 def sort_ranking(g):
     """Stable insertion sort of ``RANK`` by total, highest first; then ``PLACE``."""
     for i in range(1, N_PLACES):
-        c = g[RANK + i]
-        t = g[TOTALS + c]
+        c = colour_at(g, i)
+        t = total(g, c)
         j = i - 1
-        while j >= 0 and g[TOTALS + g[RANK + j]] < t:
-            g[RANK + j + 1] = g[RANK + j]
+        while j >= 0 and total(g, colour_at(g, j)) < t:
+            g[RANK + j + 1] = colour_at(g, j)
             j -= 1
         g[RANK + j + 1] = c
     for p in range(N_PLACES):
-        g[PLACE + g[RANK + p]] = p
+        g[PLACE + colour_at(g, p)] = p
 
 
 @njit(cache=True)
@@ -312,7 +468,7 @@ def set_ranking(g, order):
         if c < 0 or c >= N_COLOURS or (seen >> c) & 1:
             return False
         seen |= 1 << c
-        if p > 0 and g[TOTALS + order[p - 1]] < g[TOTALS + c]:
+        if p > 0 and total(g, order[p - 1]) < total(g, c):
             return False
     for p in range(N_PLACES):
         g[RANK + p] = order[p]
@@ -329,15 +485,15 @@ def raise_colour(g, colour, value):
     and ``value >= 0``, so only the colours above it need looking at.
     """
     g[TOTALS + colour] += value
-    t = g[TOTALS + colour]
-    p = g[PLACE + colour]
+    t = total(g, colour)
+    p = place_of(g, colour)
     q = 0
-    while q < p and g[TOTALS + g[RANK + q]] > t:
+    while q < p and total(g, colour_at(g, q)) > t:
         q += 1
     if q == p:
         return False
     for i in range(p, q, -1):
-        other = g[RANK + i - 1]
+        other = colour_at(g, i - 1)
         g[RANK + i] = other
         g[PLACE + other] = i
     g[RANK + q] = colour
@@ -354,19 +510,49 @@ def to_bouquet(g, seat, card):
 
 
 @njit(cache=True, inline="always")
-def to_secret(g, card):
+def trial_bouquet(g, seat, card, sign):
+    """Put ``card`` in the seat's bouquet (``sign`` 1) or take it out again (-1): a
+    strategy's look-ahead (the card's id is not recorded, only what majorities need)."""
+    colour = colour_of(g, card)
+    g[COUNT + seat * N_COLOURS + colour] += sign
+    g[VSUM + seat * N_COLOURS + colour] += sign * value_of(g, card)
+    g[TULIPS + seat] += sign
+
+
+@njit(cache=True, inline="always")
+def save_ranking(g, at):
+    """Copy the ranking and the places into ``g[at : at + 8]`` (a strategy's scratch)."""
+    for p in range(N_PLACES):
+        g[at + p] = g[RANK + p]
+        g[at + N_PLACES + p] = g[PLACE + p]
+
+
+@njit(cache=True, inline="always")
+def undo_raise(g, colour, value, changed, at):
+    """Undo :func:`raise_colour` (which returned ``changed``): restore the ranking and places
+    saved by :func:`save_ranking` if the raise changed them, and lower the total again."""
+    if changed:
+        for p in range(N_PLACES):
+            g[RANK + p] = g[at + p]
+            g[PLACE + p] = g[at + N_PLACES + p]
+    g[TOTALS + colour] -= value
+
+
+@njit(cache=True, inline="always")
+def to_secret(g, seat, card):
     g[SECRET + g[N_SECRET]] = card
+    g[SECRET_SEAT + g[N_SECRET]] = seat
     g[N_SECRET] += 1
 
 
 @njit(cache=True, inline="always")
 def keep_points(g, card):
-    return g[KEEP_BONUS + g[PLACE + colour_of(g, card)]]
+    return keep_bonus(g, place_of(g, colour_of(g, card)))
 
 
 @njit(cache=True, inline="always")
 def give_points(g, card):
-    return value_of(g, card) + g[GIVE_BONUS + g[PLACE + colour_of(g, card)]]
+    return value_of(g, card) + give_bonus(g, place_of(g, colour_of(g, card)))
 
 
 @njit(cache=True, inline="always")
@@ -387,10 +573,10 @@ def apply_action(g, seat, card, action, receiver, trace):
     elif action == OPEN:
         colour = colour_of(g, card)
         changed = raise_colour(g, colour, value_of(g, card))
-        record(trace, EV_OPEN, seat, card, g[TOTALS + colour], 0, 0)
+        record(trace, EV_OPEN, seat, card, total(g, colour), 0, 0)
         record(trace, EV_RANKING, seat, card, rank_code(g), 1 if changed else 0, 0)
     else:
-        to_secret(g, card)
+        to_secret(g, seat, card)
         record(trace, EV_SECRET, seat, card, 0, 0, 0)
     g[ACTIONS] += 1
 
@@ -403,21 +589,21 @@ def action_class(action):
 @njit(cache=True, inline="always")
 def colour_majorities(g, colour, place, out, sign, trace):
     """Add ``sign`` x the majority points of ``colour`` (standing in ``place``) to each seat's
-    ``g[out + seat]``: holders (>= 1 card) grouped by (count, total value), best first; group
-    ``k`` gets majority ``k`` of the place (dense rule: tied holders share a majority's
-    points, the next group gets the following majority); ``N_MAJ`` majorities are paid.
+    ``g[out + seat]`` (the final points, or a strategy's scratch after the state):
+    holders (>= 1 card) grouped by (count, total value), best first; group ``k`` gets
+    majority ``k`` of the place (dense rule: tied holders share a majority's points, the next
+    group gets the following majority); ``N_MAJ`` majorities are paid.
 
     One pass finds the best three distinct keys ``count * KEY_SHIFT + total``, a second pays.
     """
-    players = g[PLAYERS]
+    players = player_count(g)
     k1 = 0
     k2 = 0
     k3 = 0
     for s in range(players):
-        i = s * N_COLOURS + colour
-        n = g[COUNT + i]
+        n = bouquet_count(g, s, colour)
         if n > 0:
-            key = n * KEY_SHIFT + g[VSUM + i]
+            key = n * KEY_SHIFT + bouquet_value(g, s, colour)
             if key > k1:
                 k3 = k2
                 k2 = k1
@@ -430,32 +616,30 @@ def colour_majorities(g, colour, place, out, sign, trace):
                     k3 = key
     if k1 == 0:
         return
-    n_maj = g[N_MAJ]
+    n_maj = majorities_paid(g)
     if n_maj < 3:
         k3 = -1
         if n_maj < 2:
             k2 = -1
-    row = MAJ_TABLE + place * N_MAJORITY_COLS
     for s in range(players):
-        i = s * N_COLOURS + colour
-        n = g[COUNT + i]
+        n = bouquet_count(g, s, colour)
         if n > 0:
-            key = n * KEY_SHIFT + g[VSUM + i]
+            key = n * KEY_SHIFT + bouquet_value(g, s, colour)
             k = 0 if key == k1 else (1 if key == k2 else (2 if key == k3 else -1))
             if k >= 0:
-                pts = g[row + k]
+                pts = majority_award(g, place, k)
                 g[out + s] += sign * pts
                 record(trace, EV_MAJORITY, s, -1, pts, colour, place * 8 + k)
 
 
 @njit(cache=True)
 def majorities(g, out, trace):
-    """Majority points per seat at the current ranking into ``g[out : out + players]``: the
-    colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
-    for s in range(g[PLAYERS]):
+    """Majority points per seat at the current ranking into ``g[out : out + players]``:
+    the colours in places 1st-3rd pay (see :func:`colour_majorities`)."""
+    for s in range(player_count(g)):
         g[out + s] = 0
     for place in range(3):
-        colour_majorities(g, g[RANK + place], place, out, 1, trace)
+        colour_majorities(g, colour_at(g, place), place, out, 1, trace)
 
 
 @njit(cache=True)
@@ -464,8 +648,8 @@ def reveal_secret(g, rng, lazy, order, trace):
     partial Fisher-Yates on the secret festival) or ``order`` (scripted), are opened one at a
     time with a re-ranking after each; the rest are discarded. False on a bad scripted order.
     """
-    n = g[N_SECRET]
-    k = min(n, g[REVEAL])
+    n = secret_size(g)
+    k = min(n, reveal_size(g))
     if lazy:
         for i in range(k):
             j = i + bounded(rng, n - i)
@@ -478,7 +662,7 @@ def reveal_secret(g, rng, lazy, order, trace):
         for i in range(k):  # move order[i] to position i (each must be an unrevealed card)
             found = -1
             for j in range(i, n):
-                if g[SECRET + j] == order[i]:
+                if secret_card(g, j) == order[i]:
                     found = j
                     break
             if found < 0:
@@ -487,20 +671,20 @@ def reveal_secret(g, rng, lazy, order, trace):
             g[SECRET + found] = g[SECRET + i]
             g[SECRET + i] = t
     for i in range(k):
-        card = g[SECRET + i]
+        card = secret_card(g, i)
         colour = colour_of(g, card)
         changed = raise_colour(g, colour, value_of(g, card))
-        record(trace, EV_REVEAL, -1, card, g[TOTALS + colour], 0, 0)
+        record(trace, EV_REVEAL, -1, card, total(g, colour), 0, 0)
         record(trace, EV_RANKING, -1, card, rank_code(g), 1 if changed else 0, 0)
     for i in range(k, n):
-        record(trace, EV_DISCARD, -1, g[SECRET + i], 0, 0, 0)
+        record(trace, EV_DISCARD, -1, secret_card(g, i), 0, 0, 0)
     return True
 
 
 @njit(cache=True)
 def final_scores(g, unit, trace):
     """Majorities, scores and win shares: most points; tie: most tulips; still tied: shared."""
-    players = g[PLAYERS]
+    players = player_count(g)
     if trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
@@ -509,15 +693,15 @@ def final_scores(g, unit, trace):
     for s in range(players):
         g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]
         if s > 0 and (
-            g[SCORE + s] > g[SCORE + best]
-            or (g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] > g[TULIPS + best])
+            score(g, s) > score(g, best)
+            or (score(g, s) == score(g, best) and tulips(g, s) > tulips(g, best))
         ):
             best = s
     tied = 0
     for s in range(players):
-        if g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] == g[TULIPS + best]:
+        if score(g, s) == score(g, best) and tulips(g, s) == tulips(g, best):
             tied += 1
     for s in range(players):
-        win = g[SCORE + s] == g[SCORE + best] and g[TULIPS + s] == g[TULIPS + best]
+        win = score(g, s) == score(g, best) and tulips(g, s) == tulips(g, best)
         g[SHARE + s] = unit // tied if win else 0
-        record(trace, EV_END, s, -1, g[SCORE + s], g[TULIPS + s], g[SHARE + s])
+        record(trace, EV_END, s, -1, score(g, s), tulips(g, s), g[SHARE + s])

@@ -6,37 +6,35 @@ totals and ranking, the points so far of every seat and the size of the draw pil
 looks at the faces of the secret festival.
 
 An action decision is returned as one integer ``action * 8 + receiver`` (receiver 0 unless
-the action is a gift); see :func:`decode`.
+the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` keeps its
+scratch after the rules' state, in the same array (``WORK_SIZE`` in all); its look-ahead
+changes the rules' state and restores it (``rules.trial_bouquet``, ``undo_raise``).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from montecards.games.tulips.cards import MAX_PLAYERS, N_PLACES
 from montecards.games.tulips.rules import (
-    COUNT,
     GIVE,
     KEEP,
-    MAJ_NOW,
-    MAJ_TRY,
     N_COLOURS,
     OPEN,
-    PLACE,
-    PLAYERS,
-    RANK,
-    SAVE_PLACE,
-    SAVE_RANK,
     SECRET_ACTION,
-    TOTALS,
-    TULIPS,
-    VSUM,
+    STATE_SIZE,
     colour_majorities,
     colour_of,
     give_points,
     keep_points,
     majorities,
+    place_of,
+    player_count,
     raise_colour,
+    save_ranking,
     so_far,
+    trial_bouquet,
+    undo_raise,
     value_of,
 )
 from montecards.rng import bounded
@@ -48,6 +46,14 @@ NAMES = ("random", "greedy", "majority")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 NEG = -(1 << 60)
+
+# --- majority's scratch: not fields of the rules' state, but the same array, right after it ------
+# (its own array cost one more argument through the whole turn loop: +5 % time per greedy game)
+MAJ_NOW = STATE_SIZE  # majority points per seat at the current ranking (then: all but the card's)
+MAJ_TRY = MAJ_NOW + MAX_PLAYERS  # majority points per seat after a trial move
+SAVED_RANKING = MAJ_TRY + MAX_PLAYERS  # ranking and places saved around a trial open
+WORK_SIZE = SAVED_RANKING + N_PLACES + N_COLOURS
+"""Size of the kernel's state array: the rules' state (``rules.STATE_SIZE``), then this scratch."""
 
 
 @njit(cache=True, inline="always")
@@ -75,7 +81,7 @@ def random_action(g, seat, first_class, rng):
     """The action class uniformly among the allowed ones (in the order keep, give, festival),
     then the receiver uniformly among the other seats (a gift) or open/secret uniformly (a
     festival card)."""
-    players = g[PLAYERS]
+    players = player_count(g)
     n = 3 if first_class < 0 else 2
     cls = bounded(rng, n)
     if first_class >= 0 and cls >= first_class:
@@ -94,8 +100,8 @@ def random_action(g, seat, first_class, rng):
 def greedy_setup(g, a, b):
     """Hand index (0/1) going to the bouquet: the card of the better-placed colour; ties (same
     colour): the higher value; still tied: the first card."""
-    pa = g[PLACE + colour_of(g, a)]
-    pb = g[PLACE + colour_of(g, b)]
+    pa = place_of(g, colour_of(g, a))
+    pb = place_of(g, colour_of(g, b))
     if pa != pb:
         return 0 if pa < pb else 1
     return 1 if value_of(g, b) > value_of(g, a) else 0
@@ -105,7 +111,7 @@ def greedy_setup(g, a, b):
 def lowest_scorer(g, seat):
     """The other seat with the fewest points so far (keep + give); ties: the first one met
     going clockwise from ``seat``."""
-    players = g[PLAYERS]
+    players = player_count(g)
     best = -1
     best_pts = 0
     for step in range(1, players):
@@ -152,7 +158,7 @@ def standing(g, seat, majority, own_extra):
     the best other seat's."""
     own = so_far(g, seat) + own_extra + g[majority + seat]
     best_other = NEG
-    for other in range(g[PLAYERS]):
+    for other in range(player_count(g)):
         if other != seat:
             v = so_far(g, other) + g[majority + other]
             if v > best_other:
@@ -161,25 +167,17 @@ def standing(g, seat, majority, own_extra):
 
 
 @njit(cache=True, inline="always")
-def with_card(g, seat, card, sign):
-    colour = colour_of(g, card)
-    g[COUNT + seat * N_COLOURS + colour] += sign
-    g[VSUM + seat * N_COLOURS + colour] += sign * value_of(g, card)
-    g[TULIPS + seat] += sign
-
-
-@njit(cache=True, inline="always")
 def trial_majorities(g, holder, card, place, notrace):
     """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
     ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
-    for s in range(g[PLAYERS]):
+    for s in range(player_count(g)):
         g[MAJ_TRY + s] = g[MAJ_NOW + s]
     if place < 3:
         if holder >= 0:
-            with_card(g, holder, card, 1)
+            trial_bouquet(g, holder, card, 1)
         colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, notrace)
         if holder >= 0:
-            with_card(g, holder, card, -1)
+            trial_bouquet(g, holder, card, -1)
 
 
 @njit(cache=True)
@@ -187,14 +185,14 @@ def majority_setup(g, seat, a, b, notrace):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
     points; see :func:`majority_action`) against the bouquets as they are before anybody
     places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
-    with_card(g, seat, a, 1)
+    trial_bouquet(g, seat, a, 1)
     majorities(g, MAJ_TRY, notrace)
     ma, oa = standing(g, seat, MAJ_TRY, 0)
-    with_card(g, seat, a, -1)
-    with_card(g, seat, b, 1)
+    trial_bouquet(g, seat, a, -1)
+    trial_bouquet(g, seat, b, 1)
     majorities(g, MAJ_TRY, notrace)
     mb, ob = standing(g, seat, MAJ_TRY, 0)
-    with_card(g, seat, b, -1)
+    trial_bouquet(g, seat, b, -1)
     if ma != mb:
         return 0 if ma > mb else 1
     if oa != ob:
@@ -214,10 +212,10 @@ def majority_action(g, seat, card, first_class, notrace):
     points, then the order give, keep, open, secret; among receivers the first met going
     clockwise from the seat.
     """
-    players = g[PLAYERS]
+    players = player_count(g)
     colour = colour_of(g, card)
     value = value_of(g, card)
-    place = g[PLACE + colour]
+    place = place_of(g, colour)
     majorities(g, MAJ_NOW, notrace)
     # secret (and open when the order stays): nothing changes before the end
     still_m, still_o = standing(g, seat, MAJ_NOW, 0)
@@ -246,17 +244,13 @@ def majority_action(g, seat, card, first_class, notrace):
             best_m = m
             best_o = o
     if first_class != OPEN:
-        for p in range(4):
-            g[SAVE_RANK + p] = g[RANK + p]
-            g[SAVE_PLACE + p] = g[PLACE + p]
+        save_ranking(g, SAVED_RANKING)
         m, o = still_m, still_o
-        if raise_colour(g, colour, value):
+        changed = raise_colour(g, colour, value)
+        if changed:
             majorities(g, MAJ_TRY, notrace)
             m, o = standing(g, seat, MAJ_TRY, 0)
-            for p in range(4):
-                g[RANK + p] = g[SAVE_RANK + p]
-                g[PLACE + p] = g[SAVE_PLACE + p]
-        g[TOTALS + colour] -= value
+        undo_raise(g, colour, value, changed, SAVED_RANKING)
         if m > best_m or (m == best_m and o > best_o):
             best = encode(OPEN, 0)
             best_m = m
