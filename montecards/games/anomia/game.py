@@ -575,6 +575,7 @@ def _scripted_result(
     inputs = script_from_trace(events, players)
     return {
         "winnings": row[layout.seat_slice("score")].tolist(),
+        "scores": row[layout.seat_slice("score")].tolist(),  # the spec's common key: cards won
         "win_share": (row[layout.seat_slice("win")] / WIN_UNIT).tolist(),
         "draws": int(row[kernel.COL_TURNS]),
         "turns": int(row[kernel.COL_TURNS]),

@@ -476,6 +476,7 @@ def play_scripted(
         "win_share": (win / WIN_UNIT).tolist(),
         "turns": int(row[kernel.COL_TURNS]),
         "castle": row[layout.seat_slice("score")].tolist(),
+        "scores": row[layout.seat_slice("score")].tolist(),  # the spec's common key: marbles home
         "bumps_made": row[layout.seat_slice("bumps_made")].tolist(),
         "bumps_suffered": row[layout.seat_slice("bumps_suffered")].tolist(),
         "discards": row[layout.seat_slice("discards")].tolist(),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -517,6 +517,16 @@ SPEC = TulipsSpec(
         "rules' per-game value (mean over seats) is the sum / players"
     ),
 )
+
+SPEC = replace(
+    SPEC,
+    play_scripted=play_scripted,
+    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    decisions=decisions,
+)
+"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
+strategies, params)`` by ``montecards.testing``) and the decision log."""
+
 
 __all__ = [
     "SPEC", "InputError", "decisions", "kernel_trace", "pack_params", "play_scripted",

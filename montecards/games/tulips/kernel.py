@@ -131,7 +131,7 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
 
 
 @njit(cache=True)
-def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log):
+def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log=None):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
 
     ``log``: the decision log (``view.log_decision``), or None (runs: compiled out).
@@ -174,7 +174,7 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
 @njit(cache=True)
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
-    script_open, script_setup, script_dec, script_reveal, log,
+    script_open, script_setup, script_dec, script_reveal, log=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
@@ -182,9 +182,12 @@ def play_game(
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
     ``log``: the decision log filled at every decision, or None (runs: compiled out).
     """
-    err = set_up(
-        g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
-    )
+    if log is None:  # runs: no argument at all (numba's Omitted), not one more word per call
+        err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
+    else:
+        err = set_up(
+            g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
+        )
     if err != ERR_NONE:
         return err
     players = g[PLAYERS]
@@ -304,15 +307,18 @@ def new_work():
 
 @njit(cache=True)
 def play_one(
-    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log=None
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``
-    (``log``: a decision log, or None in runs)."""
+    (``log``: a decision log; runs leave it out, as Parade's ``play_one`` explains)."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    play_game(
-        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
-    )
+    if log is None:
+        play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+    else:
+        play_game(
+            g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
+        )
     write_row(g, rows, k)
 
 
@@ -336,7 +342,7 @@ def play_block(seed, start, players, params, strategies, rows):
     for k in range(rows.shape[0]):
         play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d, None,
+            no_trace, no_trace, no_1d, no_2d,
         )
     keep_alive(owned)
     keep_alive(strategies)
