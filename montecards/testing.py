@@ -191,8 +191,7 @@ def check_scripted_replays_traced_games(name: str, games_to_check: int = 10) -> 
             out = spec.play_scripted(**script)
             scores = [outcome[f"score_{k}"] for k in range(players)]
             shares = [outcome[f"win_{k}"] for k in range(players)]
-            got_scores = out.get("scores", out.get("points"))
-            assert list(got_scores) == scores, f"{players}p game {index}: scripted scores differ"
+            assert list(out["scores"]) == scores, f"{players}p game {index}: scripted scores differ"
             assert np.allclose(out["win_share"], shares), f"{players}p game {index}: scripted shares differ"
 
 

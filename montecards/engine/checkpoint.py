@@ -134,8 +134,7 @@ class Checkpoint:
             path.mkdir(parents=True, exist_ok=True)
             _write_atomic(path / MANIFEST, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
         else:
-            players = [key for key in _PLAYER_KEYS if manifest.get(key) != existing.get(key)]
-            if players:
+            if any(manifest.get(key) != existing.get(key) for key in _PLAYER_KEYS):
                 raise InputError(
                     f"checkpoint {directory} was written by another montecards version or kernel "
                     f"(version {existing.get('montecards_version')!r}, kernel "
@@ -162,10 +161,8 @@ class Checkpoint:
 
         A chunk file that cannot be read, or whose checksum does not match its contents
         (truncated, corrupted), is left out: the run plays that chunk again and overwrites it.
-        ``self.damaged`` lists those files.
         """
         done = set()
-        self.damaged: list[str] = []
         for entry in os.scandir(self.directory):
             match = _CHUNK_FILE.match(entry.name)
             if not match:
@@ -177,10 +174,8 @@ class Checkpoint:
                 with np.load(entry.path) as data:
                     arrays = {name: data[name] for name in data.files}
             except Exception:  # a truncated zip raises BadZipFile, EOFError, ValueError, OSError...
-                self.damaged.append(entry.name)
                 continue
             if "sha256" not in arrays or bytes(arrays.pop("sha256")) != _checksum(arrays):
-                self.damaged.append(entry.name)
                 continue
             if need_rows and "rows" not in arrays:
                 continue
@@ -203,10 +198,8 @@ class Checkpoint:
         if rows is not None:
             arrays["rows"] = rows
         arrays["sha256"] = np.frombuffer(_checksum(arrays), np.uint8)
-        if rows is not None:
-            _write_atomic(self._path(index), lambda f: np.savez_compressed(f, **arrays))
-        else:
-            _write_atomic(self._path(index), lambda f: np.savez(f, **arrays))
+        save = np.savez_compressed if rows is not None else np.savez  # rows are large, summaries not
+        _write_atomic(self._path(index), lambda f: save(f, **arrays))
 
     def load(self, index: int, start: int, count: int,
              need_rows: bool = False) -> tuple[Summary, np.ndarray | None]:

@@ -51,7 +51,7 @@ def check_output_file(path: str | os.PathLike, suffixes: Sequence[str], what: st
     blocker = _first_file_on(p)
     if blocker is not None:
         raise InputError(f"{what} {shown}: {blocker} is a file, not a folder")
-    folder = p.parent if str(p.parent) else Path(".")
+    folder = p.parent
     if not folder.is_dir():
         raise InputError(f"{what} {shown}: folder {folder} does not exist")
     _check_writable_folder(folder, what, shown)
