@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from montecards.engine.strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import marbles
 from montecards.games.marbles import SPEC, kernel, rules, view
@@ -33,11 +34,7 @@ SEED = 20261201
 
 def load_example():
     path = ROOT / "examples" / "strategies" / "marbles_greedy.py"
-    spec = importlib.util.spec_from_file_location("marbles_greedy_example", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds the module of a cached function by name
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path)  # the strategy loader's module name: numba's cache expects it
 
 
 EXAMPLE = load_example()

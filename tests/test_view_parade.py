@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import montecards as mc
+from montecards.engine.strategies import load_module
 from montecards.engine.decisions import NO_CHOICE, choice_index
 from montecards.games import parade
 from montecards.games.parade import kernel, rules, strategies, view
@@ -33,11 +34,7 @@ SEED = 20261201
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("parade_greedy_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache rebuilds the module's functions by its name
-    spec.loader.exec_module(module)
-    return module
+    return load_module(EXAMPLE)  # the strategy loader's module name: numba's cache expects it
 
 
 greedy_twin = load_example()

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from montecards.engine.strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import tulips
 from montecards.games.tulips import kernel, view
@@ -33,11 +34,7 @@ NO_PARAMS = np.zeros(0, np.float64)
 
 def load_example(name: str):
     path = ROOT / "examples" / "strategies" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"examples_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds the module's globals by its name
-    spec.loader.exec_module(module)
-    return module
+    return load_module(path)  # the strategy loader's module name: numba's cache expects it
 
 
 GREEDY = load_example("tulips_greedy").choose

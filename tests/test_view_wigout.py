@@ -16,6 +16,7 @@ import numba
 import numpy as np
 import pytest
 
+from montecards.engine.strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import wigout
 from montecards.games.wigout import kernel, rules, view
@@ -26,10 +27,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "strategies"
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(f"wigout_example_{name}", EXAMPLES / f"wigout_{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.choose
+    return load_module(EXAMPLES / f"wigout_{name}.py").choose  # as the strategy loader imports it
 
 
 TWINS = {name: _load(name) for name in ("greedy", "singles_first", "random")}

@@ -16,6 +16,7 @@ import numpy as np
 
 from montecards.engine.output import Collector
 from montecards.engine.spec import GameSpec, InputError
+from montecards.engine.strategies import check_faults, kernel_arg
 from montecards.engine.summary import Summary
 
 DEFAULT_CHUNK = 1 << 17
@@ -36,6 +37,9 @@ class RunConfig:
     params: np.ndarray
     strategies: np.ndarray
     spec_module: str = ""
+    user: tuple = ()
+    """Per seat its :class:`~montecards.engine.strategies.UserStrategy` or None, or ``()`` when
+    no seat plays a user strategy (the kernels then compile the user path out)."""
 
 
 def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> list[tuple[int, int]]:
@@ -46,11 +50,26 @@ def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> list[tuple[int, int]
 
 
 def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.ndarray:
-    """The per-game rows (int64) of games ``start .. start + count - 1`` of a run."""
-    rows = np.zeros((count, spec.layout(config.players).width), dtype=np.int64)
-    spec.run_chunk(
-        np.uint64(config.seed), start, config.players, config.params, config.strategies, rows
-    )
+    """The per-game rows (int64) of games ``start .. start + count - 1`` of a run.
+
+    With user strategies, a fault of one (an index outside the legal moves, an exception)
+    raises :class:`~montecards.errors.StrategyError` naming the strategy, the seat and the
+    first game it broke; the rows are then not returned (nothing half-played is kept).
+    """
+    width = spec.layout(config.players).width
+    rows = np.zeros((count, width), dtype=np.int64)
+    seed = np.uint64(config.seed)
+    if not config.user:
+        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows)
+        return rows
+    user = kernel_arg(config.user, count)
+    spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user)
+
+    def replay(game: int, alone: tuple) -> None:
+        spec.run_chunk(seed, game, config.players, config.params, config.strategies,
+                       np.zeros((1, width), dtype=np.int64), alone, serial=True)
+
+    check_faults(user, config.user, replay)
     return rows
 
 

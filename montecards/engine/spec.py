@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from montecards.engine import strategies as user_strategies
+from montecards.engine.user import USER
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
 WIN_UNIT = 60
@@ -128,6 +130,8 @@ class GameSpec:
     """``(seed, index, players, params, strategy_names) -> [Decision]``: every decision of one
     game through the decision interface (``engine/decisions.py``); None for a game without
     player decisions."""
+    decision_kinds: int = 0
+    """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)
@@ -164,27 +168,52 @@ class GameSpec:
             resolved[p.name] = p.check(value, players)
         return resolved
 
-    def strategy_codes(self, players: int, names: Sequence[str] | str | None) -> list[str]:
-        """Per-seat strategy names: one name for every seat, or exactly one per seat."""
-        if names is None or len(names) == 0:
-            names = [self.default_strategy]
-        if isinstance(names, str):
-            names = [names]
-        names = list(names)
-        for name in names:
-            if name not in self.strategies:
-                allowed = ", ".join(self.strategies)
-                raise InputError(f"unknown strategy {name!r} for {self.name} (allowed: {allowed})")
-        if len(names) == 1:
-            names = names * players
-        if len(names) != players:
-            raise InputError(
-                f"give one strategy for every seat or exactly {players} (one per seat), got {len(names)}"
-            )
-        return names
+    @property
+    def has_decisions(self) -> bool:
+        """True when the game's seats make decisions (a user strategy can play it)."""
+        return self.decision_kinds > 0
 
-    def strategy_array(self, names: Sequence[str]) -> np.ndarray:
-        return np.array([self.strategies.index(n) for n in names], dtype=np.int64)
+    def strategy_codes(self, players: int, names: Sequence[Any] | str | None) -> list[Any]:
+        """Per-seat strategies: one for every seat, or exactly one per seat.
+
+        Each entry is a built-in name, or a user strategy: a ``path/to/file.py:name`` or
+        ``package.module:name`` reference, a function ``choose(obs, legal, params, memory,
+        rng)``, or a :class:`~montecards.engine.strategies.UserStrategy`. Built-ins come back
+        as their names, user strategies as ``UserStrategy`` objects (checked, not compiled).
+        """
+        if names is None or (not isinstance(names, str) and not callable(names) and len(names) == 0):
+            names = [self.default_strategy]
+        if isinstance(names, str) or callable(names):
+            names = [names]
+        entries = [self._strategy_entry(name) for name in names]
+        if len(entries) == 1:
+            entries = entries * players
+        if len(entries) != players:
+            raise InputError(
+                f"give one strategy for every seat or exactly {players} (one per seat), got {len(entries)}"
+            )
+        return entries
+
+    def _strategy_entry(self, name: Any) -> Any:
+        if isinstance(name, str) and name in self.strategies:
+            return name
+        if isinstance(name, str) and not user_strategies.looks_like_reference(name):
+            allowed = ", ".join(self.strategies)
+            raise InputError(
+                f"unknown strategy {name!r} for {self.name} (allowed: {allowed}, or a user "
+                "strategy as path/to/file.py:function or package.module:function)"
+            )
+        if isinstance(name, str):
+            found = user_strategies.load(name, self.name)
+        else:
+            found = user_strategies.from_function(name)
+        return found.for_game(self.name, self.has_decisions)
+
+    def strategy_array(self, names: Sequence[Any]) -> np.ndarray:
+        """Per-seat strategy codes for the kernels (``engine.user.USER`` for a user strategy)."""
+        return np.array(
+            [self.strategies.index(n) if isinstance(n, str) else USER for n in names], dtype=np.int64
+        )
 
 
 def parse_text(param: Param, text: str) -> Any:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import Decision, new_log, read_log
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
 from montecards.games.parade import kernel, rules, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
@@ -84,15 +85,18 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=["turn", "event", "seat", "card", "detail"])
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[str]):
-    """Every event of game ``index`` of the run with ``seed`` (the very same game the run played)."""
+def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any]):
+    """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
+
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     strategies = SPEC.strategy_array(strategy_names)
-    kernel.trace_one(
+    user = user_arg(strategy_names, 1)
+    serial_call(strategy_names, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
-        kernel.rollout_flag(strategies), None,
-    )
+        kernel.kernel_options(strategies), None, user,
+    ))
     return _trace_frame(buffer), row
 
 
@@ -113,13 +117,15 @@ def decisions(
     observation, its legal moves and the index of the move its strategy chose."""
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    entries = SPEC.strategy_codes(players, strategy_names)
+    strategies = SPEC.strategy_array(entries)
     log = new_log(LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    kernel.trace_one(
+    user = user_arg(entries, 1)
+    serial_call(entries, user, lambda: kernel.trace_one(
         np.uint64(seed), int(index), players, pack_params(players, resolved), strategies, row,
-        np.zeros((0, 4), np.int64), kernel.rollout_flag(strategies), log,
-    )
+        np.zeros((0, 4), np.int64), kernel.kernel_options(strategies), log, user,
+    ))
     return read_log(log)
 
 
@@ -273,6 +279,7 @@ SPEC = replace(
     play_scripted=play_scripted,
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
+    decision_kinds=2,
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

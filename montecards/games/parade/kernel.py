@@ -17,6 +17,16 @@ from montecards.engine.decisions import choice_index, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
@@ -46,10 +56,15 @@ from montecards.games.parade.strategies import (
     rollout_play,
 )
 from montecards.games.parade.view import (
+    MAX_LEGAL,
+    OBS_SIZE,
     DECISION_DISCARD,
     DECISION_PLAY,
+    discard_high,
+    discard_low,
     discard_move,
     legal_moves,
+    move_card,
     observe,
     play_move,
 )
@@ -69,6 +84,7 @@ ERR_PLAY_NOT_IN_HAND = 1
 ERR_TOO_FEW_PLAYS = 2
 ERR_TOO_MANY_PLAYS = 3
 ERR_DISCARD_NOT_IN_HAND = 4
+ERR_USER = 5
 
 # rows of the per-seat scratch table
 SEAT_SCORE = 0
@@ -118,13 +134,28 @@ def find_in_hand(g, seat, card):
     return -1
 
 
+@hot
+def ask_user(g, seat, kind, seats):
+    """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
+    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    observe(g, seat, kind, obs_buffer(seats))
+    legal = legal_buffer(seats)
+    k = ask(seats, seat, legal_moves(g, seat, kind, legal))
+    return -1 if k < 0 else legal[k]
+
+
 @hot_inline
-def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
-    """Hand index of the card the seat plays (or -1 for an illegal scripted play).
+def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats):
+    """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
+    strategy's index outside the legal moves).
 
     ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
-    only calls those for runs in which no seat plays ``rollout``).
+    only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
+    or None in kernels compiled without them (runs of built-in strategies only).
     """
+    if seats is not None and strategy == USER:
+        move = ask_user(g, seat, DECISION_PLAY, seats)
+        return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
     if strategy == RANDOM:
         return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
@@ -137,9 +168,26 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays):
     return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
 
 
+@hot
+def pair_of(g, seat, first, second):
+    """Index into ``PAIRS`` of the seat's hand cards ``first`` and ``second`` (-1: not both held)."""
+    a = find_in_hand(g, seat, first)
+    b = find_in_hand(g, seat, second)
+    for p in range(PAIRS.shape[0]):
+        if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
+            return p
+    return -1
+
+
 @hot_inline
-def choose_discard(g, seat, strategy, choice_rng, script_discards):
-    """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script)."""
+def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
+    """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
+    user strategy's index outside the legal moves)."""
+    if seats is not None and strategy == USER:
+        move = ask_user(g, seat, DECISION_DISCARD, seats)
+        if move < 0:
+            return -1
+        return pair_of(g, seat, discard_low(move), discard_high(move))
     if strategy == RANDOM:
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
@@ -176,15 +224,18 @@ def log_choice(log, slot, move):
 @hot
 def play_game(
     g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards, log=None,
+    no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
     ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
     from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
-    ``log``: a decision log (``engine.decisions.new_log``) to fill, or None: runs pass None,
-    and numba then compiles the logging out.
+    ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
+    strategy, and numba compiles that path out. ``log``: a decision log
+    (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
+    the logging out. A user strategy's index outside the legal moves stops the game
+    (``ERR_USER``; the block's fault record says which and why).
     """
     set_up(g, players, margin, deck_rng, lazy, trace)
     seat = np.int64(0)  # not the literal 0: numba would compile the turn loop's callees twice
@@ -195,9 +246,9 @@ def play_game(
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
-        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays)
+        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats)
         if k < 0:
-            return ERR_PLAY_NOT_IN_HAND
+            return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
             log_choice(log, slot, play_move(g[hand_at(seat, k)]))
         play_card(g, seat, k, trace)
@@ -208,9 +259,11 @@ def play_game(
     for s in range(players):  # simultaneous: every choice is made before any is applied
         if log is not None:
             slot = log_decision(g, s, DECISION_DISCARD, log)
-        seat_tmp[SEAT_DISCARD, s] = choose_discard(g, s, strategies[s], choice_rng, script_discards)
+        seat_tmp[SEAT_DISCARD, s] = choose_discard(
+            g, s, strategies[s], choice_rng, script_discards, seats
+        )
         if seat_tmp[SEAT_DISCARD, s] < 0:
-            return ERR_DISCARD_NOT_IN_HAND
+            return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
         if log is not None:
             pair = seat_tmp[SEAT_DISCARD, s]
             first = g[hand_at(s, PAIRS[pair, 0])]
@@ -237,37 +290,43 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, row, trace, log=None):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``.
+def play_one(seed, index, players, params, strategies, work, rollout, row, trace, seats=None,
+             log=None):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
+    ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
-    ``log``: a decision log to fill (``trace_one``). Runs leave it out: numba then types it
-    ``Omitted(None)``, which is no argument at all in machine code, and compiles the logging
-    out. (An explicit None would be one more word passed per call; ``play_game`` is therefore
-    called without the argument when there is no log.)
+    ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
+    strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
+    all in machine code, and compiles their paths out. (An explicit None would be one more
+    word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
     g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
-    if log is None:
-        play_game(
+    if seats is None and log is None:
+        err = play_game(
             g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
             no_trace, no_plays, no_discards,
         )
     else:
-        play_game(
+        start_game(seats, seed, index, players, strategies)
+        err = play_game(
             g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards, log,
+            no_trace, no_plays, no_discards, seats, log,
         )
-    write_row(g, players, seat_tmp, row)
+    if err == ERR_NONE:
+        write_row(g, players, seat_tmp, row)
+    return err
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows, with_rollout):
+def play_block(seed, start, players, params, strategies, rows, with_rollout, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
-    ``owned`` keeps alive: no reference counting in the per-turn calls.
+    ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
+    strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
     """
     owned = new_work()
     work = (
@@ -277,44 +336,69 @@ def play_block(seed, start, players, params, strategies, rows, with_rollout):
     rollout_owned = new_rollout_space(with_rollout)
     rollout = borrow_all(rollout_owned)
     seat_strategies = borrow(strategies)
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
-        play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
+        if seats is None:
+            play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
+        elif play_one(
+            seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4], seats
+        ) != ERR_NONE or stopped(seats):
+            break
+    end_block(seats)
     keep_alive(owned)
     keep_alive(rollout_owned)
     keep_alive(strategies)
 
 
 @njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, with_rollout):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
         lo = block_start(n, blocks, b)
         hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], with_rollout)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def rollout_flag(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``rollout``, else None (the kernels then leave it out)."""
-    return True if (np.asarray(strategies) == ROLLOUT).any() else None
-
-
-def run_chunk(seed, start, players, params, strategies, rows):
-    """The engine's entry point: ``run_games`` compiled with ``rollout`` only if a seat plays it.
+def kernel_options(strategies: np.ndarray) -> bool | None:
+    """True when a seat plays ``rollout``, else None (the kernels then leave it out).
 
     ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
     leaving it out of the kernels that do not need it halves the first run's compile time.
     """
-    run_games(seed, start, players, params, strategies, rows, rollout_flag(strategies))
+    return True if (np.asarray(strategies) == ROLLOUT).any() else None
+
+
+rollout_flag = kernel_options
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, with_rollout, log):
+def trace_one(seed, index, players, params, strategies, row, trace, with_rollout, log, user):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
-    unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
+    unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
+    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
     rollout = new_rollout_space(with_rollout)
-    play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace, log)
+    fns, data = (None, None) if user is None else user
+    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    err = play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace, seats, log)
+    end_block(seats)
+    return err
 
 
 @njit(cache=True)

@@ -1,0 +1,413 @@
+"""User strategies: finding, checking and compiling them, and reading their faults after a run.
+
+A user strategy is a plain Python function ``choose(obs, legal, params, memory, rng) -> int``
+over a game's decision interface (``docs/strategies.md``). :class:`UserStrategy` holds one,
+with where it came from (a ``.py`` file, an importable module, or only a function object),
+a hash of its source, the size of its scratch ``memory`` and, once bound, its ``params``.
+It is compiled by numba for the one signature :data:`montecards.engine.user.SIG` (cached on
+disk like the kernels, when it lives in a file), and the kernels call it through the tuple
+:func:`kernel_arg` builds (``engine/user.py`` says why a tuple).
+
+It pickles as a reference — where it came from, its name and source hash — so a Dask worker or
+a resumed checkpoint imports the very same code again and refuses code that changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from montecards.engine import user as jit_user
+from montecards.engine.kernel import block_count
+from montecards.errors import InputError, StrategyError
+
+DEFAULT_MEMORY = 128
+"""Floats of per-seat ``memory`` a strategy gets unless it asks for another size."""
+
+MAX_MEMORY = 1 << 20
+MAX_PARAMS = 4096
+
+ARGUMENTS = ("obs", "legal", "params", "memory", "rng")
+CONTRACT = "choose(obs, legal, params, memory, rng) -> int"
+
+_FILE_MODULES = "_montecards_user"
+
+
+@dataclass(eq=False)
+class UserStrategy:
+    """A user strategy for one game (or any game when ``game`` is None), with its identity.
+
+    ``origin`` is ``"file"`` (``source`` a path), ``"module"`` (``source`` a module name) or
+    ``"object"`` (a function defined where no worker can import it, e.g. a notebook).
+    """
+
+    function: Callable[..., Any]
+    game: str | None = None
+    memory: int = DEFAULT_MEMORY
+    params: tuple[float, ...] = ()
+    origin: str = "object"
+    source: str = ""
+    source_hash: str = ""
+    _compiled: Any = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.function.__name__
+
+    @property
+    def reference(self) -> str:
+        """``path/to/file.py:name``, ``package.module:name``, or the bare name."""
+        return f"{self.source}:{self.name}" if self.origin != "object" else self.name
+
+    @property
+    def label(self) -> str:
+        """How outputs name this strategy: its reference, with its params when it has any."""
+        if not self.params:
+            return self.reference
+        return f"{self.reference}[{','.join(f'{p:g}' for p in self.params)}]"
+
+    def __call__(self, *args: Any) -> Any:
+        """The plain Python function (for trying a strategy out or debugging it)."""
+        return self.function(*args)
+
+    def __reduce__(self):
+        if self.origin == "object":
+            raise StrategyError(
+                f"strategy {self.name} is defined in {self.function.__module__}, which another "
+                "process cannot import: put it in a .py file and pass 'path/to/file.py:"
+                f"{self.name}' (or 'package.module:{self.name}')"
+            )
+        return (_restore, (self.origin, self.source, self.name, self.game, self.memory,
+                           self.params, self.source_hash))
+
+    def bind(self, params: Sequence[float] | None) -> UserStrategy:
+        """The same strategy with seat weights ``params`` (None or empty: none)."""
+        return replace(self, params=check_params(self.reference, params), _compiled=self._compiled)
+
+    def for_game(self, game: str, has_decisions: bool) -> UserStrategy:
+        """This strategy, checked to be usable in ``game``."""
+        if not has_decisions:
+            raise InputError(f"{game} has no player decisions: a user strategy cannot play it")
+        if self.game is not None and self.game != game:
+            raise InputError(f"strategy {self.reference} is written for {self.game}, not for {game}")
+        return self
+
+    def compiled(self) -> Any:
+        """The numba function for :data:`~montecards.engine.user.SIG` (compiled once)."""
+        if self._compiled is None:
+            self._compiled = _compile(self)
+        return self._compiled
+
+
+def _restore(origin, source, name, game, memory, params, source_hash) -> UserStrategy:
+    found = load(f"{source}:{name}", game) if origin in ("file", "module") else None
+    if found.source_hash != source_hash:
+        raise StrategyError(
+            f"strategy {found.reference} changed since the run started (source hash "
+            f"{found.source_hash[:12]}, the run used {source_hash[:12]}): refusing to mix them"
+        )
+    return replace(found, memory=memory, params=tuple(params))
+
+
+def strategy(game: str | None = None, *, memory: int = DEFAULT_MEMORY,
+             params: Sequence[float] | None = None) -> Callable[[Callable[..., Any]], UserStrategy]:
+    """Decorator: ``@mc.strategy("parade")`` makes ``choose`` a user strategy for Parade
+    (``memory``: floats of per-seat scratch; ``params``: default seat weights)."""
+
+    def wrap(function: Callable[..., Any]) -> UserStrategy:
+        return from_function(function, game, memory=memory).bind(params)
+
+    return wrap
+
+
+def from_function(function: Any, game: str | None = None, memory: int | None = None) -> UserStrategy:
+    """A :class:`UserStrategy` from a function object (its identity taken from its module)."""
+    if isinstance(function, UserStrategy):
+        return function if memory is None else replace(function, memory=check_memory(function.name, memory))
+    function = getattr(function, "py_func", function)  # a function the user decorated with @njit
+    if not inspect.isfunction(function):
+        raise InputError(
+            f"a strategy must be a function {CONTRACT} or a built-in name, got {type(function).__name__}"
+        )
+    _check_signature(function, function.__name__)
+    module = sys.modules.get(function.__module__)
+    path = getattr(module, "__file__", None)
+    origin, source = "object", ""
+    if module is not None and path and function.__module__ != "__main__":
+        if function.__module__.startswith(_FILE_MODULES + "."):
+            origin, source = "file", getattr(module, "__montecards_path__", path)
+        else:
+            origin, source = "module", function.__module__
+    return UserStrategy(
+        function=function,
+        game=game,
+        memory=check_memory(function.__name__, DEFAULT_MEMORY if memory is None else memory),
+        origin=origin,
+        source=source,
+        source_hash=_source_hash(function, path if origin != "object" else None),
+    )
+
+
+def looks_like_reference(text: str) -> bool:
+    """True for ``file.py:name`` or ``package.module:name`` (not a built-in strategy name)."""
+    return ":" in text or text.endswith(".py")
+
+
+def load(reference: str, game: str | None = None) -> UserStrategy:
+    """The strategy ``path/to/file.py:name`` or ``package.module:name``."""
+    where, sep, name = reference.rpartition(":")
+    if not sep or not where or not name:
+        raise InputError(
+            f"strategy {reference!r}: give it as path/to/file.py:function or package.module:function"
+        )
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        module = _load_file(reference, where)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as error:
+            raise InputError(f"strategy {reference}: no module named {error.name!r}") from None
+        except Exception as error:  # noqa: BLE001 - the user's module failed to import
+            raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+    function = getattr(module, name, None)
+    if function is None:
+        raise InputError(f"strategy {reference}: {where} defines no {name!r}")
+    found = from_function(function, game)
+    if isinstance(function, UserStrategy):
+        found = replace(function, game=function.game or game)
+    return found
+
+
+def load_module(path: str | Path) -> Any:
+    """The module of a strategy file, imported as the loader imports it (under the one module
+    name numba's cache of its jitted helpers expects: always load files this way)."""
+    return _load_file(str(path), str(path))
+
+
+def _load_file(reference: str, where: str) -> Any:
+    path = Path(where).expanduser()
+    if not path.is_file():
+        raise InputError(f"strategy {reference}: no such file {where}")
+    path = path.resolve()
+    # One name per file stem (``_montecards_user.parade_greedy``), the same in every process
+    # and every clone: numba's cache of the file's jitted helpers records it, and a cache
+    # written under another name cannot be loaded. A second file with the same stem in one
+    # process gets its path's hash appended.
+    stem = re.sub(r"\W", "_", path.stem)
+    module_name = f"{_FILE_MODULES}.{stem}"
+    taken = sys.modules.get(module_name)
+    if taken is not None and getattr(taken, "__montecards_file__", None) == str(path):
+        return taken
+    if taken is not None:
+        module_name += "_" + hashlib.sha256(str(path).encode()).hexdigest()[:12]
+        if module_name in sys.modules:
+            return sys.modules[module_name]
+    if _FILE_MODULES not in sys.modules:
+        package = importlib.util.module_from_spec(importlib.machinery.ModuleSpec(_FILE_MODULES, None))
+        package.__path__ = []
+        sys.modules[_FILE_MODULES] = package
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    module.__montecards_path__ = where
+    module.__montecards_file__ = str(path)
+    # numba caches a function by its module: registered before it runs, the module is found
+    # again by name in the next process (an unregistered one is cached as "<dynamic>").
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # noqa: BLE001 - the user's file failed to run
+        del sys.modules[module_name]
+        raise InputError(f"strategy {reference}: running {where} failed: {_one_line(error)}") from None
+    return module
+
+
+def _check_signature(function: Callable[..., Any], name: str) -> None:
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        raise InputError(f"strategy {name}: cannot read its signature; expected {CONTRACT}") from None
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) != len(parameters) or len(positional) != len(ARGUMENTS):
+        got = ", ".join(p.name for p in parameters)
+        raise InputError(f"strategy {name}({got}) has the wrong signature: expected {CONTRACT}")
+
+
+def _source_hash(function: Callable[..., Any], path: str | None) -> str:
+    if path is not None:
+        try:
+            return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError:
+            pass
+    try:
+        text = inspect.getsource(function).encode()
+    except (OSError, TypeError):
+        text = function.__code__.co_code + repr(function.__code__.co_consts).encode()
+    return hashlib.sha256(text).hexdigest()
+
+
+def check_memory(name: str, memory: Any) -> int:
+    if isinstance(memory, bool) or not isinstance(memory, (int, np.integer)) or not 0 <= memory <= MAX_MEMORY:
+        raise InputError(f"strategy {name}: memory must be an integer from 0 to {MAX_MEMORY}, got {memory!r}")
+    return int(memory)
+
+
+def check_params(name: str, params: Any) -> tuple[float, ...]:
+    """A seat's weights as a tuple of finite floats (None: none)."""
+    if params is None:
+        return ()
+    if isinstance(params, str):
+        raise InputError(f"strategy {name}: params must be a list of numbers, got {params!r}")
+    try:
+        values = np.asarray(params, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise InputError(f"strategy {name}: params must be a list of numbers, got {params!r}") from None
+    if len(values) > MAX_PARAMS or not np.isfinite(values).all():
+        raise InputError(f"strategy {name}: params must be at most {MAX_PARAMS} finite numbers")
+    return tuple(float(v) for v in values)
+
+
+def parse_params(text: str) -> tuple[float, ...] | None:
+    """``"0.3,1"`` -> (0.3, 1.0); ``""`` or ``"-"`` -> None (the CLI's per-seat params)."""
+    text = text.strip()
+    if text in ("", "-", "none"):
+        return None
+    try:
+        return tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise InputError(f"strategy params {text!r}: give comma-separated numbers, e.g. 0.3,1.0") from None
+
+
+def _one_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}".rstrip(": ")
+
+
+def _compile(strategy: UserStrategy) -> Any:
+    from numba import njit
+    from numba.core.errors import NumbaExperimentalFeatureWarning
+
+    cache = strategy.origin != "object"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        try:
+            return njit(jit_user.SIG, cache=cache)(strategy.function)
+        except Exception as error:  # noqa: BLE001 - numba's typing/lowering errors
+            raise StrategyError(
+                f"strategy {strategy.reference} does not compile as {CONTRACT}: {_compile_reason(error)}"
+            ) from None
+
+
+def _compile_reason(error: BaseException) -> str:
+    text = str(error)
+    if "readonly" in text or "read-only" in text:
+        return "it writes to a read-only argument (obs, legal and params are read-only)"
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith(("File ", "During:", "^"))]
+    for line in lines:
+        if not line.lower().startswith(("failed in nopython mode", "no implementation", "[1m")):
+            return re.sub(r"\x1b\[[0-9;]*m", "", line)[:300]
+    return re.sub(r"\x1b\[[0-9;]*m", "", lines[0])[:300] if lines else type(error).__name__
+
+
+def kernel_arg(seats: Sequence[UserStrategy | None], n_games: int) -> tuple:
+    """``(fns, data)``: the kernels' user arguments for a chunk of ``n_games`` games
+    (``engine/user.py``); the games' ``run_chunk`` and ``trace_one`` take the pair as ``user``."""
+    fns = [jit_user.no_strategy()] * jit_user.MAX_SEATS
+    width = max([len(s.params) for s in seats if s is not None] + [1])
+    params = np.zeros((jit_user.MAX_SEATS, width), dtype=np.float64)
+    counts = np.zeros(jit_user.MAX_SEATS, dtype=np.int64)
+    memory = 1
+    for seat, strat in enumerate(seats):
+        if strat is None:
+            continue
+        fns[seat] = strat.compiled()
+        params[seat, : len(strat.params)] = strat.params
+        counts[seat] = len(strat.params)
+        memory = max(memory, strat.memory)
+    return tuple(fns), (params, counts, memory, jit_user.new_faults(block_count(n_games)))
+
+
+def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
+    """Per seat, its user strategy or None (a built-in name)."""
+    return [e if isinstance(e, UserStrategy) else None for e in entries]
+
+
+def labels_of(entries: Sequence[Any]) -> list[str]:
+    """Per seat, the name outputs show: a built-in's name, a user strategy's label."""
+    return [e.label if isinstance(e, UserStrategy) else str(e) for e in entries]
+
+
+def user_arg(entries: Sequence[Any], n_games: int) -> tuple | None:
+    """:func:`kernel_arg` for the seats that play user strategies, or None when none does."""
+    seats = seats_of(entries)
+    return kernel_arg(seats, n_games) if any(s is not None for s in seats) else None
+
+
+def serial_call(entries: Sequence[Any], user: tuple | None, call: Callable[[], Any]) -> Any:
+    """``call()`` — a serial kernel call (a trace, a decision log, a replay) — with the faults of
+    its user strategies turned into :class:`StrategyError`."""
+    if user is None:
+        return call()
+    seats = seats_of(entries)
+    try:
+        result = call()
+    except InputError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the user's code raised (serial: it comes out)
+        faults = user[1][3]
+        seat, game = int(faults[0, jit_user.FAULT_SEAT]), int(faults[0, jit_user.FAULT_GAME])
+        raise StrategyError(f"{_where(seats, seat, game)} raised {_one_line(error)}") from None
+    check_faults(user, seats, None)
+    return result
+
+
+def _where(seats: Sequence[UserStrategy | None], seat: int, game: int) -> str:
+    label = seats[seat].label if 0 <= seat < len(seats) and seats[seat] is not None else "?"
+    return f"strategy {label} (seat {seat}) in game {game}"
+
+
+def check_faults(user: tuple, seats: Sequence[UserStrategy | None],
+                 replay: Callable[[int, tuple], None] | None) -> None:
+    """Raise :class:`StrategyError` for the first game (lowest index) a user strategy broke.
+
+    ``replay(index, user)`` plays game ``index`` alone, serially, so that an exception the
+    strategy raised comes out as itself (numba drops it in a parallel loop).
+    """
+    faults = user[1][3]
+    broken = faults[faults[:, jit_user.FAULT_STATE] != jit_user.DONE]
+    if broken.shape[0] == 0:
+        return
+    record = broken[np.argmin(broken[:, jit_user.FAULT_GAME])]
+    state, game, seat, value, n_legal = (int(x) for x in record[: jit_user.FAULT_FIELDS])
+    where = _where(seats, seat, game)
+    if state == jit_user.BAD_INDEX:
+        raise StrategyError(
+            f"{where} returned index {value}, outside its {n_legal} legal moves (0..{n_legal - 1})"
+        )
+    if replay is None:
+        raise StrategyError(f"{where} stopped the game ({_describe(state)})")
+    replayed = kernel_arg(seats, 1)
+    try:
+        replay(game, replayed)
+    except StrategyError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the user's code raised
+        raise StrategyError(f"{where} raised {_one_line(error)}") from None
+    raise StrategyError(f"{where} stopped the run (replayed alone it did not fail: {_describe(state)})")
+
+
+def _describe(state: int) -> str:
+    return {jit_user.IN_CALL: "it stopped inside the strategy call",
+            jit_user.RUNNING: "it stopped between decisions"}.get(state, f"state {state}")
