@@ -14,12 +14,19 @@ from montecards import _cache  # noqa: F401  (first: every later jitted function
 
 __version__ = "0.1.0"
 
-__all__ = ["simulate", "trace", "InputError", "get_game", "game_names", "__version__"]
+__all__ = [
+    "simulate", "trace", "strategy", "load_strategy", "UserStrategy", "StrategyError", "InputError",
+    "get_game", "game_names", "__version__",
+]
 
 _LAZY = {
     "simulate": ("montecards.api", "simulate"),
     "trace": ("montecards.api", "trace"),
     "InputError": ("montecards.engine.spec", "InputError"),
+    "strategy": ("montecards.engine.strategies", "strategy"),
+    "load_strategy": ("montecards.engine.strategies", "load"),
+    "UserStrategy": ("montecards.engine.strategies", "UserStrategy"),
+    "StrategyError": ("montecards.errors", "StrategyError"),
     "get_game": ("montecards.games", "get"),
     "game_names": ("montecards.games", "names"),
 }
@@ -29,6 +36,9 @@ for pandas and the analysis layer (about 65 MB each)."""
 if TYPE_CHECKING:
     from montecards.api import simulate, trace
     from montecards.engine.spec import InputError
+    from montecards.engine.strategies import UserStrategy, strategy
+    from montecards.engine.strategies import load as load_strategy
+    from montecards.errors import StrategyError
     from montecards.games import get as get_game
     from montecards.games import names as game_names
 

@@ -12,7 +12,13 @@ import numpy as np
 
 from montecards import __version__
 from montecards.analysis.results import SimulationResult, games_frame
-from montecards.analysis.runs import check_n, check_seed, new_seed, prepare  # noqa: F401  (public)
+from montecards.analysis.runs import (  # noqa: F401  (public)
+    check_n,
+    check_seed,
+    new_seed,
+    prepare,
+    seat_entries,
+)
 from montecards.engine.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
 from montecards.engine.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
     WriteError,
@@ -27,6 +33,7 @@ from montecards.engine.runner import (
     warm_up,
 )
 from montecards.engine.spec import InputError
+from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,6 +46,14 @@ def kernel_stamp(spec_module: str) -> str:
     from montecards._cache import source_stamp
 
     return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
+
+
+def strategy_identities(config: Any, labels: Sequence[str]) -> list[Any]:
+    """Per seat what a checkpoint records: a built-in's name, or a user strategy's identity
+    (reference, source hash, params, memory): a resume with other code is refused."""
+    if not config.user:
+        return list(labels)
+    return [seat.identity() if seat is not None else label for seat, label in zip(config.user, labels)]
 
 
 def simulate(
@@ -57,11 +72,15 @@ def simulate(
     scheduler: str | None = None,
     checkpoint: str | os.PathLike | None = None,
     output: str | os.PathLike | None = None,
+    strategy_params: Any = None,
 ) -> SimulationResult:
     """Play ``n`` seeded games of ``game`` and summarise them.
 
-    ``strategies``: one name for every seat or one per seat; ``params``: rule and model
-    parameters by name (values or CLI text); ``seed``: drawn at random when omitted (it is
+    ``strategies``: one for every seat or one per seat, each a built-in name or a user
+    strategy (a function ``choose(obs, legal, params, memory, rng)``, an ``@mc.strategy``, or a
+    ``"path/to/file.py:choose"`` / ``"package.module:choose"`` reference; docs/strategies.md);
+    ``strategy_params``: per seat the user strategy's weights (a list of floats, or None), or one
+    list for every user seat; ``params``: rule and model parameters by name (values or CLI text); ``seed``: drawn at random when omitted (it is
     recorded in the result); ``jobs``: threads (local) or workers (dask); ``keep_games``: also
     return the per-game DataFrame as ``result.games``. The same seed gives the same games
     whatever ``jobs``, ``chunk_size`` or ``backend``.
@@ -83,7 +102,7 @@ def simulate(
         from montecards.engine.checkpoint import read_manifest
 
         seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
     if output is not None:
         check_output_file(output, STREAM_FORMATS, "output")
     if checkpoint is not None:
@@ -102,7 +121,8 @@ def simulate(
         from montecards.engine.checkpoint import Checkpoint, run_manifest
 
         store = Checkpoint.open(checkpoint, run_manifest(
-            spec.name, config.seed, config.players, names, resolved, n, chunk_size,
+            spec.name, config.seed, config.players, strategy_identities(config, names), resolved, n,
+            chunk_size,
             version=__version__, kernel=kernel_stamp(config.spec_module)))
     with writer if writer is not None else nullcontext():
         if use_dask:
@@ -160,15 +180,17 @@ def trace(
     players: int | None = None,
     strategies: Sequence[str] | str | None = None,
     params: dict[str, Any] | None = None,
+    strategy_params: Any = None,
 ) -> pd.DataFrame:
     """Every event of game ``index`` of the run with ``seed`` — the very game that run played.
 
-    The outcome row of the game is attached as ``frame.attrs["outcome"]``.
+    The outcome row of the game is attached as ``frame.attrs["outcome"]``. ``strategies`` and
+    ``strategy_params`` as in :func:`simulate` (user strategies too).
     """
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
         raise InputError(f"index must be an integer >= 0, got {index!r}")
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
-    events, row = spec.trace(config.seed, int(index), config.players, resolved, names)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
+    events, row = spec.trace(config.seed, int(index), config.players, resolved, seat_entries(config, names))
     layout = spec.layout(config.players)
     outcome = games_frame(row.reshape(1, -1), layout).iloc[0].to_dict()
     events.attrs["outcome"] = outcome

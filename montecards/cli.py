@@ -30,6 +30,11 @@ def game_options(func):
         help="Strategy: once for every seat, or once per seat in seat order.",
     )(func)
     func = click.option(
+        "--strategy-params", "strategy_params", multiple=True, metavar="LIST",
+        help="A user strategy's weights, comma-separated: once for every user seat, or once per "
+        "seat in seat order ('-' for a seat without).",
+    )(func)
+    func = click.option(
         "--param", "params", multiple=True, metavar="KEY=VALUE",
         help="Rule or model parameter (repeatable; lists comma-separated).",
     )(func)
@@ -103,8 +108,8 @@ def _show(value: Any) -> str:
               help="Record finished chunks in DIR; rerun the same command to finish a killed run.")
 @click.option("--chunk-size", type=int, default=None, metavar="GAMES",
               help="Games per chunk (unit of work, progress and checkpoints).")
-def simulate(game, n, players, strategies, params, seed, jobs, backend, scheduler, as_json,
-             output, progress, checkpoint, chunk_size) -> None:
+def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, backend, scheduler,
+             as_json, output, progress, checkpoint, chunk_size) -> None:
     """Play N seeded games of GAME and summarise them."""
     from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS, check_output_file
     from montecards.api import simulate as run_simulation
@@ -122,6 +127,7 @@ def simulate(game, n, players, strategies, params, seed, jobs, backend, schedule
         keep_games=output is not None and not stream, progress=progress, backend=backend,
         scheduler=scheduler, checkpoint=checkpoint, output=output if stream else None,
         chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
+        strategy_params=parse_strategy_params(strategy_params),
     )
     resumed = result.extra.get("checkpoint", {}).get("resumed_chunks", 0)
     if resumed:
@@ -133,6 +139,17 @@ def simulate(game, n, players, strategies, params, seed, jobs, backend, schedule
         click.echo(json.dumps(result.to_dict()))
     else:
         click.echo(summary_table(result))
+
+
+def parse_strategy_params(texts: tuple[str, ...]) -> Any:
+    """``--strategy-params`` as ``strategy_params``: one list for every user seat, or per seat."""
+    from montecards.engine.strategies import parse_params as parse_weights
+
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return parse_weights(texts[0]) or None
+    return [parse_weights(text) for text in texts]
 
 
 def write_output(result, path: Path) -> None:
@@ -163,13 +180,13 @@ def write_output(result, path: Path) -> None:
 @click.option("--index", type=int, required=True, help="Index of the game in the run (0-based).")
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON.")
-def trace(game, seed, index, players, strategies, params, as_json) -> None:
+def trace(game, seed, index, players, strategies, strategy_params, params, as_json) -> None:
     """Show every event of one game of a run (the very game the run played)."""
     from montecards.api import trace as trace_game
 
     events = trace_game(
         game, seed=seed, index=index, players=players, strategies=list(strategies) or None,
-        params=parse_params(params),
+        params=parse_params(params), strategy_params=parse_strategy_params(strategy_params),
     )
     outcome = events.attrs.get("outcome", {})
     if as_json:

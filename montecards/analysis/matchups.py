@@ -33,6 +33,7 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
+from montecards.engine.strategies import as_labels
 from montecards.engine.spec import WIN_UNIT, InputError
 
 
@@ -311,6 +312,7 @@ def matchups(
     95 % half-width is at most this (capped at ``max_games`` deals per pair).
     """
     spec = games.get(game)
+    strategies = as_labels(strategies)  # user strategies are keyed by their labels
     names = list(dict.fromkeys(strategies))
     if len(names) < 2:
         raise InputError(

@@ -35,6 +35,7 @@ from montecards.engine.runner import (
     warm_up,
 )
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
+from montecards.engine.strategies import labels_of, seats_of
 from montecards.engine.summary import Summary
 
 DEFAULT_MAX_GAMES = 50_000_000
@@ -144,25 +145,70 @@ def check_n(n: Any) -> int:
 def prepare(
     game: str,
     players: int | None,
-    strategies: Sequence[str] | str | None,
+    strategies: Any,
     params: dict[str, Any] | None,
     seed: int | None,
+    strategy_params: Any = None,
 ) -> tuple[GameSpec, RunConfig, list[str], dict[str, Any]]:
-    """Validate everything a run needs; raises InputError naming what is allowed."""
+    """Validate everything a run needs; raises InputError naming what is allowed.
+
+    ``strategies``: per seat (or one for all) a built-in name or a user strategy (a
+    ``file.py:name`` / ``module:name`` reference, a function, a ``UserStrategy``);
+    ``strategy_params``: per seat a list of weights or None (or one list for every user
+    seat). Returns the spec, the kernel configuration, the seats' labels and the parameters.
+    """
     spec = games.get(game)
     players = spec.check_players(spec.default_players if players is None else players)
-    names = spec.strategy_codes(players, strategies)
+    entries = bind_params(spec.strategy_codes(players, strategies), strategy_params)
     resolved = spec.resolve_params(players, params)
     seed = new_seed() if seed is None else check_seed(seed)
+    seats = seats_of(entries)
     config = RunConfig(
         game=spec.name,
         seed=seed,
         players=players,
         params=spec.pack_params(players, resolved),
-        strategies=spec.strategy_array(names),
+        strategies=spec.strategy_array(entries),
         spec_module=games.GAME_MODULES[spec.name],
+        user=tuple(seats) if any(s is not None for s in seats) else (),
     )
-    return spec, config, names, resolved
+    for seat in seats:
+        if seat is not None:
+            seat.compiled()  # a strategy that does not compile fails here, before any game
+    return spec, config, labels_of(entries), resolved
+
+
+def bind_params(entries: list[Any], strategy_params: Any) -> list[Any]:
+    """``entries`` with each user seat's ``params`` bound (``prepare``)."""
+    if strategy_params is None:
+        return entries
+    if isinstance(strategy_params, str) or not hasattr(strategy_params, "__len__"):
+        raise InputError(f"strategy_params must be a list (per seat, or one for all), got {strategy_params!r}")
+    flat = all(isinstance(p, (int, float, np.integer, np.floating)) and not isinstance(p, bool)
+               for p in strategy_params)
+    per_seat = [strategy_params] * len(entries) if flat and len(strategy_params) else list(strategy_params)
+    if len(per_seat) == 1:
+        per_seat = per_seat * len(entries)
+    if len(per_seat) != len(entries):
+        raise InputError(
+            f"give strategy params for every seat or exactly {len(entries)} (one per seat), got {len(per_seat)}"
+        )
+    bound = []
+    for seat, (entry, params) in enumerate(zip(entries, per_seat)):
+        if isinstance(entry, str):
+            if params is not None and len(params) > 0 and not flat:
+                raise InputError(f"seat {seat} plays the built-in {entry}, which takes no strategy params")
+            bound.append(entry)
+        else:
+            bound.append(entry.bind(params) if params is not None else entry)
+    return bound
+
+
+def seat_entries(config: RunConfig, labels: Sequence[str]) -> list[Any]:
+    """Per seat what a game's ``trace`` takes: the built-in's name or the user strategy."""
+    if not config.user:
+        return list(labels)
+    return [seat if seat is not None else label for seat, label in zip(config.user, labels)]
 
 
 def setup(
@@ -172,12 +218,13 @@ def setup(
     params: dict[str, Any] | None = None,
     seed: int | None = None,
     jobs: int | None = None,
+    strategy_params: Any = None,
 ) -> Setup:
     """Validate a configuration (raises InputError naming what is allowed).
 
     Inside ``backend_session(...)`` on Dask, the setup plays on that session's cluster.
     """
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
     client = _SESSION.get()
     return Setup(spec, config, names, resolved, 1 if client is not None else check_jobs(jobs),
                  client=client)

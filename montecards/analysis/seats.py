@@ -22,6 +22,7 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
+from montecards.engine.strategies import as_labels
 from montecards.engine.spec import InputError
 
 
@@ -161,6 +162,7 @@ def seat_advantage(
     ``precision``).
     """
     spec = games.get(game)
+    strategy = as_labels(strategy)  # user strategies are keyed by their labels
     if players is None:
         counts = list(range(spec.min_players, spec.max_players + 1))
     elif isinstance(players, int):

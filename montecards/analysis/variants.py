@@ -32,6 +32,7 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
+from montecards.engine.strategies import as_labels
 from montecards.engine.spec import InputError, parse_text
 from montecards.labels import describe
 
@@ -206,6 +207,7 @@ def compare_variants(
     half-width of at most this.
     """
     spec = games.get(game)
+    strategies = as_labels(strategies)  # user strategies are keyed by their labels
     if isinstance(variants, Mapping):
         named = {str(k): dict(v) for k, v in variants.items()}
     else:
@@ -366,6 +368,7 @@ def sweep(
     the same deals. ``x``: the number to plot each value at; by default the value itself, or,
     for a per-seat list that varies in one position only, that position's value."""
     spec = games.get(game)
+    strategies = as_labels(strategies)  # user strategies are keyed by their labels
     p = spec.param(parameter)  # unknown names fail with the allowed list
     values = list(values)
     if not values:

@@ -69,6 +69,14 @@ def worker_numba_threads() -> int:
     return max(1, min(wanted, numba.config.NUMBA_NUM_THREADS))
 
 
+def settle_numba_environment() -> None:
+    """Make ``NUMBA_NUM_THREADS`` in this worker's environment the thread count numba started
+    with. numba re-reads its environment at every compile (a user strategy compiles on the
+    worker) and refuses a thread count that differs from the running pool's; a worker's
+    environment can differ from the one numba saw at import."""
+    os.environ["NUMBA_NUM_THREADS"] = str(numba.config.NUMBA_NUM_THREADS)
+
+
 def play_chunk_task(
     config: RunConfig, start: int, count: int, want_rows: bool
 ) -> tuple[Summary, np.ndarray | None]:
@@ -79,6 +87,7 @@ def play_chunk_task(
     if not config.spec_module:
         raise InputError(f"the run of {config.game} names no spec module (RunConfig.spec_module)")
     spec = importlib.import_module(config.spec_module).SPEC
+    settle_numba_environment()
     numba.set_num_threads(worker_numba_threads())
     rows = play_chunk(spec, config, start, count)
     summary = Summary.of_rows(rows, spec.layout(config.players))
@@ -167,8 +176,17 @@ def worker_threads(client: Any) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
+def check_portable(config: RunConfig) -> None:
+    """A user strategy travels to the workers as a reference (a file path or a module name)
+    with its source hash: one defined only in a notebook or a script's ``__main__`` cannot."""
+    for seat in config.user:
+        if seat is not None:
+            seat.check_portable()
+
+
 def warm_up_workers(client: Any, config: RunConfig) -> None:
     """Compile (or load) the game's kernel on every worker before a run is timed."""
+    check_portable(config)
     workers = list(client.nthreads())
     futures = [
         client.submit(warm_up_task, config, workers=[w], allow_other_workers=False, pure=False)
@@ -198,8 +216,10 @@ def iter_chunks_dask(
         raise InputError(f"window must be >= 1, got {window}")
     from dask.base import tokenize
 
+    check_portable(config)
+    users = [seat.identity() if seat is not None else None for seat in config.user]
     token = tokenize(config.game, config.seed, config.players, config.params.tolist(),
-                     config.strategies.tolist(), need_rows)
+                     config.strategies.tolist(), users, need_rows)
     waiting = deque(range(len(chunks)))
     pending = distributed.as_completed(loop=client.loop)
     live: dict[str, tuple[int, Any]] = {}  # submitted, not finished: key -> (index, future)

@@ -63,13 +63,20 @@ def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.
         spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows)
         return rows
     user = kernel_arg(config.user, count)
-    spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user)
+    try:
+        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user)
+    except Exception:  # noqa: BLE001 - numba garbles a strategy's exception in a parallel loop
+        failed = True  # (a SystemError, or nothing at all): the fault records say what happened
+    else:
+        failed = False
 
     def replay(game: int, alone: tuple) -> None:
         spec.run_chunk(seed, game, config.players, config.params, config.strategies,
                        np.zeros((1, width), dtype=np.int64), alone, serial=True)
 
     check_faults(user, config.user, replay)
+    if failed:
+        raise RuntimeError("the kernel failed although no user strategy reported a fault")
     return rows
 
 

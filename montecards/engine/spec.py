@@ -197,6 +197,8 @@ class GameSpec:
     def _strategy_entry(self, name: Any) -> Any:
         if isinstance(name, str) and name in self.strategies:
             return name
+        if isinstance(name, str) and user_strategies.known(name) is not None:
+            return user_strategies.known(name).for_game(self.name, self.has_decisions)
         if isinstance(name, str) and not user_strategies.looks_like_reference(name):
             allowed = ", ".join(self.strategies)
             raise InputError(

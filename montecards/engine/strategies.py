@@ -74,6 +74,9 @@ class UserStrategy:
     @property
     def label(self) -> str:
         """How outputs name this strategy: its reference, with its params when it has any."""
+        override = self.__dict__.get("label_override")
+        if override:
+            return override
         if not self.params:
             return self.reference
         return f"{self.reference}[{','.join(f'{p:g}' for p in self.params)}]"
@@ -89,8 +92,18 @@ class UserStrategy:
                 "process cannot import: put it in a .py file and pass 'path/to/file.py:"
                 f"{self.name}' (or 'package.module:{self.name}')"
             )
-        return (_restore, (self.origin, self.source, self.name, self.game, self.memory,
+        source = str(Path(self.source).resolve()) if self.origin == "file" else self.source
+        return (_restore, (self.origin, source, self.name, self.game, self.memory,
                            self.params, self.source_hash))
+
+    def check_portable(self) -> None:
+        """Raise :class:`StrategyError` unless another process can import this strategy."""
+        self.__reduce__()
+
+    def identity(self) -> dict[str, Any]:
+        """What identifies this strategy's games: where it is, its source hash, params, memory."""
+        return {"strategy": self.reference, "origin": self.origin, "source_hash": self.source_hash,
+                "params": list(self.params), "memory": self.memory}
 
     def bind(self, params: Sequence[float] | None) -> UserStrategy:
         """The same strategy with seat weights ``params`` (None or empty: none)."""
@@ -112,7 +125,9 @@ class UserStrategy:
 
 
 def _restore(origin, source, name, game, memory, params, source_hash) -> UserStrategy:
-    found = load(f"{source}:{name}", game) if origin in ("file", "module") else None
+    """A strategy unpickled (on a Dask worker, or from a checkpoint's record): imported again
+    from where it came from, and refused if its source changed."""
+    found = load(f"{source}:{name}", game)
     if found.source_hash != source_hash:
         raise StrategyError(
             f"strategy {found.reference} changed since the run started (source hash "
@@ -337,6 +352,43 @@ def kernel_arg(seats: Sequence[UserStrategy | None], n_games: int) -> tuple:
         counts[seat] = len(strat.params)
         memory = max(memory, strat.memory)
     return tuple(fns), (params, counts, memory, jit_user.new_faults(block_count(n_games)))
+
+
+_KNOWN: dict[str, UserStrategy] = {}
+"""User strategies by label, for this process: analyses name seats by strings (DataFrame
+indexes, lineups), and a label given back resolves to the very strategy it names."""
+
+
+def register(found: UserStrategy) -> str:
+    """``found``'s label, under which :func:`known` finds it again. A different strategy that
+    already holds the label (another function of the same name) gets the label with its
+    source hash appended, so a label never names two strategies."""
+    label = found.label
+    other = _KNOWN.get(label)
+    if other is not None and other is not found and other.identity() != found.identity():
+        label = f"{label}@{found.source_hash[:8]}"
+        other = _KNOWN.get(label)
+        if other is not None and other.identity() == found.identity():
+            return label
+        found = replace(found, params=found.params)
+        object.__setattr__(found, "label_override", label)
+    _KNOWN.setdefault(label, found)
+    return label
+
+
+def known(label: str) -> UserStrategy | None:
+    """The user strategy :func:`register` gave ``label``, if any."""
+    return _KNOWN.get(label)
+
+
+def as_labels(strategies: Any) -> Any:
+    """``strategies`` (None, one, or a list) with every user strategy object replaced by its
+    registered label (strings and None pass through): for analyses that key seats by name."""
+    if strategies is None or isinstance(strategies, str):
+        return strategies
+    if callable(strategies):
+        return register(from_function(strategies))
+    return [s if isinstance(s, str) or s is None else register(from_function(s)) for s in strategies]
 
 
 def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
