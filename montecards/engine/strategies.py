@@ -111,10 +111,10 @@ class UserStrategy:
 
     def for_game(self, game: str, has_decisions: bool) -> UserStrategy:
         """This strategy, checked to be usable in ``game``."""
-        if not has_decisions:
-            raise InputError(f"{game} has no player decisions: a user strategy cannot play it")
         if self.game is not None and self.game != game:
             raise InputError(f"strategy {self.reference} is written for {self.game}, not for {game}")
+        if not has_decisions:
+            raise InputError(f"{game} has no player decisions: a user strategy cannot play it")
         return self
 
     def compiled(self) -> Any:
@@ -160,7 +160,10 @@ def from_function(function: Any, game: str | None = None, memory: int | None = N
     module = sys.modules.get(function.__module__)
     path = getattr(module, "__file__", None)
     origin, source = "object", ""
-    if module is not None and path and function.__module__ != "__main__":
+    found = getattr(module, function.__name__, None)
+    found = getattr(found, "py_func", getattr(found, "function", found))  # @njit / @mc.strategy
+    importable = module is not None and found in (function, None) and "<locals>" not in function.__qualname__
+    if importable and path and function.__module__ != "__main__":
         if function.__module__.startswith(_FILE_MODULES + "."):
             origin, source = "file", getattr(module, "__montecards_path__", path)
         else:
@@ -189,17 +192,16 @@ def load(reference: str, game: str | None = None) -> UserStrategy:
         )
     if where.endswith(".py") or os.sep in where or "/" in where:
         module = _load_file(reference, where)
+    elif where in sys.modules:
+        module = sys.modules[where]  # imported by the user already: that very module
     else:
-        try:
-            module = importlib.import_module(where)
-        except ModuleNotFoundError as error:
-            raise InputError(f"strategy {reference}: no module named {error.name!r}") from None
-        except Exception as error:  # noqa: BLE001 - the user's module failed to import
-            raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+        module = _load_module_file(reference, where)
     function = getattr(module, name, None)
     if function is None:
         raise InputError(f"strategy {reference}: {where} defines no {name!r}")
     found = from_function(function, game)
+    if not (where.endswith(".py") or os.sep in where or "/" in where) and found.origin == "file":
+        found = replace(found, origin="module", source=where)
     if isinstance(function, UserStrategy):
         found = replace(function, game=function.game or game)
     return found
@@ -211,7 +213,27 @@ def load_module(path: str | Path) -> Any:
     return _load_file(str(path), str(path))
 
 
-def _load_file(reference: str, where: str) -> Any:
+def _load_module_file(reference: str, where: str) -> Any:
+    """``package.module``, imported from its file the way a file reference is (one module name
+    per file, so numba's cache of its helpers is the same whichever way it is named), with its
+    package kept for relative imports."""
+    try:
+        found = importlib.util.find_spec(where)
+    except ModuleNotFoundError as error:
+        raise InputError(f"strategy {reference}: no module named {error.name!r}") from None
+    except Exception as error:  # noqa: BLE001 - a parent package failed to import
+        raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+    if found is None:
+        raise InputError(f"strategy {reference}: no module named {where!r}")
+    if not found.origin or not found.origin.endswith(".py"):
+        try:
+            return importlib.import_module(where)
+        except Exception as error:  # noqa: BLE001 - the user's module failed to import
+            raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+    return _load_file(reference, found.origin, package=where.rpartition(".")[0])
+
+
+def _load_file(reference: str, where: str, package: str | None = None) -> Any:
     path = Path(where).expanduser()
     if not path.is_file():
         raise InputError(f"strategy {reference}: no such file {where}")
@@ -237,6 +259,8 @@ def _load_file(reference: str, where: str) -> Any:
     module = importlib.util.module_from_spec(spec)
     module.__montecards_path__ = where
     module.__montecards_file__ = str(path)
+    if package is not None:
+        module.__package__ = package
     # numba caches a function by its module: registered before it runs, the module is found
     # again by name in the next process (an unregistered one is cached as "<dynamic>").
     sys.modules[module_name] = module
@@ -326,6 +350,10 @@ def _compile(strategy: UserStrategy) -> Any:
 
 def _compile_reason(error: BaseException) -> str:
     text = str(error)
+    if isinstance(error, ModuleNotFoundError):
+        return (f"numba's cache of its jitted helpers names module {error.name!r}: the file was "
+                "imported under another name when the cache was written; delete the __pycache__ "
+                "folder beside it (and load strategy files only by reference)")
     if "readonly" in text or "read-only" in text:
         return "it writes to a read-only argument (obs, legal and params are read-only)"
     lines = [line.strip() for line in text.splitlines() if line.strip()]

@@ -325,8 +325,13 @@ def play_one(seed, index, g, deck_rng, fo_rng, no_script, trace, rows, r):
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, rows):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order on working arrays allocated once.
+
+    The chunk glue's arguments (``engine/CONTRACT.md``) are accepted as in every game:
+    ``strategies`` (Anomia's only strategy is ``default``), ``options`` (None: Anomia has no
+    optional compiled parts), and ``fns``/``user``/``block`` (always None and unused: Anomia
+    has no player decisions, so no user strategy can play it).
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, kept alive by
     ``keep_alive`` after the loop: no reference counting in the per-game calls.
@@ -353,17 +358,34 @@ def play_block(seed, start, players, params, rows):
 
 
 @njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game).
-
-    ``strategies`` is accepted for the contract; Anomia's only strategy is ``default``.
-    """
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
         lo = block_start(n, blocks, b)
         hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, rows[lo:hi])
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """None: Anomia's kernels have no optional compiled parts."""
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)
