@@ -804,7 +804,7 @@ def play_script(deck_orders, players, decisions, params=None):
     params = dict(params or {})
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
-        raise ValueError("unknown parameter(s) %s; allowed: %s" % (unknown, list(PARAMS)))
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {list(PARAMS)}")
     out = replay([list(o) for o in deck_orders], players, [normalize_move(d) for d in decisions],
                  **params)
     out = {key: value for key, value in out.items() if key != "events"}

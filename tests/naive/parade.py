@@ -481,7 +481,7 @@ def play_script(deck, players, plays, discards, params=None):
     params = dict(params or {})
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
-        raise ValueError("unknown parameter(s) %s; allowed: %s" % (unknown, sorted(PARAMS)))
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {sorted(PARAMS)}")
     margin = params.get("two_player_margin", PARAMS["two_player_margin"])
     out = replay(list(deck), players, list(plays), [list(d) for d in discards],
                  two_player_margin=margin)
