@@ -99,6 +99,19 @@ def test_a_wrong_win_share_fails_the_check():
         testing.check_kernel_agrees_with_oracle("wigout", shares_moved, games_to_check=3)
 
 
+def test_check_game_runs_the_oracle_replay(monkeypatch):
+    """``check_game(name, oracle=...)`` ends with the replay check (the other checks run above)."""
+    monkeypatch.setattr(testing, "CHECKS", ())
+    testing.check_game("parade", oracle=parade.play_script, oracle_params=ORACLES["parade"][1])
+
+    def off_by_one(**script):
+        out = parade.play_script(**script)
+        return out | {"scores": [out["scores"][0] + 1] + out["scores"][1:]}
+
+    with pytest.raises(AssertionError, match="'scores' differs"):
+        testing.check_game("parade", oracle=off_by_one)
+
+
 def test_an_oracle_without_scores_fails_the_check():
     def no_scores(**script):
         return {key: value for key, value in parade.play_script(**script).items() if key != "scores"}
