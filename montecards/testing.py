@@ -1,11 +1,13 @@
 """The conformance check every registered game passes unchanged (``check_game``).
 
-A new game is done when ``check_game("mygame")`` passes (``tests/test_conformance.py`` runs
-it for every registered game, one check at a time)::
+A new game is done when ``check_game("mygame", oracle=...)`` passes
+(``tests/test_conformance.py`` runs it for every registered game, one check at a time)::
 
     from montecards.testing import check_game
-    check_game("parade")                          # every check, a few hundred games each
-    check_game("parade", oracle=naive_play)       # and the kernel against a naive oracle
+    from tests.naive import parade as naive
+    check_game("parade")                              # every check, a few hundred games each
+    check_game("parade", oracle=naive.play_script,    # and the kernel against its naive
+               oracle_params=[{}, {"two_player_margin": 0}])  # reference, game for game
 
 The checks (each a function of the game's name, raising ``AssertionError`` that says what
 broke): the spec is complete; the same seed gives the same games and another seed other
@@ -14,15 +16,27 @@ of (seed, index); win shares add up; every strategy plays at every seat; the tra
 the game the run played; the JSON object has the contract keys; bad input is refused with
 ``InputError``; the scripted entry point (``spec.play_scripted``, fed by
 ``spec.script_from_trace``) replays traced games to the same scores and win shares; and,
-given an ``oracle`` (the game's naive reference: the same keyword arguments as
-``play_scripted``, returning at least ``scores`` and ``win_share``), the kernel agrees with it
-game for game.
+given an ``oracle``, the kernel agrees with it game for game
+(``check_kernel_agrees_with_oracle``).
+
+The oracle interface, the same in every game: every naive reference in ``tests/naive/``
+offers ``play_script(**play_scripted_kwargs) -> dict``. It takes exactly the keyword arguments
+of the game's ``spec.play_scripted`` -- whatever ``spec.script_from_trace(events, players,
+strategies, params)`` produces: the deal, the decisions and the rule ``params`` -- and
+returns a dict with at least ``scores`` (ints, one per seat, in the meaning of
+``play_scripted``'s ``scores``) and ``win_share`` (floats, one per seat), plus whatever else
+it can compare (``turns`` and the game's own outcomes). Every key that both results hold is
+compared; an oracle leaves out what it cannot give in the library's meaning (its own event
+log, say) and gives a pile without order as a ``collections.Counter``.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import Callable
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -195,21 +209,98 @@ def check_scripted_replays_traced_games(name: str, games_to_check: int = 10) -> 
             assert np.allclose(out["win_share"], shares), f"{players}p game {index}: scripted shares differ"
 
 
-def check_kernel_agrees_with_oracle(name: str, oracle: Callable[..., dict], games_to_check: int = 50) -> None:
-    """The naive reference, fed the deals and decisions of traced games, gives the same outcome."""
+def check_kernel_agrees_with_oracle(
+    name: str,
+    oracle: Callable[..., dict],
+    games_to_check: int = 100,
+    params: Sequence[dict[str, Any]] = ({},),
+    seed: int = SEED,
+) -> list[str]:
+    """The kernel and an oracle play the same scripts to the same outcomes, game for game.
+
+    ``oracle`` (a naive reference's ``play_script``) takes exactly the keyword arguments of
+    ``spec.play_scripted`` and returns a dict with at least ``scores`` and ``win_share``. Game
+    ``index`` of the run with ``seed`` is traced with the parameters ``params[index %
+    len(params)]``, a player count cycling through every count those parameters allow and a
+    random mix of the game's strategies; ``spec.script_from_trace`` turns it into a script,
+    and both sides play that script. Every key the two results share must be equal (numbers
+    as numbers, floats to 1e-9, lists and tuples element by element, a ``Counter`` -- a pile
+    the rules give no order -- as a multiset); a difference names the game, its seed, index,
+    players, strategies, parameters and the key. Returns the keys compared (in any game).
+    """
     from montecards.api import trace
 
     spec = games.get(name)
-    rng = np.random.default_rng(SEED)
+    if spec.play_scripted is None or spec.script_from_trace is None:
+        raise AssertionError(f"{name}'s spec has no play_scripted / script_from_trace")
+    variants = [dict(v) for v in params]
+    assert variants, "params must hold at least one parameter dict (e.g. {})"
+    counts = [_player_counts(spec, variant) for variant in variants]
+    rng = np.random.default_rng(seed)
+    compared: set[str] = set()
     for index in range(games_to_check):
-        players = int(rng.integers(spec.min_players, spec.max_players + 1))
+        k = index % len(variants)
+        variant = variants[k]
+        players = counts[k][(index // len(variants)) % len(counts[k])]
         names = [spec.strategies[int(rng.integers(len(spec.strategies)))] for _ in range(players)]
-        events = trace(name, seed=SEED, index=index, players=players, strategies=names)
-        script = spec.script_from_trace(events, players, names, {})
-        want = spec.play_scripted(**script)
-        got = oracle(**script)
-        assert list(got["scores"]) == list(want["scores"]), f"game {index} ({names}): scores differ"
-        assert np.allclose(got["win_share"], want["win_share"]), f"game {index}: win shares differ"
+        where = (f"{name} game {index} (seed {seed}, {players} players, strategies {names}, "
+                 f"params {variant})")
+        events = trace(name, seed=seed, index=index, players=players, strategies=names,
+                       params=variant)
+        script = spec.script_from_trace(events, players, names, variant)
+        want = spec.play_scripted(**copy.deepcopy(script))
+        try:
+            got = oracle(**copy.deepcopy(script))
+        except Exception as exc:  # the kernel played this script: the oracle must too
+            raise AssertionError(f"{where}: the oracle refused the script: {exc!r}") from exc
+        for key in ("scores", "win_share"):
+            assert key in got, f"{where}: the oracle's result has no {key!r}"
+        for key in sorted(set(want) & set(got)):
+            assert _same(want[key], got[key]), (
+                f"{where}: {key!r} differs: kernel {_short(want[key])}, oracle {_short(got[key])}"
+            )
+            compared.add(key)
+    return sorted(compared)
+
+
+def _player_counts(spec, params: dict[str, Any]) -> list[int]:
+    """The player counts whose parameter check accepts ``params``."""
+    counts = []
+    for players in range(spec.min_players, spec.max_players + 1):
+        try:
+            spec.resolve_params(players, params)
+        except InputError:
+            continue
+        counts.append(players)
+    assert counts, f"parameters {params} fit no player count"
+    return counts
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as outcomes: a ``Counter`` (a pile without order) as a multiset, sequences element
+    by element, floats to 1e-9, anything else by ``==``."""
+    if isinstance(a, np.ndarray):
+        a = a.tolist()
+    if isinstance(b, np.ndarray):
+        b = b.tolist()
+    if isinstance(a, Counter) or isinstance(b, Counter):  # a pile without order: a multiset
+        return (isinstance(a, (Counter, list, tuple)) and isinstance(b, (Counter, list, tuple))
+                and Counter(a) == Counter(b))
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(_same(x, y) for x, y in zip(a, b, strict=True)))
+    if hasattr(a, "equals") or hasattr(b, "equals"):  # a DataFrame or Series
+        return hasattr(a, "equals") and type(a) is type(b) and bool(a.equals(b))
+    numbers = (int, float, np.integer, np.floating)
+    if isinstance(a, (float, np.floating)) or isinstance(b, (float, np.floating)):
+        return isinstance(a, numbers) and isinstance(b, numbers) and math.isclose(
+            a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return bool(a == b)
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + " ..."
 
 
 CHECKS: tuple[Callable[[str], None], ...] = (
@@ -226,9 +317,15 @@ CHECKS: tuple[Callable[[str], None], ...] = (
 )
 
 
-def check_game(name: str, oracle: Callable[..., dict] | None = None) -> None:
-    """Run every conformance check on game ``name`` (and the oracle replay when given one)."""
+def check_game(
+    name: str,
+    oracle: Callable[..., dict] | None = None,
+    oracle_params: Sequence[dict[str, Any]] = ({},),
+) -> None:
+    """Run every conformance check on game ``name``, and, given an ``oracle`` (a naive
+    reference's ``play_script``), ``check_kernel_agrees_with_oracle`` with the parameter sets
+    ``oracle_params``."""
     for check in CHECKS:
         check(name)
     if oracle is not None:
-        check_kernel_agrees_with_oracle(name, oracle)
+        check_kernel_agrees_with_oracle(name, oracle, params=oracle_params)

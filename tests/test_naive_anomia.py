@@ -361,3 +361,32 @@ def test_random_games_consistent(players, face_up):
         else:
             assert sum(len(p) for p in out["play_piles"]) == \
                 len([c for c in deck if not A.is_wild(c)])
+
+
+# ----------------------------------------------------------------------------
+# The oracle interface
+# ----------------------------------------------------------------------------
+
+def test_play_script_is_replay_with_the_library_arguments():
+    """``play_script`` takes the keyword arguments of the library's ``play_scripted``: the deck
+    and rule parameters in one ``params`` dict (the skill model's are accepted and unused)."""
+    rng = random.Random(11)
+    for players, face_up in ((3, False), (5, True)):
+        deck = A.build_deck(players)
+        rng.shuffle(deck)
+        out = A.play_random(deck, players, (rng.random() for _ in iter(int, 1)), tie_prob=0.2,
+                            winnings_face_up=face_up)
+        params = {"winnings_face_up": face_up, "theta": [0.0] * players, "tie_prob": 0.2}
+        got = A.play_script(deck=deck, players=players, face_off_winners=out["face_off_winners"],
+                            params=params, tiebreaks=out["tiebreaks"])
+        for key in ("winnings", "win_share", "draws", "face_offs", "cascades", "chains",
+                    "longest_cascade", "wild_face_offs", "play_piles", "winnings_cards"):
+            assert got[key] == out[key], key
+        assert got["scores"] == out["winnings"]
+        assert got["ties"] == sum(t is not None for t in out["tiebreaks"])
+        assert "events" not in got
+    with pytest.raises(ValueError, match="table"):
+        A.play_script(deck, players, out["face_off_winners"], tiebreaks=out["tiebreaks"],
+                      table=[[0]])
+    with pytest.raises(ValueError, match="unknown parameter"):
+        A.play_script(deck, players, out["face_off_winners"], params={"face_up": True})

@@ -547,3 +547,23 @@ def test_play_is_deterministic_and_max_turns():
     assert c["decisions"] == a["decisions"][:50]
     with pytest.raises(ValueError):
         M.play(4, "nonsense", random.Random(1))
+
+
+# --------------------------------------------------------------------------- oracle interface
+
+
+def test_play_script_is_replay_with_the_library_arguments():
+    """``play_script`` takes the keyword arguments of the library's ``play_scripted`` (moves
+    may come as nested lists, as from JSON)."""
+    params = {"teams": "pairs", "nine_split": True, "max_turns": 400}
+    res = M.play(4, ["random", "greedy"] * 2, random.Random(3), **params)
+    as_lists = [[d[0], d[1], [d[2][0], d[2][1], [list(s) for s in d[2][2]]]] if d[0] == "play"
+                else list(d) for d in res["decisions"]]
+    got = M.play_script(deck_orders=res["deck_orders"], players=4, decisions=as_lists,
+                        params=params)
+    for key in ("winner_seats", "win_share", "turns", "castle", "bumps_made", "bumps_suffered",
+                "discards", "unfinished", "final_positions"):
+        assert got[key] == res[key], key
+    assert got["scores"] == res["castle"] and "events" not in got
+    with pytest.raises(ValueError, match="unknown parameter"):
+        M.play_script(res["deck_orders"], 4, res["decisions"], {"team": "pairs"})

@@ -421,3 +421,25 @@ def test_bad_deck_players_margin(scripted_game):
             naive.replay(deck, 3, plays, discards, two_player_margin=margin)
         with pytest.raises(ValueError, match="two_player_margin"):
             naive.play_greedy(deck, 2, two_player_margin=margin)
+
+
+# --------------------------------------------------------------------------- oracle interface
+
+
+def test_play_script_is_replay_with_the_library_arguments():
+    """``play_script`` takes the keyword arguments of the library's ``play_scripted``."""
+    from collections import Counter
+
+    for players in (2, 4):
+        for margin in (0, 2):
+            deck = random_deck(77 + players)
+            out = naive.play(deck, players, *random_policies(players), two_player_margin=margin)
+            got = naive.play_script(deck=deck, players=players, plays=out["plays"],
+                                    discards=out["discards"], params={"two_player_margin": margin})
+            assert got["scores"] == out["scores"] and got["win_share"] == out["win_share"]
+            assert got["turns"] == out["turns"] and got["end_trigger"] == out["end_trigger"]
+            assert got["collections"] == [Counter(c) for c in out["collections"]]
+    assert naive.play_script(deck, players, out["plays"], out["discards"])["scores"] == \
+        naive.replay(deck, players, out["plays"], out["discards"])["scores"]  # params None
+    with pytest.raises(ValueError, match="unknown parameter"):
+        naive.play_script(deck, players, out["plays"], out["discards"], params={"margin": 1})

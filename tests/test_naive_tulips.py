@@ -451,3 +451,27 @@ def test_strategy_and_player_errors():
         T.play(deck, 3, ["greedy", "greedy"], random.Random(0))
     with pytest.raises(ValueError):
         T.play(deck, 7, "greedy", random.Random(0))
+
+
+# ------------------------------------------------------------------ oracle interface
+
+
+def test_play_script_is_replay_with_the_library_arguments():
+    """``play_script`` takes the keyword arguments of the library's ``play_scripted``."""
+    params = {"secret_reveal": 2, "give_bonus": [-5, -4, -6, -9]}
+    for players, p in ((3, None), (5, params)):
+        rng = random.Random(players)
+        deck = T.shuffled_deck(players, rng, **(p or {}))
+        out = T.play(deck, players, "random", rng, **(p or {}))
+        got = T.play_script(deck=deck, players=players, opening_order=out["opening_order"],
+                            setup_choices=out["setup_choices"], decisions=out["decisions"],
+                            secret_reveal_order=out["secret_reveal_order"], params=p)
+        for key in KEYS[:-1] + ("bouquets",):
+            assert got[key] == out[key], key
+        assert got["scores"] == out["points"] and "events" not in got
+    with pytest.raises(ValueError, match="log"):
+        T.play_script(deck, players, out["opening_order"], out["setup_choices"],
+                      out["decisions"], out["secret_reveal_order"], params, log_decisions=True)
+    with pytest.raises(ValueError, match="unknown parameter"):
+        T.play_script(deck, players, out["opening_order"], out["setup_choices"],
+                      out["decisions"], out["secret_reveal_order"], {"bonus": 1})

@@ -319,3 +319,35 @@ def test_deadlocks_occur_with_five_and_six_players():
     for players in (5, 6):
         # the rules page: roughly one round in six with greedy
         assert 0.05 < deadlocks[players] / deals[players] < 0.35
+
+
+# --- the oracle interface -----------------------------------------------------------------------
+
+
+def test_play_script_is_replay_with_the_library_arguments():
+    """``play_script`` takes the keyword arguments of the library's ``play_scripted``."""
+    params = {"draw_time_factor": 2.0, "deadlock_counts_as_round": False, "rounds": 3}
+    strategies = ["random", "greedy", "singles_first", "random", "greedy"]
+    res = w.play_random_model(5, random.Random(8), strategies, **params)
+    got = w.play_script(round_decks=res["round_decks"], players=5, events=res["event_list"],
+                        strategies=strategies, params=params, random_choices=res["random_choices"])
+    for key in ("points", "rounds_won", "win_share", "deadlocks", "draws", "actions", "deals",
+                "unfinished", "time"):
+        assert got[key] == res[key], key
+    assert got["scores"] == res["points"] and "events" not in got
+    with pytest.raises(ValueError, match="unknown parameter"):
+        w.play_script(res["round_decks"], 5, res["event_list"], strategies, {"speeds": 1.0},
+                      res["random_choices"])
+
+
+def test_play_script_stops_at_the_library_deal_cap():
+    """Every deal deadlocks and deadlocks do not count: the game stops unfinished after
+    ``DEALS_PER_ROUND`` deals per round, the library's cap (``replay`` alone allows 1000)."""
+    params = {"characters": 20, "copies": 1, "hand_size": 3, "rounds": 2,
+              "deadlock_counts_as_round": False}
+    res = w.play_random_model(2, random.Random(1), "greedy", max_deals=2 * w.DEALS_PER_ROUND,
+                              **params)
+    assert res["unfinished"] and res["deals"] == 2 * w.DEALS_PER_ROUND
+    got = w.play_script(res["round_decks"], 2, res["event_list"], "greedy", params,
+                        res["random_choices"])
+    assert got["unfinished"] and got["deals"] == res["deals"] and got["win_share"] == [0.0, 0.0]

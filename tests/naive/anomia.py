@@ -458,3 +458,41 @@ def play_random(deck, players, rng_uniforms, theta=None, tie_prob=0.0, *,
                 winnings_face_up)
     out["uniforms_used"] = used[0]
     return out
+
+
+# ----------------------------------------------------------------------------
+# The oracle interface
+# ----------------------------------------------------------------------------
+
+# The parameters a scripted game uses (the deck and the rules), with this module's defaults
+# (None = the rules page's default deck / removal for the player count).
+SCRIPT_PARAMS = ("cards_per_symbol", "wild_pairs", "remove_symbols", "winnings_face_up")
+# The skill model's parameters: they decide who wins a face-off, which a script gives.
+MODEL_PARAMS = ("theta", "tie_prob")
+
+
+def play_script(deck, players, face_off_winners, params=None, tiebreaks=None, table=None):
+    """The oracle interface every naive reference offers: one game from the keyword arguments
+    of the library's scripted game (``play_scripted``), returning at least ``scores`` and
+    ``win_share`` in the library's meaning.
+
+    Anomia's script is already in this module's terms: ``deck`` (card ids, top first),
+    ``face_off_winners``, ``tiebreaks`` (as :func:`replay`) and ``params`` (a dict: the deck
+    and rule parameters of ``SCRIPT_PARAMS``; ``theta`` and ``tie_prob`` play no part in a
+    scripted game). ``table`` (a game started from play piles already on the table) is not a
+    position this oracle plays: only None is accepted. Returns :func:`replay`'s dict plus
+    ``scores`` (= ``winnings``) and ``ties`` (the face-offs decided by a tiebreak), without
+    its ``events`` (a log in this module's own form).
+    """
+    if table is not None:
+        raise ValueError("the naive oracle plays a game from its start only: table must be None")
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(SCRIPT_PARAMS) - set(MODEL_PARAMS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {sorted(SCRIPT_PARAMS + MODEL_PARAMS)}")
+    rules = {key: params[key] for key in SCRIPT_PARAMS if key in params}
+    out = replay(list(deck), players, list(face_off_winners), tiebreaks=tiebreaks, **rules)
+    out = {key: value for key, value in out.items() if key != "events"}
+    out["scores"] = list(out["winnings"])
+    out["ties"] = sum(t is not None for t in out["tiebreaks"])
+    return out

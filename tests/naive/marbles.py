@@ -782,3 +782,31 @@ def play(players, strategies, rng, *, teams="none", sides=None, decks=1, nine_sp
     out["deck_orders"] = deck_orders
     out["decisions"] = decisions
     return out
+
+
+# --------------------------------------------------------------------------- oracle interface
+
+PARAMS = ("teams", "sides", "decks", "nine_split", "joker_from_track", "castle_entry",
+          "max_turns")  # the rule parameters of replay (defaults there)
+
+
+def play_script(deck_orders, players, decisions, params=None):
+    """The oracle interface every naive reference offers: one game from the keyword arguments
+    of the library's scripted game (``play_scripted``), returning at least ``scores`` and
+    ``win_share`` in the library's meaning.
+
+    Joker Marbles' script is already in this module's terms (card ids, deck orders per
+    reshuffle, moves as ``(kind, owner, steps)``; nested lists are accepted): it goes to
+    :func:`replay` as it is, ``params`` (a dict of ``PARAMS``) as its keyword parameters.
+    Returns :func:`replay`'s dict plus ``scores`` (= ``castle``: the marbles in each seat's
+    castle), without its ``events`` (a log in this module's own form).
+    """
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {list(PARAMS)}")
+    out = replay([list(o) for o in deck_orders], players, [normalize_move(d) for d in decisions],
+                 **params)
+    out = {key: value for key, value in out.items() if key != "events"}
+    out["scores"] = list(out["castle"])
+    return out

@@ -41,6 +41,7 @@ Readings of the rules page chosen here (documented so that a kernel can be compa
   remaining k tied seats each get 1/k of a win.
 """
 
+from collections import Counter
 from itertools import combinations
 
 COLOURS = ("red", "blue", "purple", "green", "grey", "orange")
@@ -455,3 +456,34 @@ def play_greedy(deck, players, two_player_margin=2, seats=None):
         return greedy_discard(view["hand"], view["collections"], seat, players, two_player_margin)
 
     return play(deck, players, choose_card, choose_discard, two_player_margin)
+
+
+# --------------------------------------------------------------------------- oracle interface
+
+
+PARAMS = {"two_player_margin": 2}  # the rule parameters of the rules page, with their defaults
+
+
+def play_script(deck, players, plays, discards, params=None):
+    """The oracle interface every naive reference offers: one game from the keyword arguments
+    of the library's scripted game (``play_scripted``), returning at least ``scores`` and
+    ``win_share`` in the library's meaning.
+
+    Parade's script is already in this module's terms: ``deck`` (66 labels, top first),
+    ``plays`` (labels, all seats in turn order), ``discards`` (per seat, 2 labels) and
+    ``params`` (a dict; only ``two_player_margin``, default 2). Returns :func:`replay`'s dict
+    (``scores``, ``collections``, ``turns``, ``end_trigger``, ``win_share`` and the extras),
+    with one translation: each seat's collection is a ``Counter`` of labels, a pile without
+    order, as on the rules page (the order of the 2 kept cards is this module's reading, hand
+    order, and no rule depends on it; ``montecards.testing`` compares a ``Counter`` with the
+    library's list as a multiset).
+    """
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {sorted(PARAMS)}")
+    margin = params.get("two_player_margin", PARAMS["two_player_margin"])
+    out = replay(list(deck), players, list(plays), [list(d) for d in discards],
+                 two_player_margin=margin)
+    out["collections"] = [Counter(c) for c in out["collections"]]
+    return out

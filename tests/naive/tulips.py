@@ -661,3 +661,28 @@ def play(deck, players, strategies, rng, **params):
     out.update(record)
     out["strategies"] = strategies
     return out
+
+
+# ---------------------------------------------------------------- oracle interface
+
+
+def play_script(deck, players, opening_order, setup_choices, decisions, secret_reveal_order,
+                params=None, log_decisions=False):
+    """The oracle interface every naive reference offers: one game from the keyword arguments
+    of the library's scripted game (``play_scripted``), returning at least ``scores`` and
+    ``win_share`` in the library's meaning.
+
+    Gift of Tulips' script is already in this module's terms (card ids, colours 0..3,
+    decisions as tuples): it goes to :func:`replay` as it is, ``params`` (a dict of the
+    ``DEFAULT_PARAMS`` names) as its keyword parameters. ``log_decisions`` (the library's
+    decision-interface log) has no counterpart here: only False is accepted. Returns
+    :func:`replay`'s dict plus ``scores`` (= ``points``), without its ``events`` (a log in
+    this module's own form).
+    """
+    if log_decisions:
+        raise ValueError("the naive oracle keeps no decision log: log_decisions must be False")
+    out = replay(list(deck), players, list(opening_order), list(setup_choices),
+                 [tuple(d) for d in decisions], list(secret_reveal_order), **dict(params or {}))
+    out = {key: value for key, value in out.items() if key != "events"}
+    out["scores"] = list(out["points"])
+    return out

@@ -535,3 +535,37 @@ def play_random_model(players, rng, strategies, **params):
     result["event_list"] = inputs.event_list
     result["random_choices"] = inputs.random_choices
     return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The oracle interface
+# ---------------------------------------------------------------------------------------------
+
+PARAMS = ("characters", "copies", "hand_size", "rounds", "deadlock_counts_as_round", "speed",
+          "draw_time_factor")  # the rule parameters of replay (defaults there)
+DEALS_PER_ROUND = 100  # the library stops a game unfinished after rounds * 100 deals
+
+
+def play_script(round_decks, players, events, strategies, params=None, random_choices=None):
+    """The oracle interface every naive reference offers: one game from the keyword arguments
+    of the library's scripted game (``play_scripted``), returning at least ``scores`` and
+    ``win_share`` in the library's meaning.
+
+    Wig Out!'s script is already in this module's terms (round decks of characters, the
+    ``(actor, waiting_time)`` of every action, the seats' strategies and the ``random`` seats'
+    uniforms): it goes to :func:`replay` as it is, ``params`` (a dict of ``PARAMS``) as its
+    keyword parameters. The one translation: the game's deal cap, ``max_deals``, is the
+    library's (``DEALS_PER_ROUND`` per counted round; it matters only when deadlocks do not
+    count as rounds). Returns :func:`replay`'s dict plus ``scores`` (= ``points``), without
+    its ``events`` (a log in this module's own form).
+    """
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(PARAMS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; allowed: {list(PARAMS)}")
+    rounds = params.get("rounds", 5)
+    out = replay(round_decks, players, events, strategies, random_choices=random_choices,
+                 max_deals=rounds * DEALS_PER_ROUND, **params)
+    out = {key: value for key, value in out.items() if key != "events"}
+    out["scores"] = list(out["points"])
+    return out
