@@ -29,20 +29,21 @@ def summary_table(res: SimulationResult) -> str:
     ]
     extra = list(res.layout.seat_outputs)
     width_score = max(12, len(res.score_name) + 6)
+    table = res.seat_table()
+    names = max([14] + [len(str(name)) + 2 for name in table["strategy"]])  # user strategies' labels
     header = (
-        f"{'seat':>4}  {'strategy':<14}{'win share':>10}  {'95% CI':<17}"
+        f"{'seat':>4}  {'strategy':<{names}}{'win share':>10}  {'95% CI':<17}"
         f"{'mean ' + res.score_name:>{width_score}}"
     )
     for name in extra:
         header += f"  {name:>14}"
     lines.append(header)
     lines.append("-" * len(header))
-    table = res.seat_table()
     for seat in table["seat"]:
         row = {column: values[seat] for column, values in table.items()}
         ci = f"[{_pct(row['win_low'])}, {_pct(row['win_high'])}]"
         line = (
-            f"{seat:>4}  {row['strategy']:<14}{_pct(row['win_share']):>10}  {ci:<17}"
+            f"{seat:>4}  {row['strategy']:<{names}}{_pct(row['win_share']):>10}  {ci:<17}"
             f"{row['mean_score']:>{width_score}.2f}"
         )
         for name in extra:

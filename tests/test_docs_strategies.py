@@ -23,3 +23,15 @@ def test_the_sizes_are_the_games_own():
         view = import_module(f"montecards.games.{game}.view")
         assert f"OBS_SIZE = {view.OBS_SIZE}" in section, game
         assert f"MAX_LEGAL = {view.MAX_LEGAL}" in section, game
+
+
+def test_the_how_to_strategy_runs(tmp_path):
+    import montecards as mc
+
+    code = [c for c in re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S) if c.startswith("# my_parade.py")]
+    assert len(code) == 1
+    path = tmp_path / "my_parade.py"
+    path.write_text(code[0])
+    res = mc.simulate("parade", n=300, strategies=[f"{path}:choose", "greedy"], seed=1)
+    assert res.to_dict()["strategies"][0].endswith("my_parade.py:choose")
+    assert abs(sum(res.to_dict()["win_share"]) - 1) < 1e-9
