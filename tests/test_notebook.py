@@ -27,3 +27,18 @@ def test_quickstart_notebook_runs():
     images = [o for o in outputs if "image/png" in o.get("data", {})]
     assert html, "results should display as tables"
     assert len(images) >= 5, "figures should display inline"
+
+
+def test_your_strategy_notebook_runs():
+    """reports/your_strategy.ipynb: a strategy written in the notebook, run against greedy, a
+    matchup with intervals and a weight sweep (scripts/make_strategy_notebook.py writes it)."""
+    nb = nbformat.read(ROOT / "reports" / "your_strategy.ipynb", as_version=4)
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    )
+    client.execute()
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert not [o for o in outputs if o.output_type == "error"]
+    text = "".join(str(o.get("data", {}).get("text/plain", "")) + o.get("text", "") for o in outputs)
+    assert "fewest" in text and "greedy" in text
+    assert [o for o in outputs if "image/png" in o.get("data", {})], "the sweep should plot inline"
