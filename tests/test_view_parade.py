@@ -39,7 +39,7 @@ def load_example():
 
 greedy_twin = load_example()
 NO_PARAMS = np.zeros(0, np.float64)
-MEMORY = np.zeros(4, np.float64)
+MEMORY = np.zeros(128, np.float64)  # the default memory size (the twin uses some as scratch)
 RNG = new_state()
 
 
@@ -136,7 +136,7 @@ twin = importlib.util.module_from_spec(spec); spec.loader.exec_module(twin)
 import numba
 assert numba.config.DISABLE_JIT and not hasattr(twin.choose, "py_func")
 log = np.load({str(tmp_path / "log.npz")!r})
-got = [twin.choose(o, l[:n], None, None, None) for o, l, n in zip(log["obs"], log["legal"], log["n_legal"])]
+got = [twin.choose(o, l[:n], None, np.zeros(128), None) for o, l, n in zip(log["obs"], log["legal"], log["n_legal"])]
 print(json.dumps([int(g) for g in got]))
 """
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))

@@ -10,8 +10,9 @@ It reads only the observation and the legal moves, through ``montecards.games.pa
 * final discard: keep the two cards that minimise that score; ties: keep the pair with the
   lowest ids (the lower kept card first, then the higher).
 
-``choose(obs, legal, params, memory, rng) -> int`` returns an index into ``legal``; ``params``,
-``memory`` and ``rng`` are not used (greedy needs no weights, no memory, no randomness).
+``choose(obs, legal, params, memory, rng) -> int`` returns an index into ``legal``; ``params``
+and ``rng`` are not used (greedy needs no weights and no randomness), ``memory`` only as
+working space.
 Plain loops over numpy arrays: numba compiles it as it stands, and it runs in Python too.
 """
 
@@ -22,38 +23,44 @@ from numba import njit
 from montecards.games.parade import view
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def colour_points(count, points, best_other, margin):
     """Points of one colour: 1 per card if the seat has its majority, else the printed values."""
     in_majority = count >= 1 and count - best_other >= margin
     return count if in_majority else points
 
 
-@njit(cache=True)
-def score_after_play(obs, card):
-    """The seat's score if the game ended right after it played ``card`` and took its cards."""
+@njit(cache=True, inline="always")
+def score_after_play(obs, card, scratch):
+    """The seat's score if the game ended right after it played ``card`` and took its cards.
+
+    ``scratch``: at least 2 * N_COLOURS floats of working space (the strategy's ``memory``).
+    """
     seat = view.obs_seat(obs)
     played_colour = view.colour_of(card)
     played_value = view.value_of(card)
-    # the cards before the last `played_value` ones are in removal mode
-    in_removal_mode = max(view.obs_parade_size(obs) - played_value, 0)
+    points_at = view.N_COLOURS  # scratch[colour]: cards taken, scratch[points_at + colour]: their points
+    for colour in range(2 * view.N_COLOURS):
+        scratch[colour] = 0.0
+    # the cards before the last `played_value` ones are in removal mode; of those, the ones of
+    # the played colour or of a value up to the played one are taken (one pass over them)
+    for i in range(max(view.obs_parade_size(obs) - played_value, 0)):
+        other = view.obs_parade_card(obs, i)
+        colour = view.colour_of(other)
+        value = view.value_of(other)
+        if colour == played_colour or value <= played_value:
+            scratch[colour] += 1
+            scratch[points_at + colour] += value
     total = 0
     for colour in range(view.N_COLOURS):
-        count = view.obs_collection_count(obs, seat, colour)
-        points = view.obs_collection_sum(obs, seat, colour)
-        for i in range(in_removal_mode):
-            other = view.obs_parade_card(obs, i)
-            if view.colour_of(other) == colour and (
-                colour == played_colour or view.value_of(other) <= played_value
-            ):
-                count += 1
-                points += view.value_of(other)
+        count = view.obs_collection_count(obs, seat, colour) + int(scratch[colour])
+        points = view.obs_collection_sum(obs, seat, colour) + int(scratch[points_at + colour])
         best_other = view.obs_best_other_count(obs, colour)
         total += colour_points(count, points, best_other, view.obs_margin(obs))
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_keeping(obs, a, b):
     """The seat's score if it kept cards ``a`` and ``b`` and the game ended now."""
     seat = view.obs_seat(obs)
@@ -70,14 +77,14 @@ def score_keeping(obs, a, b):
     return total
 
 
-@njit(cache=True)
-def choose_play(obs, legal):
+@njit(cache=True, inline="always")
+def choose_play(obs, legal, scratch):
     best = 0
     best_score = 0
     best_card = 0
     for i in range(legal.shape[0]):
         card = view.move_card(legal[i])
-        score = score_after_play(obs, card)
+        score = score_after_play(obs, card, scratch)
         better = i == 0 or score < best_score
         if score == best_score and i > 0:
             value, best_value = view.value_of(card), view.value_of(best_card)
@@ -87,7 +94,7 @@ def choose_play(obs, legal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kept_cards(obs, move):
     """The two hand cards a discard move keeps, lower id first."""
     low = -1
@@ -102,7 +109,7 @@ def kept_cards(obs, move):
     return min(low, high), max(low, high)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_discard(obs, legal):
     best = 0
     best_key = (0, 0, 0)
@@ -114,9 +121,9 @@ def choose_discard(obs, legal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(obs, legal, params, memory, rng):
     """Greedy's choice: an index into ``legal``."""
     if view.obs_kind(obs) == view.DECISION_DISCARD:
         return choose_discard(obs, legal)
-    return choose_play(obs, legal)
+    return choose_play(obs, legal, memory)

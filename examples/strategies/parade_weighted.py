@@ -58,7 +58,7 @@ def choose(obs, legal, params, memory, rng):
     best_card = 0
     for i in range(legal.shape[0]):
         card = view.move_card(legal[i])
-        cost = score_weight * greedy.score_after_play(obs, card) + card_weight * cards_taken(obs, card)
+        cost = score_weight * greedy.score_after_play(obs, card, memory) + card_weight * cards_taken(obs, card)
         better = i == 0 or cost < best_cost
         if cost == best_cost and i > 0:
             value, best_value = view.value_of(card), view.value_of(best_card)
