@@ -33,8 +33,8 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
-from montecards.engine.strategies import as_labels
 from montecards.engine.spec import WIN_UNIT, InputError
+from montecards.engine.strategies import as_labels
 
 
 @dataclass

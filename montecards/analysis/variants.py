@@ -32,8 +32,8 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
-from montecards.engine.strategies import as_labels
 from montecards.engine.spec import InputError, parse_text
+from montecards.engine.strategies import as_labels
 from montecards.labels import describe
 
 

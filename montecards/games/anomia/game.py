@@ -31,6 +31,7 @@ from montecards.engine.spec import (
     parse_float_list,
     parse_int_list,
 )
+from montecards.engine.trace import events_of
 from montecards.games.anomia import kernel, rules
 from montecards.games.anomia.cards import (
     DEFAULT_CARDS_PER_SYMBOL,
@@ -300,7 +301,7 @@ def _trace_frame(buffer: np.ndarray, codes: np.ndarray) -> pd.DataFrame:
 
     ``turn`` is the draw number an event belongs to (-1 before the first draw).
     """
-    events = buffer[1 : buffer[0, 0] + 1]
+    events = events_of(buffer)
     kind, seat, card, other, extra = (events[:, k] for k in range(rules.TRACE_WIDTH))
     turn = np.maximum.accumulate(np.where(kind == rules.EV_DRAW, extra, -1)) if len(kind) else kind
     names = np.array([EVENT_NAMES[k] for k in range(len(EVENT_NAMES))], dtype=object)

@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.trace import trace_slot
 from montecards.games.anomia.cards import MAX_PLAYERS, N_SYMBOLS, WILD_BASE
 from montecards.rng import bounded
 
@@ -606,14 +607,14 @@ def fail(g, err, a, b, c):
 
 @njit("void(int64[:, ::1], int64, int64, int64, int64, int64)", cache=True)
 def record(trace, kind, seat, card, other, extra):
-    """Append an event; events beyond the buffer are counted (``trace[0, 0]``) but not kept.
+    """Append an event (``engine/trace.py``: events beyond the buffer are counted but not
+    kept; ``game.trace`` then grows the buffer and replays the game).
 
     (An explicit signature: one compiled version, not one per literal event kind.)"""
-    k = trace[0, 0] + 1
-    if k < trace.shape[0]:
+    k = trace_slot(trace)
+    if k >= 0:
         trace[k, 0] = kind
         trace[k, 1] = seat
         trace[k, 2] = card
         trace[k, 3] = other
         trace[k, 4] = extra
-    trace[0, 0] = k

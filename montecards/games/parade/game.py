@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.trace import events_of
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
 from montecards.games.parade import kernel, rules, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
@@ -63,7 +64,7 @@ def _new_trace() -> np.ndarray:
 
 def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     """Readable events from a kernel trace buffer (row 0 holds the count)."""
-    events = buffer[1 : buffer[0, 0] + 1]
+    events = events_of(buffer)
     records = []
     turn = -1
     for kind, seat, card, aux in events.tolist():

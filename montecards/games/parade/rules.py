@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.trace import trace_slot
 from montecards.games.parade.cards import (
     COLOUR_OF,
     HAND_SIZE,
@@ -141,16 +142,14 @@ def collect(g, seat, card):
 
 @njit(cache=True, inline="always")
 def record(trace, kind, seat, card, aux):
-    """Append an event to the trace buffer (a no-op when tracing is off: empty buffer)."""
-    if trace.shape[0] == 0:
-        return
-    k = trace[0, 0]
-    if k + 1 < trace.shape[0]:
-        trace[k + 1, 0] = kind
-        trace[k + 1, 1] = seat
-        trace[k + 1, 2] = card
-        trace[k + 1, 3] = aux
-        trace[0, 0] = k + 1
+    """Append an event to the trace buffer (``engine/trace.py``: a no-op when tracing is off,
+    counted but dropped when the buffer is full, and reading it then raises)."""
+    k = trace_slot(trace)
+    if k >= 0:
+        trace[k, 0] = kind
+        trace[k, 1] = seat
+        trace[k, 2] = card
+        trace[k, 3] = aux
 
 
 @njit(cache=True, inline="always")
