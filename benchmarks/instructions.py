@@ -39,9 +39,9 @@ def play(strategy: str, players: int, n: int) -> None:
     seats = np.full(players, code, np.int64)
     params = np.array([2.0])
     rows = np.zeros((max(n, 1), 3 + 3 * players), np.int64)
-    kernel.play_block(np.uint64(7), 0, players, params, seats, rows[:1], None)
+    kernel.play_block(np.uint64(7), 0, players, params, seats, rows[:1], None, None, None, 0)
     if n:
-        kernel.play_block(np.uint64(7), 1, players, params, seats, rows[:n], None)
+        kernel.play_block(np.uint64(7), 1, players, params, seats, rows[:n], None, None, None, 0)
 
 
 def jitted_instructions(callgrind_out: Path) -> int:
