@@ -144,3 +144,43 @@ def test_check_game_fails_on_a_copy_with_a_broken_rule(tmp_path, monkeypatch):
     monkeypatch.setattr(testing, "CHECKS", ())
     with pytest.raises(AssertionError, match=r"mygame game 0 \(seed 123, .*the oracle refused the script"):
         testing.check_game("mygame", oracle=naive.play_script)
+
+
+# --------------------------------------------------------------------------- the observation
+
+
+def test_the_observation_is_what_the_seat_sees():
+    """At every decision, the observation and the legal moves hold exactly what the rules page
+    lets the seat see (rules: What a seat sees), rebuilt here from the game's trace."""
+    import montecards.api as api
+
+    for index, players in ((0, 2), (1, 4), (2, 6)):
+        names = ["random", "greedy"] * 3
+        events = api.trace("template", seed=3, index=index, players=players, strategies=names[:players])
+        logged = decisions(3, index, players, {}, names[:players])
+        dealt = events[events["event"] == "deal"]
+        hands = [set(dealt.loc[dealt["seat"] == s, "card"]) for s in range(players)]
+        played, trick, points, leader, tricks = [], [], [0] * players, 0, 0
+        moves = events[events["event"] != "deal"].itertuples()
+        for d in logged:
+            move = next(moves)
+            while move.event == "take":  # the trick before this decision was taken
+                points[move.seat] += 1
+                leader, tricks, trick = move.seat, tricks + 1, []
+                move = next(moves)
+            obs, seat = d.obs, d.seat
+            assert move.event == "play" and move.seat == seat and move.card == d.move
+            hand = [view.obs_hand_card(obs, k) for k in range(view.obs_hand_size(obs))]
+            assert set(hand) == hands[seat] and d.legal.tolist() == hand
+            assert [view.obs_trick_card(obs, i) for i in range(view.obs_trick_size(obs))] == trick
+            assert [view.obs_points(obs, s) for s in range(players)] == points
+            assert [c for c in range(30) if view.obs_played(obs, c)] == sorted(played)
+            assert view.obs_seat(obs) == seat and view.obs_players(obs) == players
+            assert view.obs_leader(obs) == leader and view.obs_trick_number(obs) == tricks
+            assert view.obs_tricks(obs) == 5 and view.obs_deck_size(obs) == 30
+            assert view.obs_unseen_count(obs) == 30 - len(hand) - len(played)
+            assert view.obs_highest_on_trick(obs) == max(trick, default=-1)
+            hands[seat].discard(move.card)
+            played.append(move.card)
+            trick.append(move.card)
+        assert len(logged) == players * 5

@@ -128,7 +128,7 @@ def choose_play(g, seat, strategy, choice_rng, script_plays, seats):
         return bounded(choice_rng, hand_count(g, seat))
     if strategy == GREEDY:
         return greedy_play(g, seat)
-    return find_in_hand(g, seat, script_plays[turns(g)])
+    return find_in_hand(g, seat, script_plays[turns(g)])  # SCRIPTED
 
 
 @hot
@@ -242,11 +242,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """
     work = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
-    for g in range(rows.shape[0]):
+    for k in range(rows.shape[0]):
         if seats is None:
-            play_one(seed, start + g, players, params, strategies, work, rows[g], work[4])
+            play_one(seed, start + k, players, params, strategies, work, rows[k], work[4])
         elif play_one(
-            seed, start + g, players, params, strategies, work, rows[g], work[4], seats
+            seed, start + k, players, params, strategies, work, rows[k], work[4], seats
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
