@@ -37,6 +37,13 @@ def registered(monkeypatch):
     monkeypatch.setitem(games.GAME_MODULES, "template", "montecards.games.template")
 
 
+def test_the_template_is_no_game_of_users(monkeypatch):
+    monkeypatch.undo()  # the registration of the fixture
+    assert "template" not in games.names()
+    with pytest.raises(InputError, match="unknown game 'template'"):
+        mc.simulate("template", n=10, progress=False)
+
+
 def test_the_worked_example_of_the_rules_page():
     for play in (play_scripted, naive.play_script):
         out = play(**EXAMPLE)

@@ -192,7 +192,7 @@ def set_up(g, players, deck_size, hand_size, rng, lazy, trace):
             g[hand_at(seat, k)] = card
             record(trace, EV_DEAL, seat, card, k)
         g[HAND_N + seat] = hand_size
-    g[LEADER] = 0
+    g[LEADER] = 0  # seat 0 leads the first trick
     g[LED + 0] = 1
 
 
