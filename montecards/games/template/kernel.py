@@ -1,0 +1,321 @@
+"""High card's kernel: one game from its own random streams, a block of games, the chunk, the
+trace and the scripted game. Glue only: the rules are in ``rules``, the choices in
+``strategies`` and ``view``.
+
+Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
+only the cards that are dealt), substream 1 feeds the built-in strategies' choices (a user
+strategy has its own, ``engine.user``). Keeping them apart means the same seed deals the same
+cards whatever the strategies, so strategy comparisons run on common random numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from montecards.engine.decisions import choice_index, log_slot
+from montecards.engine.jit import hot, hot_inline
+from montecards.engine.kernel import block_count, block_start
+from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
+from montecards.games.template.cards import MAX_PLAYERS
+from montecards.games.template.rules import (
+    DECK,
+    STATE_SIZE,
+    TRACE_FIELDS,
+    game_over,
+    hand_card,
+    hand_count,
+    leader,
+    leader_tricks,
+    next_seat,
+    play_card,
+    points,
+    set_up,
+    take_trick,
+    tricks_led,
+    turns,
+)
+from montecards.games.template.strategies import GREEDY, RANDOM, SCRIPTED, greedy_play
+from montecards.games.template.view import (
+    DECISION_PLAY,
+    MAX_LEGAL,
+    OBS_SIZE,
+    legal_moves,
+    move_card,
+    observe,
+    play_move,
+)
+from montecards.rng import bounded, seed_stream
+
+DECK_STREAM = 0
+CHOICE_STREAM = 1
+
+# the float64 parameter vector (``game.pack_params``)
+PARAM_DECK_SIZE = 0
+PARAM_HAND_SIZE = 1
+
+# per-game row: turns, unfinished, leader_tricks, then the seat blocks win, score, led
+COL_LEADER_TRICKS = 2
+FIRST_SEAT_COL = 3
+LED_BLOCK = 2
+
+ERR_NONE = 0
+ERR_PLAY_NOT_IN_HAND = 1
+ERR_TOO_FEW_PLAYS = 2
+ERR_TOO_MANY_PLAYS = 3
+ERR_USER = 4
+
+# rows of the per-seat scratch table
+SEAT_KEY = 0
+SEAT_SHARE = 1
+
+
+@njit(cache=True)
+def new_work():
+    """A block's working arrays: (game state, deck stream, choice stream, per-seat scratch
+    table, empty trace, empty script plays)."""
+    return (
+        np.zeros(STATE_SIZE, np.int64),
+        np.zeros(4, np.uint64),
+        np.zeros(4, np.uint64),
+        np.zeros((2, MAX_PLAYERS), np.int64),
+        np.zeros((0, TRACE_FIELDS), np.int64),
+        np.zeros(0, np.int64),
+    )
+
+
+@hot
+def find_in_hand(g, seat, card):
+    """The hand index of ``card`` in the seat's hand, or -1."""
+    for k in range(hand_count(g, seat)):
+        if hand_card(g, seat, k) == card:
+            return k
+    return -1
+
+
+@hot
+def ask_user(g, seat, kind, seats):
+    """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
+    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    observe(g, seat, kind, obs_buffer(seats))
+    legal = legal_buffer(seats)
+    k = ask(seats, seat, legal_moves(g, seat, kind, legal))
+    return -1 if k < 0 else legal[k]
+
+
+@hot_inline
+def choose_play(g, seat, strategy, choice_rng, script_plays, seats):
+    """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
+    strategy's index outside the legal moves).
+
+    ``seats``: the user seats, or None in kernels compiled without them (runs of built-in
+    strategies only).
+    """
+    if seats is not None and strategy == USER:
+        move = ask_user(g, seat, DECISION_PLAY, seats)
+        return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
+    if strategy == RANDOM:
+        return bounded(choice_rng, hand_count(g, seat))
+    if strategy == GREEDY:
+        return greedy_play(g, seat)
+    return find_in_hand(g, seat, script_plays[turns(g)])  # SCRIPTED
+
+
+@hot
+def log_decision(g, seat, kind, log):
+    """Log the seat's observation and legal moves at a decision; return its log row (or -1
+    once the log is full: it keeps counting, and ``decisions.read_log`` reports it)."""
+    slot = log_slot(log)
+    if slot >= 0:
+        _, seats, obs, legal, n_legal, _ = log
+        seats[slot] = seat
+        observe(g, seat, kind, obs[slot])
+        n_legal[slot] = legal_moves(g, seat, kind, legal[slot])
+    return slot
+
+
+@hot
+def log_choice(log, slot, move):
+    """Log the index of ``move`` among the row's legal moves (``NO_CHOICE`` if not there)."""
+    if slot >= 0:
+        _, _, _, legal, n_legal, choices = log
+        choices[slot] = choice_index(legal[slot], n_legal[slot], move)
+
+
+@hot
+def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, lazy, trace,
+              script_plays, seats=None, log=None):
+    """Play one whole game in state ``g``; return an ``ERR_*`` code.
+
+    ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
+    deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their plays from
+    ``script_plays`` (one card per turn, all seats). ``seats``: the user seats
+    (``engine.user.open_seats``), or None: no seat plays a user strategy, and numba compiles
+    that path out. ``log``: a decision log (``engine.decisions.new_log``) to fill, or None:
+    runs pass None, and numba then compiles the logging out. A user strategy's index outside
+    the legal moves stops the game (``ERR_USER``; the block's fault record says which and why).
+    """
+    set_up(g, players, deck_size, hand_size, deck_rng, lazy, trace)
+    while not game_over(g):
+        seat = leader(g)
+        for _ in range(players):
+            strategy = strategies[seat]
+            if strategy == SCRIPTED and turns(g) >= script_plays.shape[0]:
+                return ERR_TOO_FEW_PLAYS
+            if log is not None:
+                slot = log_decision(g, seat, DECISION_PLAY, log)
+            k = choose_play(g, seat, strategy, choice_rng, script_plays, seats)
+            if k < 0:
+                return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
+            if log is not None:
+                log_choice(log, slot, play_move(hand_card(g, seat, k)))
+            play_card(g, seat, k, trace)
+            seat = next_seat(seat, players)
+        take_trick(g, trace)
+    if strategies[0] == SCRIPTED and turns(g) != script_plays.shape[0]:
+        return ERR_TOO_MANY_PLAYS
+    return ERR_NONE
+
+
+@hot_inline
+def write_row(g, players, seat_tmp, row):
+    """Turns, the metric and the seat blocks (win, score, led) into the game's row.
+
+    Most points wins: the result key of ``engine.rows.share_win`` (lowest best) is minus the
+    points; tied seats share the win.
+    """
+    for s in range(players):
+        seat_tmp[SEAT_KEY, s] = -points(g, s)
+    share_win(seat_tmp[SEAT_KEY], players, True, seat_tmp[SEAT_SHARE])
+    row[COL_TURNS] = turns(g)
+    row[COL_UNFINISHED] = 0
+    row[COL_LEADER_TRICKS] = leader_tricks(g)
+    for s in range(players):
+        row[seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = seat_tmp[SEAT_SHARE, s]
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = points(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, LED_BLOCK, s)] = tricks_led(g, s)
+
+
+@hot
+def play_one(seed, index, players, params, strategies, work, row, trace, seats=None, log=None):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
+    ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
+
+    ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
+    strategies leave both out. numba then types them ``Omitted(None)`` and compiles their paths
+    out; ``play_game`` is therefore called without the arguments it lacks.
+    """
+    g, deck_rng, choice_rng, seat_tmp, _, no_plays = work
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    deck_size = np.int64(params[PARAM_DECK_SIZE])
+    hand_size = np.int64(params[PARAM_HAND_SIZE])
+    if seats is None and log is None:
+        err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
+                        trace, no_plays)
+    else:
+        start_game(seats, seed, index, players, strategies)
+        err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
+                        trace, no_plays, seats, log)
+    if err == ERR_NONE:
+        write_row(g, players, seat_tmp, row)
+    return err
+
+
+@njit(cache=True)
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+    """Play every game of ``rows`` in order, allocating the working arrays once.
+
+    ``options``: ``kernel_options``' flag (always None here). ``fns`` and ``user``: the user
+    strategies (``engine.user``), or None; a fault of one stops the block. (Parade's block
+    also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
+    """
+    work = new_work()
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    for k in range(rows.shape[0]):
+        if seats is None:
+            play_one(seed, start + k, players, params, strategies, work, rows[k], work[4])
+        elif play_one(
+            seed, start + k, players, params, strategies, work, rows[k], work[4], seats
+        ) != ERR_NONE or stopped(seats):
+            break
+    end_block(seats)
+
+
+@njit(cache=True, parallel=True)
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        lo = block_start(n, blocks, b)
+        hi = block_start(n, blocks, b + 1)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """What the kernels compile in for these seat strategies: always None here.
+
+    A game whose strategy is too large to compile into every kernel returns a flag when a
+    seat plays it (Parade's ``rollout``), and its ``play_block`` builds that strategy's
+    scratch only then (numba compiles one kernel per flag type).
+    """
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace, options, log, user):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
+    unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
+    ``options``: ``kernel_options``' flag. ``user``: the user strategies (``engine.user``), or
+    None. Returns ``ERR_*``."""
+    fns, data = (None, None) if user is None else user
+    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
+    end_block(seats)
+    return err
+
+
+@njit(cache=True)
+def play_script(deck, players, hand_size, plays, row, trace):
+    """Scripted game: explicit deck order (top first, every card once) and every play; returns
+    ``ERR_*``.
+
+    ``plays``: the card id played at each turn, all seats in play order
+    (``game.play_scripted`` checks the input).
+    """
+    g, deck_rng, choice_rng, seat_tmp, _, _ = new_work()
+    deck_size = deck.shape[0]
+    g[DECK : DECK + deck_size] = deck
+    strategies = np.full(players, SCRIPTED, np.int64)
+    err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, False,
+                    trace, plays)
+    if err == ERR_NONE:
+        write_row(g, players, seat_tmp, row)
+    return err
+
