@@ -34,6 +34,7 @@ from montecards.engine.runner import (
 )
 from montecards.engine.spec import InputError
 from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
+from montecards.engine.strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
 
 if TYPE_CHECKING:
     import pandas as pd

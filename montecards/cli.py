@@ -143,7 +143,7 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
 
 def parse_strategy_params(texts: tuple[str, ...]) -> Any:
     """``--strategy-params`` as ``strategy_params``: one list for every user seat, or per seat."""
-    from montecards.engine.strategies import parse_params as parse_weights
+    from montecards.api import parse_strategy_weights as parse_weights
 
     if not texts:
         return None
