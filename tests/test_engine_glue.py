@@ -79,3 +79,28 @@ def test_the_lowest_keys_share_the_win():
     assert _share(np.array([3, 3, 7, 3]), True).tolist() == [WIN_UNIT // 3] * 2 + [0, WIN_UNIT // 3]
     assert _share(np.array([-2, -2]), True).tolist() == [WIN_UNIT // 2] * 2
     assert _share(np.array([1, 2]), False).tolist() == [0, 0]
+
+
+def test_every_game_has_the_same_chunk_glue():
+    """numba forces a per-game chunk kernel (engine/CONTRACT.md: a cached parallel kernel cannot
+    take another jitted function as an argument), so every game keeps a copy of ``run_games``
+    and ``run_chunk``: the copies must stay identical, text and all (the template too)."""
+    import inspect
+    from importlib import import_module
+
+    from montecards import games
+
+    modules = [import_module(f"{games.GAME_MODULES[name]}.kernel") for name in games.names()]
+    modules.append(import_module("montecards.games.template.kernel"))
+    texts = {}
+    for module in modules:
+        for name in ("run_games", "run_chunk"):
+            function = getattr(module, name)
+            texts.setdefault(name, {})[module.__name__] = inspect.getsource(getattr(function, "py_func", function))
+    for name, by_module in texts.items():
+        first = next(iter(by_module.values()))
+        differ = [module for module, text in by_module.items() if text != first]
+        assert not differ, f"{name} differs from {next(iter(by_module))}'s in {differ}"
+    for module in modules:
+        spec = import_module(module.__name__.rsplit(".", 1)[0]).SPEC
+        assert spec.run_chunk is module.run_chunk, module.__name__
