@@ -73,6 +73,28 @@ def test_dask_gives_the_local_result_for_every_game(client, name):
     assert remote.games.equals(local.games)
 
 
+def test_user_strategies_play_on_the_cluster(client, tmp_path):
+    """A worker imports a user strategy by its file path (hash-checked): the local numbers; a
+    strategy defined only here (not importable) and a fault on a worker are one clear line."""
+    twin = str(ROOT / "examples" / "strategies" / "parade_greedy.py") + ":choose"
+    run = dict(n=600, players=3, strategies=[twin, "random", "greedy"], seed=5, chunk_size=100,
+               keep_games=True)
+    local = mc.simulate("parade", jobs=1, **run)
+    remote = mc.simulate("parade", client=client, **run)
+    assert_same_run(local, remote)
+    assert remote.games.equals(local.games)
+
+    def here_only(obs, legal, params, memory, rng):
+        return 0
+
+    with pytest.raises(InputError, match="another process cannot import"):
+        mc.simulate("parade", n=100, strategies=[here_only, "greedy"], client=client)
+    bad = tmp_path / "bad_on_worker.py"
+    bad.write_text("def choose(obs, legal, params, memory, rng):\n    return len(legal)\n")
+    with pytest.raises(mc.StrategyError, match=r"seat 0\) in game 0 returned index"):
+        mc.simulate("parade", n=300, strategies=[f"{bad}:choose", "greedy"], client=client, chunk_size=100)
+
+
 def test_scheduler_address_and_window_of_one(client):
     local = mc.simulate("parade", n=700, players=4, seed=5, chunk_size=100, keep_games=True,
                         jobs=1)
