@@ -26,6 +26,16 @@ from numba import njit, prange
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     EV_DRAW,
@@ -90,7 +100,18 @@ from montecards.games.marbles.strategies import (
     choose,
     score_weight,
 )
-from montecards.games.marbles.view import log_decision
+from montecards.games.marbles.view import (
+    DECISION_DISCARD,
+    DECISION_PLAY,
+    MAX_LEGAL,
+    OBS_SIZE,
+    generated_move,
+    legal_moves,
+    log_decision,
+    move_card,
+    move_is_discard,
+    observe,
+)
 from montecards.rng import seed_stream
 
 DECK_STREAM = 0
@@ -141,6 +162,7 @@ ERR_BAD_ORDER = 6
 ERR_EXTRA_DECISIONS = 7
 ERR_EXTRA_ORDERS = 8
 ERR_BAD_DECISION = 9
+ERR_USER = 10
 
 
 @njit(cache=True)
@@ -232,7 +254,42 @@ def scripted_choice(g, seat, owner, total, script, turn):
 
 
 @hot
-def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log):
+def decode_move(g, seat, move):
+    """``(slot, move)`` of the turn's generated list (``O_MOVES``) for the legal move id
+    ``move`` (``view``): the hand slot of its card and the index of its move in that card's
+    group (-1 for a discard); ``(-1, -1)`` when the hand has no such move."""
+    card = move_card(move)
+    slot = -1
+    for k in range(hand_size(g, seat)):
+        if hand_card(g, seat, k) == card:
+            slot = k
+    if slot < 0 or move_is_discard(move):
+        return slot, -1
+    grp = group_of(g, slot)
+    for i in range(group_start(g, grp), group_end(g, grp)):
+        if generated_move(g, card, i) == move:
+            return slot, i
+    return -1, -1
+
+
+@hot
+def ask_user(g, seat, total, seats):
+    """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
+    built-in's (move -1: discard the card in ``slot``); ``(-1, -1)`` when it chose an index
+    outside the legal moves (``engine.user.ask``). ``total``: the hand's legal choices (0: the
+    decision is a discard)."""
+    kind = DECISION_PLAY if total > 0 else DECISION_DISCARD
+    observe(g, seat, kind, obs_buffer(seats))
+    legal = legal_buffer(seats)
+    k = ask(seats, seat, legal_moves(g, seat, kind, legal))
+    if k < 0:
+        return -1, -1
+    return decode_move(g, seat, legal[k])
+
+
+@hot
+def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log,
+              seats=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
@@ -240,7 +297,10 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
     value, so runs, traces and scripted games share one compiled function. ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
-    types it ``NoneType`` and compiles the logging out (runs and traces).
+    types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
+    seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
+    compiles that path out. A user strategy's index outside the legal moves stops the game
+    (``ERR_USER``; the block's fault record says which and why).
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -276,7 +336,12 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         total = gen_hand(g, seat, owner, score_weight(strategy))
         slot = -1
         mv = -1
-        if strategy != SCRIPTED:
+        if seats is not None and strategy == USER:
+            slot, mv = ask_user(g, seat, total, seats)
+            if slot < 0:
+                err = ERR_USER
+                break
+        elif strategy != SCRIPTED:
             slot, mv = choose(g, seat, strategy, total, rc)
         else:
             err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
@@ -331,34 +396,91 @@ def write_row(g, players, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log):
+             row, trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
-    a decision log, or None in runs)."""
+    a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
+    strategy stopped it (its row is then not written).
+
+    ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
+    it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
+    """
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
-    play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log)
-    write_row(g, players, row)
-
-
-@njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        g, rd, rc, no_trace, orders, offsets, script = new_work()
-        for game in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
-            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
-                     offsets, script, rows[game], no_trace, None)
+    if seats is None:
+        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                        log)
+        write_row(g, players, row)
+    else:
+        start_game(seats, seed, index, players, strategies)
+        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                        log, seats)
+        if err == ERR_NONE:
+            write_row(g, players, row)
+    return err
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``)."""
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+    """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
+    user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
+    block. ``options``: unused (Joker Marbles has no optional compiled parts)."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
-    play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log)
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    for game in range(rows.shape[0]):
+        if seats is None:
+            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
+                     offsets, script, rows[game], no_trace, None)
+        elif play_one(
+            seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
+            rows[game], no_trace, None, seats,
+        ) != ERR_NONE or stopped(seats):
+            break
+    end_block(seats)
+
+
+@njit(cache=True, parallel=True)
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        lo = block_start(n, blocks, b)
+        hi = block_start(n, blocks, b + 1)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """None: Joker Marbles compiles no optional parts (every strategy is in every kernel)."""
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace, log, user):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
+    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
+    g, rd, rc, no_trace, orders, offsets, script = new_work()
+    fns, data = (None, None) if user is None else user
+    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+                   row, trace, log, seats)
+    end_block(seats)
+    return err
 
 
 @njit(cache=True)
