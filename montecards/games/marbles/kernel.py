@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
@@ -107,10 +107,12 @@ from montecards.games.marbles.view import (
     OBS_SIZE,
     generated_move,
     legal_moves,
+    listed_moves,
     log_decision,
     move_card,
     move_is_discard,
     observe,
+    observe_again,
 )
 from montecards.rng import seed_stream
 
@@ -272,16 +274,24 @@ def decode_move(g, seat, move):
     return -1, -1
 
 
-@hot
-def ask_user(g, seat, total, seats):
+@hot_inline
+def ask_user(g, seat, total, seats, first):
     """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
     built-in's (move -1: discard the card in ``slot``); ``(-1, -1)`` when it chose an index
     outside the legal moves (``engine.user.ask``). ``total``: the hand's legal choices (0: the
-    decision is a discard)."""
-    kind = DECISION_PLAY if total > 0 else DECISION_DISCARD
-    observe(g, seat, kind, obs_buffer(seats))
+    decision is a discard); ``first``: the game's first user decision (the observation buffer
+    is then written whole, later only what changed: ``view.observe_again``)."""
     legal = legal_buffer(seats)
-    k = ask(seats, seat, legal_moves(g, seat, kind, legal))
+    kind = DECISION_PLAY if total > 0 else DECISION_DISCARD
+    if first:
+        observe(g, seat, kind, obs_buffer(seats))
+    else:
+        observe_again(g, seat, kind, obs_buffer(seats))
+    if total > 0:  # the turn generated the moves as legal_moves does (no scores: USER's weight)
+        n = listed_moves(g, seat, legal)
+    else:
+        n = legal_moves(g, seat, DECISION_DISCARD, legal)
+    k = ask(seats, seat, n)
     if k < 0:
         return -1, -1
     return decode_move(g, seat, legal[k])
@@ -317,6 +327,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     seat = 0
     turn = 0
     err = ERR_NONE
+    asked = 0  # user decisions so far (the user path only)
     while turn < max_turns:
         g[S_TURNS] = turn
         if g[S_DRAWN] == g[S_PILE_N]:
@@ -337,7 +348,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         slot = -1
         mv = -1
         if seats is not None and strategy == USER:
-            slot, mv = ask_user(g, seat, total, seats)
+            slot, mv = ask_user(g, seat, total, seats, asked == 0)
+            asked += 1
             if slot < 0:
                 err = ERR_USER
                 break
