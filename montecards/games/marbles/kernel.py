@@ -105,12 +105,9 @@ from montecards.games.marbles.view import (
     DECISION_PLAY,
     MAX_LEGAL,
     OBS_SIZE,
-    generated_move,
     legal_moves,
     listed_moves,
     log_decision,
-    move_card,
-    move_is_discard,
     observe,
     observe_again,
 )
@@ -256,21 +253,19 @@ def scripted_choice(g, seat, owner, total, script, turn):
 
 
 @hot
-def decode_move(g, seat, move):
-    """``(slot, move)`` of the turn's generated list (``O_MOVES``) for the legal move id
-    ``move`` (``view``): the hand slot of its card and the index of its move in that card's
-    group (-1 for a discard); ``(-1, -1)`` when the hand has no such move."""
-    card = move_card(move)
-    slot = -1
-    for k in range(hand_size(g, seat)):
-        if hand_card(g, seat, k) == card:
-            slot = k
-    if slot < 0 or move_is_discard(move):
-        return slot, -1
-    grp = group_of(g, slot)
-    for i in range(group_start(g, grp), group_end(g, grp)):
-        if generated_move(g, card, i) == move:
-            return slot, i
+def chosen_move(g, seat, total, k):
+    """``(slot, move)`` of the generated list (``O_MOVES``) for index ``k`` into the legal
+    moves: ``view.listed_moves`` lists each hand slot's group of moves in slot order, so
+    ``legal[k]`` is move ``k`` of that concatenation (its id's card, ``view.move_card``, is
+    the slot's card); a discard (``total`` 0) lists one move per slot."""
+    if total == 0:
+        return k, -1
+    for slot in range(hand_size(g, seat)):
+        grp = group_of(g, slot)
+        count = group_end(g, grp) - group_start(g, grp)
+        if k < count:
+            return slot, group_start(g, grp) + k
+        k -= count
     return -1, -1
 
 
@@ -294,7 +289,7 @@ def ask_user(g, seat, total, seats, first):
     k = ask(seats, seat, n)
     if k < 0:
         return -1, -1
-    return decode_move(g, seat, legal[k])
+    return chosen_move(g, seat, total, k)
 
 
 @hot
