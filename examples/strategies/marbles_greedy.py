@@ -21,6 +21,10 @@ And ``choose_weighted`` is compiled with ``montecards.engine.jit.hot``
 (the kernels' decorator: numba's cache, and no reference counting, which is safe in a function
 that allocates no array): under plain ``@njit`` numba counts references to ``obs`` and
 ``legal`` in the inlined helpers at every move, and that made this strategy ~3x slower.
+Measured (4 players, every seat, ``mc.simulate(n=200_000, jobs=2)`` interleaved with the
+built-in): ~0.67 of the built-in greedy's games per second (2,180 against 3,220 on a shared,
+loaded 2-core machine); the kernel's side of a decision (the observation, the legal ids, the
+call) costs about as much as this function.
 """
 
 from numba import njit
