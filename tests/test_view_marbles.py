@@ -281,6 +281,30 @@ def test_observation_does_not_change_when_hidden_cards_are_dealt_again(players, 
     assert changed_elsewhere >= 4
 
 
+@pytest.mark.parametrize("players,params", [(4, {}), (6, {"teams": "two"}), (2, {"decks": 2})])
+def test_observe_again_updates_a_buffer_to_observe(players, params):
+    """The user path's ``observe_again`` (a buffer holding an earlier decision's observation of
+    the same game) gives ``observe``'s every entry, through reshuffles (the discard pile
+    shrinking) and seats taking turns. The states come from runs cut at each turn: their
+    ``max_turns`` is set back to one value, as in one game."""
+    strategies = seat_strategies(players, ("greedy", "random", "aggressive"))
+    buffer = np.zeros(view.OBS_SIZE, np.int64)
+    full = np.zeros(view.OBS_SIZE, np.int64)
+    shrank = 0
+    for turn in range(1, 300, 2):
+        st = state_at(SEED, 5, players, strategies, params, turn)
+        st[rules.S_MAX_TURNS] = 20000
+        seat, kind = turn % players, int(turn % 3 == 0)
+        view.observe(st, seat, kind, full)
+        if turn == 1:
+            view.observe(st, seat, kind, buffer)
+        else:
+            shrank += view.obs_discard_size(buffer) > st[rules.S_DISC_N]
+            view.observe_again(st, seat, kind, buffer)
+        assert buffer.tolist() == full.tolist(), turn
+    assert shrank > 0
+
+
 # --------------------------------------------------------------------------- plain Python
 
 PLAIN_REPLAY = """

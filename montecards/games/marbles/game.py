@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import Decision, new_log, read_log
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -56,6 +57,7 @@ ERRORS = {
     kernel.ERR_EXTRA_DECISIONS: "more decisions given than turns played",
     kernel.ERR_EXTRA_ORDERS: "more reshuffle orders given than reshuffles",
     kernel.ERR_BAD_DECISION: "unknown decision",
+    kernel.ERR_USER: "a user strategy chose an index outside its legal moves",
 }
 
 
@@ -295,8 +297,9 @@ def _trace_frame(buffer: np.ndarray, decks: int) -> pd.DataFrame:
     )
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[str]):
+def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any]):
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``).
 
     Events: ``deal`` (seat, card), ``reshuffle`` (count = cards in the new draw pile), ``draw``,
     ``play`` (seat, card, owner whose marbles move, detail = move kind), ``step`` (owner, marble,
@@ -307,10 +310,12 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     players, resolved = _resolve(players, params)
     buffer = _trace_buffer(resolved["max_turns"])
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    kernel.trace_one(
+    entries = SPEC.strategy_codes(players, strategy_names)
+    user = user_arg(entries, 1)
+    serial_call(entries, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names)), row, buffer, None,
-    )
+        SPEC.strategy_array(entries), row, buffer, None, user,
+    ))
     return _trace_frame(buffer, resolved["decks"]), row
 
 
@@ -324,13 +329,16 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
     the run with ``seed``, played exactly as the run plays it."""
     players, resolved = _resolve(players, params)
     packed = pack_params(players, resolved)
-    codes = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    entries = SPEC.strategy_codes(players, strategy_names)
+    codes = SPEC.strategy_array(entries)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
     capacity = LOG_CAPACITY
     while True:
         log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
         row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-        kernel.trace_one(np.uint64(seed), index, players, packed, codes, row, no_trace, log)
+        user = user_arg(entries, 1)
+        serial_call(entries, user, lambda: kernel.trace_one(
+            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user))
         if log[0][0] <= capacity:
             return log, row
         capacity = int(log[0][0])
@@ -510,6 +518,7 @@ SPEC = replace(
     play_scripted=play_scripted,
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
+    decision_kinds=2,
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

@@ -23,9 +23,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from montecards.engine.jit import hot
+from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     EV_DRAW,
@@ -90,7 +100,17 @@ from montecards.games.marbles.strategies import (
     choose,
     score_weight,
 )
-from montecards.games.marbles.view import log_decision
+from montecards.games.marbles.view import (
+    DECISION_DISCARD,
+    DECISION_PLAY,
+    MAX_LEGAL,
+    OBS_SIZE,
+    legal_moves,
+    listed_moves,
+    log_decision,
+    observe,
+    observe_again,
+)
 from montecards.rng import seed_stream
 
 DECK_STREAM = 0
@@ -141,6 +161,7 @@ ERR_BAD_ORDER = 6
 ERR_EXTRA_DECISIONS = 7
 ERR_EXTRA_ORDERS = 8
 ERR_BAD_DECISION = 9
+ERR_USER = 10
 
 
 @njit(cache=True)
@@ -232,7 +253,48 @@ def scripted_choice(g, seat, owner, total, script, turn):
 
 
 @hot
-def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log):
+def chosen_move(g, seat, total, k):
+    """``(slot, move)`` of the generated list (``O_MOVES``) for index ``k`` into the legal
+    moves: ``view.listed_moves`` lists each hand slot's group of moves in slot order, so
+    ``legal[k]`` is move ``k`` of that concatenation (its id's card, ``view.move_card``, is
+    the slot's card); a discard (``total`` 0) lists one move per slot."""
+    if total == 0:
+        return k, -1
+    for slot in range(hand_size(g, seat)):
+        grp = group_of(g, slot)
+        count = group_end(g, grp) - group_start(g, grp)
+        if k < count:
+            return slot, group_start(g, grp) + k
+        k -= count
+    return -1, -1
+
+
+@hot_inline
+def ask_user(g, seat, total, seats, first):
+    """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
+    built-in's (move -1: discard the card in ``slot``); ``(-1, -1)`` when it chose an index
+    outside the legal moves (``engine.user.ask``). ``total``: the hand's legal choices (0: the
+    decision is a discard); ``first``: the game's first user decision (the observation buffer
+    is then written whole, later only what changed: ``view.observe_again``)."""
+    legal = legal_buffer(seats)
+    kind = DECISION_PLAY if total > 0 else DECISION_DISCARD
+    if first:
+        observe(g, seat, kind, obs_buffer(seats))
+    else:
+        observe_again(g, seat, kind, obs_buffer(seats))
+    if total > 0:  # the turn generated the moves as legal_moves does (no scores: USER's weight)
+        n = listed_moves(g, seat, legal)
+    else:
+        n = legal_moves(g, seat, DECISION_DISCARD, legal)
+    k = ask(seats, seat, n)
+    if k < 0:
+        return -1, -1
+    return chosen_move(g, seat, total, k)
+
+
+@hot
+def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log,
+              seats=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
@@ -240,7 +302,10 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
     value, so runs, traces and scripted games share one compiled function. ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
-    types it ``NoneType`` and compiles the logging out (runs and traces).
+    types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
+    seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
+    compiles that path out. A user strategy's index outside the legal moves stops the game
+    (``ERR_USER``; the block's fault record says which and why).
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -257,6 +322,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     seat = 0
     turn = 0
     err = ERR_NONE
+    asked = 0  # user decisions so far (the user path only)
     while turn < max_turns:
         g[S_TURNS] = turn
         if g[S_DRAWN] == g[S_PILE_N]:
@@ -276,7 +342,13 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         total = gen_hand(g, seat, owner, score_weight(strategy))
         slot = -1
         mv = -1
-        if strategy != SCRIPTED:
+        if seats is not None and strategy == USER:
+            slot, mv = ask_user(g, seat, total, seats, asked == 0)
+            asked += 1
+            if slot < 0:
+                err = ERR_USER
+                break
+        elif strategy != SCRIPTED:
             slot, mv = choose(g, seat, strategy, total, rc)
         else:
             err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
@@ -331,34 +403,91 @@ def write_row(g, players, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log):
+             row, trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
-    a decision log, or None in runs)."""
+    a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
+    strategy stopped it (its row is then not written).
+
+    ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
+    it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
+    """
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
-    play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log)
-    write_row(g, players, row)
-
-
-@njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        g, rd, rc, no_trace, orders, offsets, script = new_work()
-        for game in range(block_start(n, blocks, b), block_start(n, blocks, b + 1)):
-            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
-                     offsets, script, rows[game], no_trace, None)
+    if seats is None:
+        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                        log)
+        write_row(g, players, row)
+    else:
+        start_game(seats, seed, index, players, strategies)
+        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+                        log, seats)
+        if err == ERR_NONE:
+            write_row(g, players, row)
+    return err
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log):
-    """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``)."""
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+    """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
+    user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
+    block. ``options``: unused (Joker Marbles has no optional compiled parts)."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
-    play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log)
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    for game in range(rows.shape[0]):
+        if seats is None:
+            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
+                     offsets, script, rows[game], no_trace, None)
+        elif play_one(
+            seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
+            rows[game], no_trace, None, seats,
+        ) != ERR_NONE or stopped(seats):
+            break
+    end_block(seats)
+
+
+@njit(cache=True, parallel=True)
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
+    n = rows.shape[0]
+    blocks = block_count(n)
+    for b in prange(blocks):
+        lo = block_start(n, blocks, b)
+        hi = block_start(n, blocks, b + 1)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """None: Joker Marbles compiles no optional parts (every strategy is in every kernel)."""
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+
+
+@njit(cache=True)
+def trace_one(seed, index, players, params, strategies, row, trace, log, user):
+    """The same game as ``play_one`` (same streams), recording its events into ``trace``
+    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
+    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
+    g, rd, rc, no_trace, orders, offsets, script = new_work()
+    fns, data = (None, None) if user is None else user
+    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+                   row, trace, log, seats)
+    end_block(seats)
+    return err
 
 
 @njit(cache=True)

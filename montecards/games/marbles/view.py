@@ -544,6 +544,48 @@ def observe(g, seat, kind, obs):
 
 
 @hot
+def observe_again(g, seat, kind, obs):
+    """``observe`` into a buffer that holds the observation of an earlier decision of the same
+    game (the kernel's user path, one buffer per block of games): the same ``OBS_SIZE``
+    entries, but what cannot change during a game is not written again (the rule parameters,
+    the seats' teams, entries and come-out holes, the padding past the players and past the
+    track), and of the discard pile's -1 padding only the entries the previous (longer) pile
+    used. ``tests/test_view_marbles.py`` checks it against ``observe``."""
+    players = g[S_PLAYERS]
+    L = g[S_L]
+    decks = obs[OBS_DECKS]
+    obs[OBS_KIND] = kind
+    obs[OBS_SEAT] = seat
+    obs[OBS_OWNER] = mover(g, seat)
+    obs[OBS_TURN] = g[S_TURNS]
+    obs[OBS_DRAW_N] = g[S_PILE_N] - g[S_DRAWN]
+    n_disc = g[S_DISC_N]
+    old_disc = obs[OBS_DISCARD_N]
+    obs[OBS_DISCARD_N] = n_disc
+    hn = hand_size(g, seat)
+    obs[OBS_HAND_N] = hn
+    for r in range(JOKER_RANK):
+        obs[OBS_UNSEEN + r] = (2 if r + 1 == JOKER_RANK else 4) * decks
+    for k in range(HAND_SLOTS):
+        card = hand_card(g, seat, k) if k < hn else -1
+        obs[OBS_HAND + k] = card
+        if card >= 0:
+            obs[OBS_UNSEEN + rank(card) - 1] -= 1
+    for s in range(players):
+        obs[OBS_AT_HOME + s] = at_home(g, s)
+        obs[OBS_IN_CASTLE + s] = in_castle(g, s)
+        for m in range(MARBLES):
+            obs[OBS_POS + MARBLES * s + m] = position(g, s, m)
+    for h in range(L):
+        obs[OBS_OCC + h] = occupant(g, h)
+    for i in range(max(n_disc, old_disc)):
+        card = g[disc_at(i)] if i < n_disc else -1
+        obs[OBS_DISCARD + i] = card
+        if card >= 0:
+            obs[OBS_UNSEEN + rank(card) - 1] -= 1
+
+
+@hot
 def generated_move(g, card, i):
     """The id of move ``i`` of the turn's generated list (``O_MOVES``) played with ``card``."""
     return encode_move(card, g[move_at(i, MV_KIND)], g[move_at(i, MV_M1)], g[move_at(i, MV_E1)],
@@ -562,8 +604,15 @@ def legal_moves(g, seat, kind, legal):
             legal[k] = discard_move(hand_card(g, seat, k))
         return hn
     gen_hand(g, seat, mover(g, seat), -1)
+    return listed_moves(g, seat, legal)
+
+
+@hot
+def listed_moves(g, seat, legal):
+    """``legal_moves`` of a ``DECISION_PLAY`` from the moves the turn already generated (the
+    kernel's user path: its ``moves.gen_hand`` call was the one ``legal_moves`` makes)."""
     n = 0
-    for k in range(hn):
+    for k in range(hand_size(g, seat)):
         grp = group_of(g, k)
         for i in range(group_start(g, grp), group_end(g, grp)):
             legal[n] = generated_move(g, hand_card(g, seat, k), i)
