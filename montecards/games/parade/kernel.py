@@ -153,9 +153,10 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, 
     only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
     or None in kernels compiled without them (runs of built-in strategies only).
     """
-    if seats is not None and strategy == USER:
-        move = ask_user(g, seat, DECISION_PLAY, seats)
-        return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
+    if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
+        if strategy == USER:
+            move = ask_user(g, seat, DECISION_PLAY, seats)
+            return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
     if strategy == RANDOM:
         return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
@@ -183,11 +184,12 @@ def pair_of(g, seat, first, second):
 def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
     user strategy's index outside the legal moves)."""
-    if seats is not None and strategy == USER:
-        move = ask_user(g, seat, DECISION_DISCARD, seats)
-        if move < 0:
-            return -1
-        return pair_of(g, seat, discard_low(move), discard_high(move))
+    if seats is not None:
+        if strategy == USER:
+            move = ask_user(g, seat, DECISION_DISCARD, seats)
+            if move < 0:
+                return -1
+            return pair_of(g, seat, discard_low(move), discard_high(move))
     if strategy == RANDOM:
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
