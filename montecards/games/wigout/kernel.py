@@ -19,7 +19,8 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import block_count, block_start
@@ -147,7 +148,26 @@ def record_deck(g, deck_rng, scripted, trace):
         record(trace, EV_CARD, g, -1, g[DECK + k], 0, 0.0, 0.0, -1.0, k)
 
 
-@njit(cache=True)
+def borrow_seats(seats):
+    """The user seats (``engine.user.open_seats``) with borrowed views (``engine.borrow``) of
+    their arrays, or None when ``seats`` is None: no reference counting in the per-decision
+    calls. The caller keeps ``seats`` alive while the views are used. Jitted code only."""
+    raise NotImplementedError("borrow_seats is only callable from jitted code")
+
+
+@overload(borrow_seats, jit_options={"cache": True})
+def _borrow_seats(seats):
+    if isinstance(seats, types.NoneType):
+        return lambda seats: None
+
+    def build(seats):
+        return (seats[0], borrow(seats[1]), borrow(seats[2]), borrow(seats[3]), borrow(seats[4]),
+                borrow(seats[5]), borrow(seats[6]), borrow(seats[7]), seats[8])
+
+    return build
+
+
+@njit(cache=True, inline="always")
 def ask_user(g, seat, seats):
     """The play (``view`` move id, the kernel's own play code) the seat's user strategy
     chooses, or -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
@@ -345,7 +365,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     no_trace = np.zeros((0, TRACE_WIDTH), np.float64)
-    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    owned_seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    seats = borrow_seats(owned_seats)
     for k in range(rows.shape[0]):
         if seats is None:
             play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
@@ -359,6 +380,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
                 break
             write_row(g, rows[k])
     end_block(seats)
+    keep_alive(owned_seats)
     # numba frees an array right after its last use: these uses keep the owners of the
     # borrowed views alive until every game of the block is played
     keep_alive(owned_g)
