@@ -27,6 +27,7 @@ from montecards.engine.spec import (
     parse_bool,
     parse_float_list,
 )
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
 from montecards.games.wigout.strategies import NAMES
@@ -160,25 +161,39 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=TRACE_COLUMNS)
 
 
+def _trace_one(entries: Sequence[Any], seed: int, index: int, players: int, packed: np.ndarray,
+               strategies: np.ndarray, row: np.ndarray, buffer: np.ndarray, log: Any) -> None:
+    """``kernel.trace_one`` with the user strategies among ``entries`` (a fault of one raises
+    ``StrategyError``: ``engine.strategies.serial_call``)."""
+    user = user_arg(entries, 1)
+    serial_call(entries, user, lambda: kernel.trace_one(
+        np.uint64(seed), int(index), players, packed, strategies, row, buffer, log, user,
+    ))
+
+
 def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                  strategy_names: Sequence[str] | str | None):
+                  strategy_names: Sequence[Any] | str | None):
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     packed = pack_params(players, resolved)
-    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    entries = SPEC.strategy_codes(players, strategy_names)
+    strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     factor = 1
     while True:
         buffer = _new_trace(resolved, factor)
-        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, buffer, None)
+        _trace_one(entries, seed, index, players, packed, strategies, row, buffer, None)
         if buffer[0, 0] < buffer.shape[0]:
             return buffer, row
         factor *= 4  # an unusually long game: play it again with room for every event
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
-          strategy_names: Sequence[str] | str | None = None):
+          strategy_names: Sequence[Any] | str | None = None):
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
+    ``strategy_names``: per seat (or one for all) a built-in name or a user strategy
+    (``SPEC.strategy_codes``); a user seat's plays show ``choice`` -1, as the other
+    non-random built-ins'.
 
     Returns ``(events, row)``: one row per deal (dealer, starters, the whole deck top first in
     ``detail``), per action (``start``/``add``/``draw`` with ``seat``, ``character``, ``cards``
@@ -192,7 +207,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
 
 
 def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
-              strategy_names: Sequence[str] | str | None = None) -> list[Decision]:
+              strategy_names: Sequence[Any] | str | None = None) -> list[Decision]:
     """Every decision of game ``index`` of the run with ``seed`` (the very game the run played).
 
     One ``Decision`` per play decision (``view.DECISION_PLAY``: a seat with a legal play acts),
@@ -202,13 +217,14 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     packed = pack_params(players, resolved)
-    strategies = SPEC.strategy_array(SPEC.strategy_codes(players, strategy_names))
+    entries = SPEC.strategy_codes(players, strategy_names)
+    strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.float64)
     capacity = 512 * resolved["rounds"]
     while True:
         log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
-        kernel.trace_one(np.uint64(seed), index, players, packed, strategies, row, no_trace, log)
+        _trace_one(entries, seed, index, players, packed, strategies, row, no_trace, log)
         made = int(log[0][0])
         if made <= capacity:
             return read_log(log)
@@ -372,7 +388,11 @@ def play_scripted(
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     packed = pack_params(players, resolved)
-    codes = SPEC.strategy_array(SPEC.strategy_codes(players, strategies))
+    entries = SPEC.strategy_codes(players, strategies)
+    if not all(isinstance(e, str) for e in entries):
+        raise InputError("play_scripted plays built-in strategies only (greedy, singles_first, "
+                         "random): a user strategy has no place in an explicit script")
+    codes = SPEC.strategy_array(entries)
     decks = _check_decks(round_decks, resolved["characters"], resolved["copies"])
     actors, waits = _check_events(events, players)
     choices = _check_choices(random_choices)
@@ -433,6 +453,7 @@ SPEC = replace(
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
     decisions=decisions,
+    decision_kinds=1,
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

@@ -19,11 +19,22 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
 from montecards.games.wigout.rules import (
     ACTIONS,
     ADD,
@@ -71,7 +82,14 @@ from montecards.games.wigout.rules import (
     sorted_deck,
 )
 from montecards.games.wigout.strategies import RANDOM, choose_play
-from montecards.games.wigout.view import DECISION_PLAY, log_decision
+from montecards.games.wigout.view import (
+    DECISION_PLAY,
+    MAX_LEGAL,
+    OBS_SIZE,
+    legal_moves,
+    log_decision,
+    observe,
+)
 from montecards.rng import bounded, exponential, next_u64, seed_stream, uniform
 
 EVENT_STREAM = 0
@@ -93,6 +111,7 @@ ERR_TOO_MANY_EVENTS = 4
 ERR_CANNOT_ACT = 5
 ERR_TOO_FEW_CHOICES = 6
 ERR_TOO_MANY_CHOICES = 7
+ERR_USER = 8
 
 
 @njit(cache=True)
@@ -129,12 +148,43 @@ def record_deck(g, deck_rng, scripted, trace):
         record(trace, EV_CARD, g, -1, g[DECK + k], 0, 0.0, 0.0, -1.0, k)
 
 
+def borrow_seats(seats):
+    """The user seats (``engine.user.open_seats``) with borrowed views (``engine.borrow``) of
+    their arrays, or None when ``seats`` is None: no reference counting in the per-decision
+    calls. The caller keeps ``seats`` alive while the views are used. Jitted code only."""
+    raise NotImplementedError("borrow_seats is only callable from jitted code")
+
+
+@overload(borrow_seats, jit_options={"cache": True})
+def _borrow_seats(seats):
+    if isinstance(seats, types.NoneType):
+        return lambda seats: None
+
+    def build(seats):
+        return (seats[0], borrow(seats[1]), borrow(seats[2]), borrow(seats[3]), borrow(seats[4]),
+                borrow(seats[5]), borrow(seats[6]), borrow(seats[7]), seats[8])
+
+    return build
+
+
+@njit(cache=True, inline="always")
+def ask_user(g, seat, seats):
+    """The play (``view`` move id, the kernel's own play code) the seat's user strategy
+    chooses, or -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    observe(g, seat, DECISION_PLAY, obs_buffer(seats))
+    legal = legal_buffer(seats)
+    k = ask(seats, seat, legal_moves(g, seat, DECISION_PLAY, legal))
+    return np.int64(-1) if k < 0 else legal[k]
+
+
 @njit(cache=True)
 def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_actors,
-               script_waits, script_choices, trace, log):
+               script_waits, script_choices, trace, log, seats=None):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
-    script (returns -2 - ERR_*). ``log``: a decision log (``engine.decisions``) that gets every
-    play decision, or None (runs): numba then compiles the logging out."""
+    script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
+    decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
+    then compiles the logging out. ``seats``: the user seats (``engine.user.open_seats``), or
+    None (left out): no seat plays a user strategy, and numba compiles that path out."""
     players = g[PLAYERS]
     n = g[DECK_N]
     tracing = trace.shape[0] != 0
@@ -187,17 +237,22 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
         u = -1.0
         if has_play(g, actor):
             strategy = strategies[actor]
-            if strategy == RANDOM:
-                if scripted:
-                    k = g[CHOICE]
-                    if k >= script_choices.shape[0]:
-                        g[ERR_EVENT] = g[EVENT] - 1
-                        return -2 - ERR_TOO_FEW_CHOICES
-                    u = script_choices[k]
-                    g[CHOICE] = k + 1
-                else:
-                    u = uniform(ch_rng)
-            play = choose_play(g, actor, strategy, u)
+            if seats is not None and strategy == USER:
+                play = ask_user(g, actor, seats)
+                if play < 0:
+                    return -2 - ERR_USER
+            else:
+                if strategy == RANDOM:
+                    if scripted:
+                        k = g[CHOICE]
+                        if k >= script_choices.shape[0]:
+                            g[ERR_EVENT] = g[EVENT] - 1
+                            return -2 - ERR_TOO_FEW_CHOICES
+                        u = script_choices[k]
+                        g[CHOICE] = k + 1
+                    else:
+                        u = uniform(ch_rng)
+                play = choose_play(g, actor, strategy, u)
             if log is not None:
                 log_decision(g, actor, DECISION_PLAY, play, log)
             moved = play_move(g, actor, play)
@@ -212,11 +267,14 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
 
 @njit(cache=True)
 def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
-              script_decks, script_actors, script_waits, script_choices, trace, log):
+              script_decks, script_actors, script_waits, script_choices, trace, log, seats=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
     ``g[SCRIPTED]`` chooses the source of the inputs: the game's random streams, or the
-    explicit decks, events and choices of a script (one compiled function serves both)."""
+    explicit decks, events and choices of a script (one compiled function serves both).
+    ``seats``: the user seats (``engine.user.open_seats``), or None (left out: runs of built-in
+    strategies, whose kernels then compile the user path out). A user strategy's index outside
+    the legal moves stops the game (``ERR_USER``; the block's fault record says which and why)."""
     scripted = g[SCRIPTED] != 0
     clear_game(g, fw)
     if not scripted:
@@ -231,7 +289,7 @@ def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
             return ERR_TOO_FEW_DECKS
         deal(g, deck_rng, scripted, trace)
         winner = play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted,
-                            script_actors, script_waits, script_choices, trace, log)
+                            script_actors, script_waits, script_choices, trace, log, seats)
         if winner <= -2:
             return -2 - winner
         record_deck(g, deck_rng, scripted, trace)
@@ -270,22 +328,30 @@ def write_row(g, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, deck_rng, row,
-             trace, log):
+             trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
-    a decision log or None)."""
+    a decision log or None; ``seats``: the user seats or None); returns ``ERR_NONE``, or
+    ``ERR_USER`` when a user strategy stopped it (``row`` is then not written)."""
     no_decks = np.zeros((0, 0), np.int64)
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
-    play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
-              no_decks, no_actors, no_floats, no_floats, trace, log)
-    write_row(g, row)
+    start_game(seats, seed, index, players, strategies)
+    err = play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
+                    no_decks, no_actors, no_floats, no_floats, trace, log, seats)
+    if err == ERR_NONE:
+        write_row(g, row)
+    return err
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order (game ``start + k`` into ``rows[k]``), allocating
     the working arrays once. The games run on borrowed views (``engine.borrow``) of the
-    block's arrays, kept alive here: no reference counting in the per-deal calls."""
+    block's arrays, kept alive here: no reference counting in the per-deal calls.
+
+    ``options``: ``kernel_options`` (None: Wig Out! has no optional compiled parts). ``user``:
+    the user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops
+    the block."""
     owned_g = new_state(players, params)
     owned_fw = new_floats(players, params)
     owned_rng = np.zeros((3, 4), np.uint64)
@@ -299,10 +365,22 @@ def play_block(seed, start, players, params, strategies, rows):
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     no_trace = np.zeros((0, TRACE_WIDTH), np.float64)
+    owned_seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    seats = borrow_seats(owned_seats)
     for k in range(rows.shape[0]):
-        play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
-                  no_decks, no_actors, no_floats, no_floats, no_trace, None)
-        write_row(g, rows[k])
+        if seats is None:
+            play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
+                      no_decks, no_actors, no_floats, no_floats, no_trace, None)
+            write_row(g, rows[k])
+        else:
+            start_game(seats, seed, start + k, players, strategies)
+            err = play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
+                            no_decks, no_actors, no_floats, no_floats, no_trace, None, seats)
+            if err != ERR_NONE or stopped(seats):
+                break
+            write_row(g, rows[k])
+    end_block(seats)
+    keep_alive(owned_seats)
     # numba frees an array right after its last use: these uses keep the owners of the
     # borrowed views alive until every game of the block is played
     keep_alive(owned_g)
@@ -311,20 +389,41 @@ def play_block(seed, start, players, params, strategies, rows):
 
 
 @njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
         lo = block_start(n, blocks, b)
         hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi])
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """None: Wig Out! has no optional compiled parts (every strategy is in every kernel)."""
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user):
     """The same game as ``run_chunk`` plays (same streams), recording its events into
-    ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none)."""
+    ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none).
+    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     ev_rng = np.zeros(4, np.uint64)
@@ -332,8 +431,12 @@ def trace_one(seed, index, players, params, strategies, row, trace, log):
     deck_rng = np.zeros(4, np.uint64)
     if trace.shape[0] > 0:
         trace[0, 0] = 0
-    play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, deck_rng, row,
-             trace, log)
+    fns, data = (None, None) if user is None else user
+    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    err = play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, deck_rng,
+                   row, trace, log, seats)
+    end_block(seats)
+    return err
 
 
 @njit(cache=True)
