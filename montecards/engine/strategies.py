@@ -447,6 +447,8 @@ def serial_call(entries: Sequence[Any], user: tuple | None, call: Callable[[], A
         raise
     except Exception as error:  # noqa: BLE001 - the user's code raised (serial: it comes out)
         faults = user[1][3]
+        if faults[0, jit_user.FAULT_STATE] != jit_user.IN_CALL:
+            raise  # not inside the strategy: a fault of montecards itself, shown as it is
         seat, game = int(faults[0, jit_user.FAULT_SEAT]), int(faults[0, jit_user.FAULT_GAME])
         raise StrategyError(f"{_where(seats, seat, game)} raised {_one_line(error)}") from None
     check_faults(user, seats, None)
@@ -483,7 +485,9 @@ def check_faults(user: tuple, seats: Sequence[UserStrategy | None],
         replay(game, replayed)
     except StrategyError:
         raise
-    except Exception as error:  # noqa: BLE001 - the user's code raised
+    except Exception as error:  # noqa: BLE001 - the user's code raised, or the kernel failed
+        if replayed[1][3][0, jit_user.FAULT_STATE] != jit_user.IN_CALL:
+            raise  # not inside the strategy: a fault of montecards itself, shown as it is
         raise StrategyError(f"{where} raised {_one_line(error)}") from None
     raise StrategyError(f"{where} stopped the run (replayed alone it did not fail: {_describe(state)})")
 
