@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
@@ -127,10 +128,12 @@ ERR_REVEAL = 9
 ERR_USER = 10
 
 
-@njit(cache=True)
+@hot
 def ask_user(g, seat, kind, first_class, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    -1 when it chose an index outside the legal moves (``engine.user.ask``). ``hot`` (no
+    reference counting, ``engine/jit.py``): it allocates nothing, and with reference counting
+    each call increfs and decrefs the buffers it takes out of ``seats``."""
     observe(g, seat, kind, first_class, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, first_class, legal))
