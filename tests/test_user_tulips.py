@@ -197,6 +197,34 @@ def test_a_bad_index_stops_the_run_naming_seat_and_game(tmp_path):
                  strategies=["greedy", bad, "majority", bad])
 
 
+LATE = '''
+from numba import njit
+from montecards.games.tulips import view
+
+
+@njit
+def choose(obs, legal, params, memory, rng):
+    """Index -1 at seat 2's action that leaves 3 cards in the draw pile."""
+    action = view.obs_kind(obs) == view.DECISION_ACTION
+    if action and view.obs_seat(obs) == 2 and view.obs_pile_left(obs) == 3:
+        return -1
+    return legal.shape[0] - 1
+'''
+
+
+def test_a_bad_index_at_an_action_stops_the_run(tmp_path):
+    """Every game reaches that action (4 players: 7 turns each), so game 0 stops."""
+    path = tmp_path / "tulips_late.py"
+    path.write_text(LATE)
+    late = f"{path}:choose"
+    players = 4
+    deciding = [d for d in tulips.decisions(1, 0, players, None, ["greedy"])
+                if d.obs[view.OBS_KIND] == view.DECISION_ACTION and d.obs[view.OBS_PILE] == 3]
+    assert [d.seat for d in deciding] == [2]
+    with pytest.raises(StrategyError, match=r"\(seat 2\) in game 0 returned index -1, outside its"):
+        games(players, ["greedy", "majority", late, "random"], 2000, 1)
+
+
 def test_an_exception_in_a_strategy_stops_the_run_with_its_message(tmp_path):
     """A run of one block of games (engine.kernel.BLOCK_GAMES), and the decision log."""
     boom = write_strategy(tmp_path, "tulips_boom", 'raise ValueError("boom")')
