@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import Decision, new_log, read_log
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -21,6 +20,7 @@ from montecards.engine.spec import (
     check_int_range,
     parse_int_list,
 )
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.games.tulips import kernel, rules, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
