@@ -98,7 +98,8 @@ from montecards.games.tulips.view import (
     move_action,
     move_card,
     move_receiver,
-    observe,
+    observe_constants,
+    observe_decision,
     setup_move,
 )
 from montecards.rng import bounded, seed_stream
@@ -131,10 +132,12 @@ ERR_USER = 10
 @hot
 def ask_user(g, seat, kind, first_class, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``). ``hot`` (no
-    reference counting, ``engine/jit.py``): it allocates nothing, and with reference counting
-    each call increfs and decrefs the buffers it takes out of ``seats``."""
-    observe(g, seat, kind, first_class, obs_buffer(seats))
+    -1 when it chose an index outside the legal moves (``engine.user.ask``). The observation
+    is ``view.observe``'s: its entries that are the same all block long were written by
+    :func:`open_user_seats`. ``hot`` (no reference counting, ``engine/jit.py``): it allocates
+    nothing, and with reference counting each call increfs and decrefs the buffers it takes
+    out of ``seats``."""
+    observe_decision(g, seat, kind, first_class, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, first_class, legal))
     return -1 if k < 0 else legal[k]
@@ -150,6 +153,17 @@ def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
     if strategy == MAJORITY:
         return majority_setup(g, seat, a, b, no_trace)
     return script_setup[seat]
+
+
+@njit(cache=True)
+def open_user_seats(fns, user, block, g):
+    """``engine.user.open_seats`` for this game's decision interface, with the entries of the
+    observation that stay the same all block long (``view.observe_constants``) written once;
+    None when ``fns`` is None. ``g``: the block's state, its tables set (``init_tables``)."""
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    if fns is not None:  # an argument: numba prunes the branch when it is None
+        observe_constants(g, obs_buffer(seats))
+    return seats
 
 
 @njit(cache=True, inline="always")
@@ -404,7 +418,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     no_2d = borrow(owned[5])
     seat_strategies = borrow(strategies)
     out = borrow(rows)
-    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    seats = open_user_seats(fns, user, block, g)
     for k in range(rows.shape[0]):
         if seats is None:
             play_one(
@@ -461,7 +475,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user):
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     fns, data = (None, None) if user is None else user
-    seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    seats = open_user_seats(fns, data, 0, g)
     err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
         trace, no_trace, no_1d, no_2d, seats, log,
