@@ -2,30 +2,27 @@
 
 * every logged decision of many seeded games (2-6 players, every strategy mix, other card
   models) has a legal choice, and the legal list is what the rules allow;
-* the interface twins of the built-ins (examples/strategies/tulips_greedy.py and
-  tulips_majority.py), reading only ``obs`` and ``legal``, choose exactly what the built-in
-  ``greedy`` and ``majority`` chose; ``random``'s twin, fed the seat's choice stream, draws
-  exactly the built-in's moves;
+* the interface twins of the built-ins (examples/strategies/tulips_greedy.py,
+  tulips_majority.py and tulips_random.py), reading only ``obs`` and ``legal``, choose
+  exactly what the built-in ``greedy`` and ``majority`` chose; ``random``'s twin, fed the
+  seat's choice stream, draws exactly the built-in's moves;
 * the observation hides what it must: the deck order, the removed cards and the other seats'
   secret-festival cards can change without changing any observation of the seat.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
-from montecards.engine.strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
+from montecards.engine.strategies import load_module
 from montecards.games import tulips
 from montecards.games.tulips import kernel, view
-from montecards.rng import bounded, seed_stream
+from montecards.rng import seed_stream
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = ("random", "greedy", "majority")
@@ -39,30 +36,7 @@ def load_example(name: str):
 
 GREEDY = load_example("tulips_greedy").choose
 MAJORITY = load_example("tulips_majority").choose
-
-
-@njit(cache=True)
-def random_choose(obs, legal, params, memory, rng):
-    """``random`` over the interface: the action kind uniformly among the allowed ones (in the
-    order keep, give, festival), then the receiver uniformly (the k-th gift of ``legal`` is
-    the gift to seat + 1 + k) or open/secret uniformly; set-up: a hand index uniformly."""
-    if view.obs_kind(obs) == view.DECISION_SETUP:
-        return bounded(rng, 2)
-    first_class = view.obs_first_class(obs)
-    kind = bounded(rng, 3 if first_class < 0 else 2)
-    if first_class >= 0 and kind >= first_class:
-        kind += 1  # skip the kind already used this turn
-    if kind == view.GIVE:
-        gift = bounded(rng, view.obs_players(obs) - 1)
-        for i in range(legal.shape[0]):
-            if view.move_kind(legal[i]) == view.GIVE:
-                return i + gift
-    if kind >= view.OPEN:
-        kind = view.OPEN if bounded(rng, 2) == 0 else view.SECRET
-    for i in range(legal.shape[0]):
-        if view.move_kind(legal[i]) == kind:
-            return i
-    return -1
+RANDOM = load_example("tulips_random").choose  # fed the game's choice stream below
 
 
 TWINS = {"greedy": GREEDY, "majority": MAJORITY}
@@ -115,7 +89,7 @@ def check_game(seed, index, players, params, names, python_twins=False):
         assert d.obs[view.OBS_SEAT] == d.seat and d.obs[view.OBS_PLAYERS] == players
         name = names[d.seat]
         if name == "random":
-            assert random_choose(d.obs, d.legal, NO_PARAMS, memory, rng) == d.choice, context
+            assert RANDOM(d.obs, d.legal, NO_PARAMS, memory, rng) == d.choice, context
             continue
         twin = TWINS[name]
         assert twin(d.obs, d.legal, NO_PARAMS, memory, rng) == d.choice, context

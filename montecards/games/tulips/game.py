@@ -20,6 +20,7 @@ from montecards.engine.spec import (
     check_int_range,
     parse_int_list,
 )
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.games.tulips import kernel, rules, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
@@ -66,6 +67,7 @@ ERRORS = {
         "the second action of a turn repeats the first (open and secret are both festival)"
     ),
     kernel.ERR_BAD_RECEIVER: "a gift needs a receiver that is another seat (and only a gift takes one)",
+    kernel.ERR_USER: "a user strategy chose an index outside its legal moves",
     kernel.ERR_REVEAL: (
         "secret_reveal_order must be min(secret festival size, secret_reveal) distinct "
         "secret-festival cards"
@@ -261,24 +263,29 @@ def _trace_frame(events: np.ndarray, p: dict[str, Any]) -> pd.DataFrame:
 
 
 def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                 strategy_names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+                 strategy_names: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Game ``index`` of the run with ``seed`` as raw kernel events ``(n, 6)`` int64 rows
-    ``(kind, seat, card, a, b, c)`` (kinds ``rules.EV_*``) and its output row."""
+    ``(kind, seat, card, a, b, c)`` (kinds ``rules.EV_*``) and its output row.
+
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``);
+    a user strategy's fault raises ``StrategyError``."""
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     names = SPEC.strategy_codes(players, strategy_names)
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    kernel.trace_one(
+    user = user_arg(names, 1)
+    serial_call(names, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(names), row, buffer,
-    )
+        SPEC.strategy_array(names), row, buffer, None, user,
+    ))
     return buffer[1 : buffer[0, 0] + 1].copy(), row
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[str]):
+def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[Any]):
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played):
-    every draw, action, gift receiver and ranking change; ``(events DataFrame, row)``."""
+    every draw, action, gift receiver and ranking change; ``(events DataFrame, row)``.
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     events, row = kernel_trace(seed, index, players, resolved, strategy_names)
@@ -286,7 +293,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, st
 
 
 def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
-              strategy_names: Sequence[str]) -> list[Decision]:
+              strategy_names: Sequence[Any]) -> list[Decision]:
     """Every decision of game ``index`` of the run with ``seed`` (the very game the run played),
     as the decision interface shows it (``view``): seat, observation, legal moves and the
     index of the move the seat's strategy made (``decisions.NO_CHOICE`` if it is not legal)."""
@@ -295,10 +302,11 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     names = SPEC.strategy_codes(players, strategy_names)
     log = new_log(view.LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    kernel.trace_one(
-        np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(names), row, np.zeros((0, rules.TRACE_COLS), np.int64), log,
-    )
+    user = user_arg(names, 1)
+    serial_call(names, user, lambda: kernel.trace_one(
+        np.uint64(seed), int(index), players, pack_params(players, resolved),
+        SPEC.strategy_array(names), row, np.zeros((0, rules.TRACE_COLS), np.int64), log, user,
+    ))
     return read_log(log)
 
 
@@ -523,6 +531,7 @@ SPEC = replace(
     play_scripted=play_scripted,
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
+    decision_kinds=2,
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

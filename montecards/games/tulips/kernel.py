@@ -16,8 +16,19 @@ import numpy as np
 from numba import njit, prange
 
 from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.user import (
+    USER,
+    ask,
+    end_block,
+    legal_buffer,
+    obs_buffer,
+    open_seats,
+    start_game,
+    stopped,
+)
 from montecards.games.tulips.rules import (
     ACTIONS,
     DECK,
@@ -79,7 +90,16 @@ from montecards.games.tulips.strategies import (
 from montecards.games.tulips.view import (
     DECISION_ACTION,
     DECISION_SETUP,
+    MAX_LEGAL,
+    NO_CLASS,
+    OBS_SIZE,
+    legal_moves,
     log_decision,
+    move_action,
+    move_card,
+    move_receiver,
+    observe_constants,
+    observe_decision,
     setup_move,
 )
 from montecards.rng import bounded, seed_stream
@@ -106,6 +126,21 @@ ERR_BAD_ACTION = 6
 ERR_SAME_ACTION = 7
 ERR_BAD_RECEIVER = 8
 ERR_REVEAL = 9
+ERR_USER = 10
+
+
+@hot
+def ask_user(g, seat, kind, first_class, seats):
+    """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
+    -1 when it chose an index outside the legal moves (``engine.user.ask``). The observation
+    is ``view.observe``'s: its entries that are the same all block long were written by
+    :func:`open_user_seats`. ``hot`` (no reference counting, ``engine/jit.py``): it allocates
+    nothing, and with reference counting each call increfs and decrefs the buffers it takes
+    out of ``seats``."""
+    observe_decision(g, seat, kind, first_class, obs_buffer(seats))
+    legal = legal_buffer(seats)
+    k = ask(seats, seat, legal_moves(g, seat, kind, first_class, legal))
+    return -1 if k < 0 else legal[k]
 
 
 @njit(cache=True)
@@ -120,6 +155,17 @@ def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
     return script_setup[seat]
 
 
+@njit(cache=True)
+def open_user_seats(fns, user, block, g):
+    """``engine.user.open_seats`` for this game's decision interface, with the entries of the
+    observation that stay the same all block long (``view.observe_constants``) written once;
+    None when ``fns`` is None. ``g``: the block's state, its tables set (``init_tables``)."""
+    seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    if fns is not None:  # an argument: numba prunes the branch when it is None
+        observe_constants(g, obs_buffer(seats))
+    return seats
+
+
 @njit(cache=True, inline="always")
 def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
     """Decision code of a strategy seat's action with ``card`` (see strategies.decode)."""
@@ -131,10 +177,15 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
 
 
 @njit(cache=True)
-def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log=None):
+def set_up(
+    g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
+    seats=None, log=None,
+):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
 
-    ``log``: the decision log (``view.log_decision``), or None (runs: compiled out).
+    ``seats``: the user seats (``engine.user.open_seats``), or None (runs of built-in
+    strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
+    (runs: compiled out).
     """
     players = g[PLAYERS]
     reset_game(g, lazy)
@@ -153,7 +204,13 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
     for seat in range(players):  # simultaneous: every choice is made before any is applied
         a = dealt_card(g, seat, 0)
         b = dealt_card(g, seat, 1)
-        k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
+        if seats is not None and strategies[seat] == USER:
+            move = ask_user(g, seat, DECISION_SETUP, NO_CLASS, seats)
+            if move < 0:
+                return ERR_USER
+            k = 0 if move_card(move) == a else 1
+        else:
+            k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
         if k != 0 and k != 1:
             g[ERR_AT] = seat
             return ERR_SETUP_CHOICE
@@ -174,19 +231,23 @@ def set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_op
 @njit(cache=True)
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
-    script_open, script_setup, script_dec, script_reveal, log=None,
+    script_open, script_setup, script_dec, script_reveal, seats=None, log=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
     ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
-    ``log``: the decision log filled at every decision, or None (runs: compiled out).
+    ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
+    strategy, and numba compiles that path out. ``log``: the decision log filled at every
+    decision, or None (runs: compiled out). A user strategy's index outside the legal moves
+    stops the game (``ERR_USER``; the block's fault record says which and why).
     """
-    if log is None:  # runs: no argument at all (numba's Omitted), not one more word per call
+    if seats is None and log is None:  # runs: no argument at all (numba's Omitted)
         err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
     else:
         err = set_up(
-            g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup, log
+            g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
+            seats, log,
         )
     if err != ERR_NONE:
         return err
@@ -226,6 +287,12 @@ def play_game(
                     return err
                 action = script_dec[k, 0]
                 receiver = script_dec[k, 1]
+            elif seats is not None and strategy == USER:
+                move = ask_user(g, seat, DECISION_ACTION, first_class, seats)
+                if move < 0:
+                    return ERR_USER
+                action = move_action(move)
+                receiver = move_receiver(move)  # 0 unless a gift, as decode's
             else:
                 action, receiver = decode(
                     choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
@@ -307,27 +374,39 @@ def new_work():
 
 @njit(cache=True)
 def play_one(
-    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d, log=None
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d,
+    seats=None, log=None,
 ):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``
-    (``log``: a decision log; runs leave it out, as Parade's ``play_one`` explains)."""
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
+    ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
+
+    ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
+    out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all).
+    """
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    if log is None:
+    if seats is None and log is None:
         play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
-    else:
-        play_game(
-            g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d, log
-        )
-    write_row(g, rows, k)
+        write_row(g, rows, k)
+        return ERR_NONE
+    start_game(seats, seed, index, player_count(g), strategies)
+    err = play_game(
+        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
+        seats, log,
+    )
+    if err == ERR_NONE:
+        write_row(g, rows, k)
+    return err
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
-    ``owned`` keeps alive: no reference counting in the per-action calls.
+    ``owned`` keeps alive: no reference counting in the per-action calls. ``options``: None
+    (Tulips compiles no optional parts, ``kernel_options``). ``user``: the user strategies
+    (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
     """
     owned = new_work()
     init_tables(owned[0], players, params)
@@ -339,37 +418,70 @@ def play_block(seed, start, players, params, strategies, rows):
     no_2d = borrow(owned[5])
     seat_strategies = borrow(strategies)
     out = borrow(rows)
+    seats = open_user_seats(fns, user, block, g)
     for k in range(rows.shape[0]):
-        play_one(
+        if seats is None:
+            play_one(
+                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
+                no_trace, no_trace, no_1d, no_2d,
+            )
+        elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d,
-        )
+            no_trace, no_trace, no_1d, no_2d, seats,
+        ) != ERR_NONE or stopped(seats):
+            break
+    end_block(seats)
     keep_alive(owned)
     keep_alive(strategies)
     keep_alive(rows)
 
 
 @njit(cache=True, parallel=True)
-def run_chunk(seed, start, players, params, strategies, rows):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game)."""
+def run_games(seed, start, players, params, strategies, rows, options, fns, user):
+    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
+    in blocks of consecutive games spread over the threads. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     n = rows.shape[0]
     blocks = block_count(n)
     for b in prange(blocks):
         lo = block_start(n, blocks, b)
         hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi])
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+
+def kernel_options(strategies: np.ndarray) -> None:
+    """None: Tulips' kernels have no optional compiled parts (Parade's ``rollout`` is one)."""
+    return None
+
+
+def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
+    block on this thread when ``serial`` (so that an exception a user strategy raises comes
+    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
+    every game: see ``engine/CONTRACT.md``.)"""
+    options = kernel_options(strategies)
+    fns, data = (None, None) if user is None else user
+    if serial:
+        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
+    else:
+        run_games(seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log=None):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``)."""
+    and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
+    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
-    play_one(
+    fns, data = (None, None) if user is None else user
+    seats = open_user_seats(fns, data, 0, g)
+    err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d, log,
+        trace, no_trace, no_1d, no_2d, seats, log,
     )
+    end_block(seats)
+    return err
 
 
 @njit(cache=True)
@@ -384,7 +496,7 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions,
-        reveal, log,
+        reveal, None, log,
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:

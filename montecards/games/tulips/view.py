@@ -335,17 +335,39 @@ def observe(g, seat, kind, first_class, obs):
     """Fill all ``OBS_SIZE`` entries of ``obs`` with what ``seat`` sees at this decision.
 
     ``first_class``: the kind of the turn's first action (``NO_CLASS`` before it; ignored at
-    set-up).
+    set-up). :func:`observe_constants` then :func:`observe_decision`.
     """
+    observe_constants(g, obs)
+    observe_decision(g, seat, kind, first_class, obs)
+
+
+@njit(cache=True)
+def observe_constants(g, obs):
+    """The entries of ``obs`` that stay the same for a whole block of games (same players, same
+    rules): players, majorities paid, reveal size, bonuses, majority table, and the seats that
+    are not at the table (0). The kernel's user path writes them once per block."""
+    players = player_count(g)
+    obs[OBS_PLAYERS] = players
+    obs[OBS_N_MAJ] = majorities_paid(g)
+    obs[OBS_REVEAL] = reveal_size(g)
+    for p in range(N_PLACES):
+        obs[OBS_GIVE_BONUS + p] = give_bonus(g, p)
+        obs[OBS_KEEP_BONUS + p] = keep_bonus(g, p)
+        for k in range(N_MAJORITY_COLS):
+            obs[OBS_MAJ_TABLE + p * N_MAJORITY_COLS + k] = majority_award(g, p, k)
+    for i in range(OBS_SEATS + players * SEAT_FIELDS, OBS_SIZE):
+        obs[i] = 0
+
+
+@njit(cache=True)
+def observe_decision(g, seat, kind, first_class, obs):
+    """Every other entry of ``obs`` (those of :func:`observe_constants` are left as they are)."""
     players = player_count(g)
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = seat
-    obs[OBS_PLAYERS] = players
     obs[OBS_TURN] = turns_begun(g)
     obs[OBS_PILE] = pile_left(g)
     obs[OBS_SECRET_N] = secret_size(g)
-    obs[OBS_N_MAJ] = majorities_paid(g)
-    obs[OBS_REVEAL] = reveal_size(g)
     if kind == DECISION_SETUP:
         obs[OBS_STEP] = -1
         obs[OBS_FIRST_CLASS] = NO_CLASS
@@ -370,25 +392,21 @@ def observe(g, seat, kind, first_class, obs):
         obs[OBS_OWN_SECRET_VALUE + c] = 0
     for p in range(N_PLACES):
         obs[OBS_RANK + p] = colour_at(g, p)
-        obs[OBS_GIVE_BONUS + p] = give_bonus(g, p)
-        obs[OBS_KEEP_BONUS + p] = keep_bonus(g, p)
-        for k in range(N_MAJORITY_COLS):
-            obs[OBS_MAJ_TABLE + p * N_MAJORITY_COLS + k] = majority_award(g, p, k)
     for i in range(secret_size(g)):
         if secret_owner(g, i) == seat:
             card = secret_card(g, i)
-            obs[OBS_OWN_SECRET_COUNT + colour_of(g, card)] += 1
-            obs[OBS_OWN_SECRET_VALUE + colour_of(g, card)] += value_of(g, card)
-    for s in range(MAX_PLAYERS):
+            colour = colour_of(g, card)
+            obs[OBS_OWN_SECRET_COUNT + colour] += 1
+            obs[OBS_OWN_SECRET_VALUE + colour] += value_of(g, card)
+    for s in range(players):
         base = OBS_SEATS + s * SEAT_FIELDS
-        here = s < players
-        obs[base + S_KEEP] = keep_total(g, s) if here else 0
-        obs[base + S_GIVE] = give_total(g, s) if here else 0
-        obs[base + S_POINTS] = so_far(g, s) if here else 0
-        obs[base + S_TULIPS] = tulips(g, s) if here else 0
+        obs[base + S_KEEP] = keep_total(g, s)
+        obs[base + S_GIVE] = give_total(g, s)
+        obs[base + S_POINTS] = so_far(g, s)
+        obs[base + S_TULIPS] = tulips(g, s)
         for c in range(N_COLOURS):
-            obs[base + S_COUNT + c] = bouquet_count(g, s, c) if here else 0
-            obs[base + S_VALUE + c] = bouquet_value(g, s, c) if here else 0
+            obs[base + S_COUNT + c] = bouquet_count(g, s, c)
+            obs[base + S_VALUE + c] = bouquet_value(g, s, c)
 
 
 @njit(cache=True)
