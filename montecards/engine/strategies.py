@@ -468,7 +468,10 @@ def check_faults(user: tuple, seats: Sequence[UserStrategy | None],
     strategy raised comes out as itself (numba drops it in a parallel loop).
     """
     faults = user[1][3]
-    broken = faults[faults[:, jit_user.FAULT_STATE] != jit_user.DONE]
+    # a block in state 0 never started (numba stops handing out blocks after an exception in
+    # another one): it broke nothing itself
+    state = faults[:, jit_user.FAULT_STATE]
+    broken = faults[(state != jit_user.DONE) & (state != 0)]
     if broken.shape[0] == 0:
         return
     record = broken[np.argmin(broken[:, jit_user.FAULT_GAME])]
