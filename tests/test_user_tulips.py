@@ -239,10 +239,6 @@ def test_an_exception_in_a_strategy_stops_the_run_with_its_message(tmp_path):
         tulips.decisions(seed, game, players, None, ["random", boom, "greedy"])
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "engine: when a strategy raises in the parallel loop, numba skips the blocks not yet "
-    "started; their fault records stay 0 (state 0, game 0) and check_faults takes one of them "
-    "as the first broken game ('(seat 0) in game 0 stopped the run ... state 0')"))
 def test_an_exception_in_a_run_of_many_blocks_names_its_game(tmp_path):
     boom = write_strategy(tmp_path, "tulips_boom_blocks", 'raise ValueError("boom")')
     players, seed = 3, 9
