@@ -74,6 +74,15 @@ def choice_index(legal, n_legal, move):
     return NO_CHOICE
 
 
+@njit(cache=True)
+def log_choice(log, slot, move):
+    """Log the index of ``move`` among row ``slot``'s legal moves (``NO_CHOICE`` if it is not
+    there); a no-op for ``slot`` -1 (a full log): for games that log a decision before it is
+    made (``log_slot`` first, the choice when it is known)."""
+    if slot >= 0:
+        log[5][slot] = choice_index(log[3][slot], log[4][slot], move)
+
+
 class LogOverflowError(RuntimeError):
     """A game made more decisions than its log holds (raise the game's capacity)."""
 

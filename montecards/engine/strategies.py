@@ -60,6 +60,8 @@ class UserStrategy:
     origin: str = "object"
     source: str = ""
     source_hash: str = ""
+    alias: str = ""
+    """The label when another strategy of this process already holds the plain one (``register``)."""
     _compiled: Any = field(default=None, repr=False)
 
     @property
@@ -74,9 +76,8 @@ class UserStrategy:
     @property
     def label(self) -> str:
         """How outputs name this strategy: its reference, with its params when it has any."""
-        override = self.__dict__.get("label_override")
-        if override:
-            return override
+        if self.alias:
+            return self.alias
         if not self.params:
             return self.reference
         return f"{self.reference}[{','.join(f'{p:g}' for p in self.params)}]"
@@ -107,7 +108,7 @@ class UserStrategy:
 
     def bind(self, params: Sequence[float] | None) -> UserStrategy:
         """The same strategy with seat weights ``params`` (None or empty: none)."""
-        return replace(self, params=check_params(self.reference, params), _compiled=self._compiled)
+        return replace(self, params=check_params(self.reference, params), alias="")
 
     def for_game(self, game: str, has_decisions: bool) -> UserStrategy:
         """This strategy, checked to be usable in ``game``."""
@@ -395,11 +396,7 @@ def register(found: UserStrategy) -> str:
     other = _KNOWN.get(label)
     if other is not None and other is not found and other.identity() != found.identity():
         label = f"{label}@{found.source_hash[:8]}"
-        other = _KNOWN.get(label)
-        if other is not None and other.identity() == found.identity():
-            return label
-        found = replace(found, params=found.params)
-        object.__setattr__(found, "label_override", label)
+        found = replace(found, alias=label)
     _KNOWN.setdefault(label, found)
     return label
 

@@ -13,7 +13,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
-from montecards.engine.decisions import choice_index, log_slot
+from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
@@ -193,12 +193,7 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
     if strategy == RANDOM:
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
-        a = find_in_hand(g, seat, script_discards[seat, 0])
-        b = find_in_hand(g, seat, script_discards[seat, 1])
-        for p in range(PAIRS.shape[0]):
-            if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
-                return p
-        return -1
+        return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
     return greedy_discard(g, seat)
 
 
@@ -213,14 +208,6 @@ def log_decision(g, seat, kind, log):
         observe(g, seat, kind, obs[slot])
         n_legal[slot] = legal_moves(g, seat, kind, legal[slot])
     return slot
-
-
-@hot
-def log_choice(log, slot, move):
-    """Log the index of ``move`` among the row's legal moves (``NO_CHOICE`` if not there)."""
-    if slot >= 0:
-        _, _, _, legal, n_legal, choices = log
-        choices[slot] = choice_index(legal[slot], n_legal[slot], move)
 
 
 @hot
@@ -373,8 +360,6 @@ def kernel_options(strategies: np.ndarray) -> bool | None:
     """
     return True if (np.asarray(strategies) == ROLLOUT).any() else None
 
-
-rollout_flag = kernel_options
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from montecards.engine.decisions import choice_index, log_slot
+from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
@@ -142,14 +142,6 @@ def log_decision(g, seat, kind, log):
         observe(g, seat, kind, obs[slot])
         n_legal[slot] = legal_moves(g, seat, kind, legal[slot])
     return slot
-
-
-@hot
-def log_choice(log, slot, move):
-    """Log the index of ``move`` among the row's legal moves (``NO_CHOICE`` if not there)."""
-    if slot >= 0:
-        _, _, _, legal, n_legal, choices = log
-        choices[slot] = choice_index(legal[slot], n_legal[slot], move)
 
 
 @hot
