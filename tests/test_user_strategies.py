@@ -277,3 +277,15 @@ def test_the_signature_is_read_only_where_the_docs_say():
     args = jit_user.SIG.args
     assert [a.mutable for a in args[:3]] == [False, False, False]
     assert args[3].mutable and args[4].mutable
+
+
+def test_two_functions_of_one_name_keep_apart_in_analyses():
+    def make(k):
+        def choose(obs, legal, params, memory, rng):
+            return min(k, len(legal) - 1)
+        return choose
+
+    first, last = make(0), make(5)
+    labels = user_strategies.as_labels([first, last, first])
+    assert labels[0] == labels[2] != labels[1]
+    assert user_strategies.known(labels[1]).function is last

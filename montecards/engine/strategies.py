@@ -389,13 +389,18 @@ indexes, lineups), and a label given back resolves to the very strategy it names
 
 
 def register(found: UserStrategy) -> str:
-    """``found``'s label, under which :func:`known` finds it again. A different strategy that
-    already holds the label (another function of the same name) gets the label with its
-    source hash appended, so a label never names two strategies."""
-    label = found.label
-    other = _KNOWN.get(label)
-    if other is not None and other is not found and other.identity() != found.identity():
-        label = f"{label}@{found.source_hash[:8]}"
+    """``found``'s label, under which :func:`known` finds it again. Another function that
+    already holds the label (one of the same name, or a closure of the same source) gets the
+    label numbered, ``choose#2``, so a label never names two strategies."""
+    base = label = found.label
+    number = 1
+    while True:
+        other = _KNOWN.get(label)
+        if other is None or (other.function is found.function and other.params == found.params):
+            break
+        number += 1
+        label = f"{base}#{number}"
+    if label != base:
         found = replace(found, alias=label)
     _KNOWN.setdefault(label, found)
     return label
