@@ -19,8 +19,7 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
-from numba.extending import overload
+from numba import njit, prange
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import block_count, block_start
@@ -28,6 +27,7 @@ from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
     ask,
+    borrow_seats,
     end_block,
     legal_buffer,
     obs_buffer,
@@ -146,25 +146,6 @@ def record_deck(g, deck_rng, scripted, trace):
             g[DECK + d] = card
     for k in range(n):
         record(trace, EV_CARD, g, -1, g[DECK + k], 0, 0.0, 0.0, -1.0, k)
-
-
-def borrow_seats(seats):
-    """The user seats (``engine.user.open_seats``) with borrowed views (``engine.borrow``) of
-    their arrays, or None when ``seats`` is None: no reference counting in the per-decision
-    calls. The caller keeps ``seats`` alive while the views are used. Jitted code only."""
-    raise NotImplementedError("borrow_seats is only callable from jitted code")
-
-
-@overload(borrow_seats, jit_options={"cache": True})
-def _borrow_seats(seats):
-    if isinstance(seats, types.NoneType):
-        return lambda seats: None
-
-    def build(seats):
-        return (seats[0], borrow(seats[1]), borrow(seats[2]), borrow(seats[3]), borrow(seats[4]),
-                borrow(seats[5]), borrow(seats[6]), borrow(seats[7]), seats[8])
-
-    return build
 
 
 @njit(cache=True, inline="always")
