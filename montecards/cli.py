@@ -31,8 +31,9 @@ def game_options(func):
     )(func)
     func = click.option(
         "--strategy-params", "strategy_params", multiple=True, metavar="LIST",
-        help="A user strategy's weights, comma-separated: once for every user seat, or once per "
-        "seat in seat order ('-' for a seat without).",
+        help="Weights of a user strategy or a weighted built-in (weighted, tuned), "
+        "comma-separated: once for every such seat, or once per seat in seat order ('-' for a "
+        "seat without). A built-in's weights may also go in its name: -s 'weighted[1,0.5]'.",
     )(func)
     func = click.option(
         "--param", "params", multiple=True, metavar="KEY=VALUE",

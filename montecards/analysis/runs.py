@@ -37,6 +37,7 @@ from montecards.engine.runner import (
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
 from montecards.engine.strategies import labels_of, seats_of
 from montecards.engine.summary import Summary
+from montecards.engine.weights import WeightedSeat
 
 DEFAULT_MAX_GAMES = 50_000_000
 
@@ -159,7 +160,7 @@ def prepare(
     """
     spec = games.get(game)
     players = spec.check_players(spec.default_players if players is None else players)
-    entries = bind_params(spec.strategy_codes(players, strategies), strategy_params)
+    entries = bind_params(spec.strategy_codes(players, strategies), strategy_params, spec)
     resolved = spec.resolve_params(players, params)
     seed = new_seed() if seed is None else check_seed(seed)
     seats = seats_of(entries)
@@ -167,7 +168,7 @@ def prepare(
         game=spec.name,
         seed=seed,
         players=players,
-        params=spec.pack_params(players, resolved),
+        params=spec.kernel_params(players, resolved, entries),
         strategies=spec.strategy_array(entries),
         spec_module=games.GAME_MODULES[spec.name],
         user=tuple(seats) if any(s is not None for s in seats) else (),
@@ -178,8 +179,9 @@ def prepare(
     return spec, config, labels_of(entries), resolved
 
 
-def bind_params(entries: list[Any], strategy_params: Any) -> list[Any]:
-    """``entries`` with each user seat's ``params`` bound (``prepare``)."""
+def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec | None = None) -> list[Any]:
+    """``entries`` with each seat's ``params`` bound (``prepare``): a user strategy's, or a
+    weighted built-in's weights (``spec.weighted``)."""
     if strategy_params is None:
         return entries
     if isinstance(strategy_params, str) or not hasattr(strategy_params, "__len__"):
@@ -195,7 +197,10 @@ def bind_params(entries: list[Any], strategy_params: Any) -> list[Any]:
         )
     bound = []
     for seat, (entry, params) in enumerate(zip(entries, per_seat)):
-        if isinstance(entry, str):
+        if isinstance(entry, WeightedSeat) or (spec is not None and isinstance(entry, str) and entry in spec.weighted):
+            name = entry.name if isinstance(entry, WeightedSeat) else entry
+            bound.append(spec.with_weights(name, params) if params is not None and len(params) else entry)
+        elif isinstance(entry, str):
             if params is not None and len(params) > 0 and not flat:
                 raise InputError(f"seat {seat} plays the built-in {entry}, which takes no strategy params")
             bound.append(entry)

@@ -27,6 +27,7 @@ import numpy as np
 
 from montecards.engine import strategies as user_strategies
 from montecards.engine.user import USER
+from montecards.engine.weights import Weights, WeightedSeat, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
 WIN_UNIT = 60
@@ -132,6 +133,9 @@ class GameSpec:
     player decisions."""
     decision_kinds: int = 0
     """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
+    weighted: dict[str, Weights] = field(default_factory=dict)
+    """The built-ins that read run-time weights (``engine/weights.py``), by name: their
+    features, default weights and tuning bounds."""
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)
@@ -197,6 +201,11 @@ class GameSpec:
     def _strategy_entry(self, name: Any) -> Any:
         if isinstance(name, str) and name in self.strategies:
             return name
+        if isinstance(name, WeightedSeat):
+            return self.with_weights(name.name, name.weights)
+        bracketed = parse_label(name) if isinstance(name, str) else None
+        if bracketed is not None and bracketed[0] in self.strategies:
+            return self.with_weights(*bracketed)
         if isinstance(name, str) and user_strategies.known(name) is not None:
             return user_strategies.known(name).for_game(self.name, self.has_decisions)
         if isinstance(name, str) and not user_strategies.looks_like_reference(name):
@@ -211,11 +220,31 @@ class GameSpec:
             found = user_strategies.from_function(name)
         return found.for_game(self.name, self.has_decisions)
 
+    def with_weights(self, name: str, weights: Sequence[Any]) -> WeightedSeat:
+        """A seat of the weighted built-in ``name`` with ``weights`` (checked: InputError)."""
+        if name not in self.weighted:
+            takes = ", ".join(self.weighted) or "none"
+            raise InputError(
+                f"{self.name}'s built-in {name} takes no weights (built-ins that do: {takes})"
+            )
+        return WeightedSeat(name, self.weighted[name].check(name, weights))
+
     def strategy_array(self, names: Sequence[Any]) -> np.ndarray:
         """Per-seat strategy codes for the kernels (``engine.user.USER`` for a user strategy)."""
-        return np.array(
-            [self.strategies.index(n) if isinstance(n, str) else USER for n in names], dtype=np.int64
-        )
+        return np.array([self._code(n) for n in names], dtype=np.int64)
+
+    def _code(self, entry: Any) -> int:
+        if isinstance(entry, str):
+            return self.strategies.index(entry)
+        if isinstance(entry, WeightedSeat):
+            return self.strategies.index(entry.name)
+        return USER
+
+    def kernel_params(self, players: int, params: dict[str, Any], entries: Sequence[Any]) -> np.ndarray:
+        """The parameter vector a kernel reads: ``pack_params``, and the weights table when a
+        seat plays a weighted built-in (``engine/weights.py``; ``entries`` as from
+        :meth:`strategy_codes`)."""
+        return append_table(self.pack_params(players, params), seat_weights(entries, self.weighted))
 
 
 def parse_text(param: Param, text: str) -> Any:

@@ -31,6 +31,7 @@ import numpy as np
 
 from montecards.engine import user as jit_user
 from montecards.engine.kernel import block_count
+from montecards.engine.weights import WeightedSeat
 from montecards.errors import InputError, StrategyError
 
 DEFAULT_MEMORY = 128
@@ -418,7 +419,8 @@ def as_labels(strategies: Any) -> Any:
         return strategies
     if callable(strategies):
         return register(from_function(strategies))
-    return [s if isinstance(s, str) or s is None else register(from_function(s)) for s in strategies]
+    return [s if isinstance(s, str) or s is None else str(s) if isinstance(s, WeightedSeat)
+            else register(from_function(s)) for s in strategies]
 
 
 def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
