@@ -15,13 +15,14 @@ from montecards import _cache  # noqa: F401  (first: every later jitted function
 __version__ = "0.1.0"
 
 __all__ = [
-    "simulate", "trace", "strategy", "load_strategy", "UserStrategy", "StrategyError", "InputError",
+    "simulate", "trace", "tune", "strategy", "load_strategy", "UserStrategy", "StrategyError", "InputError",
     "get_game", "game_names", "__version__",
 ]
 
 _LAZY = {
     "simulate": ("montecards.api", "simulate"),
     "trace": ("montecards.api", "trace"),
+    "tune": ("montecards.analysis.tune", "tune"),
     "InputError": ("montecards.engine.spec", "InputError"),
     "strategy": ("montecards.engine.strategies", "strategy"),
     "load_strategy": ("montecards.engine.strategies", "load"),
@@ -34,6 +35,7 @@ _LAZY = {
 for pandas and the analysis layer (about 65 MB each)."""
 
 if TYPE_CHECKING:
+    from montecards.analysis.tune import tune
     from montecards.api import simulate, trace
     from montecards.engine.spec import InputError
     from montecards.engine.strategies import UserStrategy, strategy

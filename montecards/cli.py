@@ -243,4 +243,4 @@ def main() -> None:
         fail(exc.format_message())
 
 
-_register_analysis(cli)  # seats, compare, sweep, report
+_register_analysis(cli)  # seats, compare, sweep, report, tune

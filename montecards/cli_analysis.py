@@ -336,7 +336,82 @@ def report_command(game, out_dir, quick, seed, jobs) -> None:
     click.echo(f"wrote {path} and {len(list(Path(path).parent.glob('*.png')))} figures")
 
 
-COMMANDS = (seats_command, compare_command, sweep_command, report_command)
+def _float_list(text: str, what: str) -> list[float]:
+    try:
+        return [float(v) for v in text.strip().strip("[]").split(",") if v.strip()]
+    except ValueError:
+        raise InputError(f"{what} takes numbers separated by commas, got {text!r}") from None
+
+
+def _bounds(text: str | None) -> list[tuple[float, float]] | None:
+    """``--bounds 'LOW:HIGH,LOW:HIGH,...'`` (one pair per weight)."""
+    if text is None:
+        return None
+    pairs = []
+    for part in text.split(","):
+        low, sep, high = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            pairs.append((float(low), float(high)))
+        except ValueError:
+            raise InputError(f"--bounds takes LOW:HIGH pairs separated by commas, got {part!r}") from None
+    return pairs
+
+
+@click.command("tune")
+@click.argument("game")
+@click.option("-s", "--strategy", default="weighted", show_default=True,
+              help="What to tune: a weighted built-in (weighted, tuned) or a user strategy that reads "
+              "params (file.py:name, module:name).")
+@click.option("-p", "--players", type=int, default=None, help="Number of players.")
+@click.option("--opponent", "opponents", multiple=True,
+              help="Opponent strategy: once for every other seat, or once per other seat (default: the "
+              "game's default strategy). Earlier winners as 'weighted[...]'.")
+@click.option("--method", type=click.Choice(["cma", "race"]), default="cma", show_default=True,
+              help="cma: CMA-ES over the weights' bounds; race: successive halving among --candidate.")
+@click.option("--candidate", "candidates", multiple=True, metavar="LIST",
+              help="race: a candidate's weights, comma-separated (repeat; the first is the baseline).")
+@click.option("--budget", type=int, default=None, help="Games the search may play [default: 4,000,000].")
+@click.option("--deals", type=int, default=None,
+              help="Deals per candidate per generation (race: at least, per round) [default: 5,000].")
+@click.option("--holdout", type=int, default=None, help="Held-out deals for the winner [default: 100,000].")
+@click.option("--x0", default=None, metavar="LIST", help="Starting weights (default: the strategy's).")
+@click.option("--bounds", default=None, metavar="LOW:HIGH,...", help="Bounds per weight (default: the strategy's).")
+@click.option("--popsize", type=int, default=None, help="CMA-ES population (default: 4 + 3 ln(weights)).")
+@click.option("--sigma", type=float, default=0.2, show_default=True,
+              help="CMA-ES's first step, as a fraction of each bound's width.")
+@click.option("--checkpoint", default=None, type=click.Path(dir_okay=False), metavar="FILE.pkl",
+              help="Save the search after every generation; run again with the same file to resume.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
+@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout (with the history).")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Rule or model parameter (repeatable; lists comma-separated).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
+              help="Also write the convergence figure to this PNG file.")
+@_backend_options
+def tune_command(game, strategy, players, opponents, method, candidates, budget, deals, holdout, x0,
+                 bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path) -> None:
+    """Tune a strategy's weights by simulation against opponents, on common random numbers over
+    every seat rotation, and re-measure the winner on held-out deals."""
+    from montecards.analysis import tune
+    from montecards.analysis.tune import DEFAULT_BUDGET, DEFAULT_DEALS, DEFAULT_HOLDOUT
+
+    res = tune(
+        game, strategy=strategy, players=players, opponents=list(opponents) or None,
+        budget=DEFAULT_BUDGET if budget is None else budget, seed=seed, method=method,
+        candidates=[_float_list(c, "--candidate") for c in candidates] or None,
+        deals=DEFAULT_DEALS if deals is None else deals,
+        holdout=DEFAULT_HOLDOUT if holdout is None else holdout,
+        x0=None if x0 is None else _float_list(x0, "--x0"), bounds=_bounds(bounds), popsize=popsize,
+        sigma=sigma, params=_params(params), jobs=jobs, checkpoint=checkpoint, progress=progress,
+    )
+    _emit(res, as_json, res.text(), plot_path)
+
+
+COMMANDS = (seats_command, compare_command, sweep_command, report_command, tune_command)
 
 
 def register(group: click.Group) -> None:

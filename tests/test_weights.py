@@ -9,8 +9,8 @@ from montecards.engine.spec import InputError
 from montecards.engine.weights import (
     MAX_WEIGHTS,
     TABLE_SIZE,
-    Weights,
     WeightedSeat,
+    Weights,
     append_table,
     parse_label,
     seat_weights,

@@ -5,6 +5,7 @@
   ranking honest about non-transitive results);
 * :func:`compare_variants` — rule variants on common random numbers (paired differences);
 * :func:`sweep` — one parameter over a list of values, on common random numbers;
+* :func:`tune` — a strategy's weights tuned by simulation (CMA-ES or racing), held-out checked;
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
@@ -32,6 +33,8 @@ _MODULE_OF = {
     "VariantComparison": "variants",
     "compare_variants": "variants",
     "sweep": "variants",
+    "TuneResult": "tune",
+    "tune": "tune",
 }
 """Loaded on first use: ``montecards simulate`` needs only ``results``, and the comparisons
 would otherwise bring in pandas before a single game is played."""
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
     from montecards.analysis.results import SimulationResult
     from montecards.analysis.runs import Adaptive, backend_session, per_game, setup
     from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
+    from montecards.analysis.tune import TuneResult, tune
     from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
 
 
@@ -60,6 +64,7 @@ __all__ = [
     "SeatAdvantage",
     "SimulationResult",
     "SweepResult",
+    "TuneResult",
     "VariantComparison",
     "compare_variants",
     "matchups",
@@ -71,5 +76,6 @@ __all__ = [
     "share_interval",
     "simulate_adaptive",
     "sweep",
+    "tune",
     "wilson",
 ]

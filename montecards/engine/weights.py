@@ -68,7 +68,9 @@ class Weights:
         try:
             values = tuple(float(w) for w in weights)
         except (TypeError, ValueError):
-            raise InputError(f"{name} takes {len(self.features)} numbers as weights, got {weights!r}") from None
+            raise InputError(
+                f"{name} takes {len(self.features)} numbers as weights, got {weights!r}"
+            ) from None
         if len(values) != len(self.features):
             raise InputError(
                 f"{name} takes {len(self.features)} weights ({', '.join(self.features)}), got {len(values)}"

@@ -361,3 +361,54 @@ def metric_by_players(
         fontsize=10,
     )
     return fig
+
+
+@styled
+def tune_figure(result: Any):
+    """A tuning run's convergence: per generation the candidates' shares, the search centre's
+    share and its paired gain over the starting weights (95 % band); the held-out measurement
+    of the winner at the right. Racing: every candidate's running share by round."""
+    h = result.history
+    fig, axes = new_figure(1, 2, width=11.0, height=4.0)
+    fair = 100 * result.fair_share
+    hold = result.holdout
+    if result.method == "cma":
+        cand = h[h.role == "candidate"]
+        axes[0].scatter(cand.generation, 100 * cand.share, s=6, color=colour(7), alpha=0.5, label="candidates")
+        c = h[h.role == "centre"]
+        b = h[h.role == "baseline"]
+        axes[0].plot(c.generation, 100 * c.share, marker="o", ms=3, color=colour(0), label="search centre")
+        axes[0].plot(b.generation, 100 * b.share, color=colour(1), lw=1, label="starting weights")
+        axes[1].plot(c.generation, 100 * c.gain, marker="o", ms=3, color=colour(0), label="centre - start")
+        axes[1].fill_between(c.generation, 100 * c.gain_low, 100 * c.gain_high, color=colour(0), alpha=0.2)
+        last = float(c.generation.max()) + 1 if len(c) else 0.0
+        axes[1].errorbar([last], [100 * hold["gain"]], yerr=[[100 * (hold["gain"] - hold["gain_low"])],
+                         [100 * (hold["gain_high"] - hold["gain"])]], fmt="s", color=colour(3),
+                         capsize=3, label="winner, held out")
+        axes[1].axhline(0, color=FAIR, ls="--", lw=1)
+        axes[1].set_ylabel("paired gain (pp)")
+        axes[1].set_title("gain over the starting weights, 95 % band", fontsize=10)
+        axes[1].legend(loc="best", fontsize=8)
+        axes[1].set_xlabel("generation")
+    else:
+        for i, (cand, part) in enumerate(h.groupby("candidate")):
+            axes[0].plot(part.generation, 100 * part.share, marker="o", ms=3, color=colour(i), lw=1)
+        counts = h.groupby("generation").survivors.first()
+        axes[1].bar(counts.index, counts.to_numpy(), color=colour(0))
+        axes[1].set_ylabel("candidates still racing")
+        axes[1].set_xlabel("round")
+        axes[1].set_title("successive halving", fontsize=10)
+    last = float(h.generation.max()) + 1 if len(h) else 0.0
+    axes[0].errorbar([last], [100 * hold["share"]], yerr=[[100 * (hold["share"] - hold["low"])],
+                     [100 * (hold["high"] - hold["share"])]], fmt="s", color=colour(3), capsize=3,
+                     label="winner, held out")
+    axes[0].axhline(fair, color=FAIR, ls="--", lw=1, label="fair share")
+    axes[0].set_ylabel("tuned seat's win share (%)")
+    axes[0].set_xlabel("generation" if result.method == "cma" else "round")
+    axes[0].set_title("share per deal block, all seatings", fontsize=10)
+    axes[0].legend(loc="best", fontsize=8)
+    fig.suptitle(
+        f"{result.title}: tuning {result.strategy} against {', '.join(dict.fromkeys(result.opponents))}, "
+        f"{result.players} players"
+    )
+    return fig

@@ -1,0 +1,155 @@
+"""The tuner (analysis/tune.py): CMA-ES and racing on common random numbers, held-out checks,
+checkpoints that resume to the uninterrupted result, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import import_module
+from pathlib import Path
+
+import pytest
+
+import montecards as mc
+from montecards.engine.spec import InputError
+
+tune_module = import_module("montecards.analysis.tune")  # (montecards.analysis.tune is the function)
+
+ROOT = Path(__file__).resolve().parent.parent
+WEIGHTED = str(ROOT / "examples/strategies/parade_weighted.py") + ":choose"
+SMALL = dict(players=2, opponents="greedy", budget=24_000, deals=1_000, holdout=1_500, seed=11,
+             popsize=4, progress=False, x0=[1.0, 0.5], bounds=[(-1, 3), (-1, 3)])
+
+
+@pytest.fixture(scope="module")
+def small():
+    return mc.tune("parade", strategy=WEIGHTED, **SMALL)
+
+
+def test_cma_result_has_history_winner_and_holdout(small):
+    r = small
+    # 4 candidates + centre + baseline per generation, each 1,000 deals x 2 seatings
+    generations = SMALL["budget"] // (6 * 1_000 * 2)
+    assert generations == 2
+    assert list(r.history.generation.unique()) == [0, 1]
+    assert (r.history.role == "candidate").sum() == 4 * generations
+    assert r.games_played == generations * 6 * 2_000 + 2 * 1_500 * 2
+    assert all(-1 <= w <= 3 for w in r.best)
+    h = r.holdout
+    assert h["deals"] == 1_500 and h["low"] <= h["share"] <= h["high"]
+    assert h["gain_low"] <= h["gain"] <= h["gain_high"]
+    assert abs(h["gain"] - (h["share"] - h["baseline_share"])) < 1e-12
+    assert r.label.startswith(WEIGHTED) and r.weights == {"w0": r.best[0], "w1": r.best[1]}
+    json.dumps(r.to_dict())
+    assert "held out" in r.text()
+    fig = r.plot()
+    assert len(fig.axes) == 2
+    # the baseline row each generation is the starting weights; gen 0's centre is x0 too
+    base = r.history[r.history.role == "baseline"]
+    assert (base.w_w0 == 1.0).all() and (base.w_w1 == 0.5).all()
+    centre0 = r.history[(r.history.role == "centre") & (r.history.generation == 0)].iloc[0]
+    assert centre0.gain == 0 and centre0.share == base.iloc[0].share
+
+
+def test_same_seed_same_tuning(small):
+    again = mc.tune("parade", strategy=WEIGHTED, **SMALL)
+    assert again.best == small.best
+    assert again.history.equals(small.history)
+    assert again.holdout == small.holdout
+
+
+def test_an_interrupted_tuning_resumes_to_the_same_result(small, tmp_path, monkeypatch):
+    path = tmp_path / "t.pkl"
+    real = tune_module._Checkpoint.save
+    calls = {"n": 0}
+
+    def stop_after_one(self, state):
+        real(self, state)
+        calls["n"] += 1
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_module._Checkpoint, "save", stop_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **SMALL)
+    monkeypatch.setattr(tune_module._Checkpoint, "save", real)
+    assert calls["n"] == 1 and path.exists()
+    resumed = mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **SMALL)
+    assert resumed.best == small.best
+    assert resumed.history.equals(small.history)
+    assert resumed.holdout == small.holdout
+    with pytest.raises(InputError, match="differs in seed"):
+        mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **{**SMALL, "seed": 12})
+
+
+def test_every_candidate_plays_the_same_deals_and_streams():
+    """Two identical candidates score identically in every round: common random numbers."""
+    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[1, 0.5], [1, 0.5], [0, 1]],
+                players=2, budget=12_000, deals=500, holdout=500, seed=3, progress=False)
+    first = r.history[r.history.generation == 0].set_index("candidate").share
+    assert first[0] == first[1]
+
+
+def test_racing_keeps_the_better_candidate():
+    """[0, 1] ignores the score entirely (it only avoids taking cards): it loses clearly."""
+    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[0, 1], [1, 0.5], [0, 1]],
+                players=2, budget=20_000, deals=1_000, holdout=1_000, seed=5, progress=False)
+    assert list(r.best) == [1, 0.5]
+    r0 = r.history[r.history.generation == 0]
+    assert r0.kept.sum() == 2 and r0[r0.candidate == 1].kept.all()
+    assert r.holdout["gain"] > 0.1 and r.holdout["gain_low"] > 0  # vs the first (the baseline)
+    assert len(r.plot().axes) == 2
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"strategy": "greedy"}, "reads no weights"),
+    ({"method": "grid"}, "unknown tuning method"),
+    ({"bounds": [(0, 1)]}, "one \\(low, high\\) pair per weight"),
+    ({"bounds": [(2, 3), (0, 1)]}, "outside the bounds"),
+    ({"candidates": [[1, 0]]}, "candidates are for method='race'"),
+    ({"method": "race", "candidates": [[1, 0]]}, "at least 2 candidates"),
+    ({"method": "race", "candidates": [[1, 0], [1]]}, "list of 2"),
+    ({"opponents": ["greedy", "greedy"]}, "exactly 1"),
+    ({"budget": 0}, "budget"),
+    ({"sigma": 2}, "sigma"),
+])
+def test_bad_tuning_input_is_named(kwargs, words):
+    args = {"strategy": WEIGHTED, "x0": [1, 0.5], "players": 2, "budget": 1000, "deals": 10,
+            "holdout": 10, "seed": 1, "progress": False, **kwargs}
+    with pytest.raises(InputError, match=words):
+        mc.tune("parade", **args)
+
+
+def test_a_game_without_decisions_cannot_be_tuned():
+    with pytest.raises(InputError, match="no player decisions"):
+        mc.tune("anomia", progress=False)
+
+
+def test_a_user_strategy_without_params_needs_x0():
+    with pytest.raises(InputError, match="declares no params"):
+        mc.tune("parade", strategy=WEIGHTED, progress=False)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "montecards", "tune", *args], capture_output=True,
+                          text=True, timeout=900, env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin",
+                                                       "PYTHONPATH": str(ROOT)})
+
+
+def test_cli_tune_json_plot_and_errors(tmp_path):
+    plot = tmp_path / "t.png"
+    ok = _cli("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--bounds", "-1:3,-1:3", "--budget", "12000",
+              "--deals", "1000", "--popsize", "4", "--holdout", "500", "--seed", "2", "--json",
+              "--plot", str(plot), "-j", "1")
+    assert ok.returncode == 0, ok.stderr
+    out = json.loads(ok.stdout)
+    assert out["method"] == "cma" and len(out["best"]) == 2 and out["holdout"]["deals"] == 500
+    assert plot.stat().st_size > 10_000
+    for args, words in [(("parade", "-s", "greedy"), "reads no weights"),
+                        (("parade", "-s", WEIGHTED, "--x0", "1,x"), "--x0 takes numbers"),
+                        (("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--bounds", "0-1,2"), "--bounds takes"),
+                        (("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--checkpoint", str(tmp_path / "x.txt")),
+                         "must end in .pkl")]:
+        bad = _cli(*args)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
