@@ -362,16 +362,7 @@ def tune(
         raise InputError("candidates are for method='race'; CMA-ES searches the bounds")
 
     def measure(weight_rows: list[np.ndarray], block_seed: int, n_deals: int, advance) -> np.ndarray:
-        """Per candidate, per deal: the tuned seat's share averaged over the rotations."""
-        out = np.zeros((len(weight_rows), n_deals))
-        for c, w in enumerate(weight_rows):
-            for r, lineup in enumerate(_lineups(tuned.seat(spec, w), opponents, players)):
-                run = setup(game, players, lineup, resolved, block_seed, jobs)
-                _, rows = run.play(0, n_deals, keep=True)
-                out[c] += rows[:, run.layout.seat_slice("win")][:, r] / WIN_UNIT
-                if advance is not None:
-                    advance(n_deals)
-        return out / players
+        return measure_candidates(spec, tuned, opponents, resolved, jobs, weight_rows, block_seed, n_deals, advance)
 
     signature = {
         "game": spec.name, "players": players, "strategy": _identity(tuned.entry),
@@ -399,6 +390,24 @@ def tune(
         baseline=tuple(float(b) for b in tuned.x0), label=tuned.label(best), holdout=holdout_info,
         games_played=played + 2 * holdout * players, elapsed_seconds=time.perf_counter() - t0,
     )
+
+
+def measure_candidates(spec: GameSpec, tuned: Tuned, opponents: list[Any], params: dict[str, Any],
+                       jobs: int | None, weight_rows: Sequence[Sequence[float]], block_seed: int,
+                       n_deals: int, advance=None) -> np.ndarray:
+    """Per candidate (a row of ``weight_rows``), per deal ``0 .. n_deals - 1`` of the run with
+    ``block_seed``: the tuned seat's win share averaged over every seat rotation (module
+    docstring). ``advance(games)``: a progress callback, or None."""
+    players = len(opponents) + 1
+    out = np.zeros((len(weight_rows), n_deals))
+    for c, w in enumerate(weight_rows):
+        for r, lineup in enumerate(_lineups(tuned.seat(spec, w), opponents, players)):
+            run = setup(spec.name, players, lineup, params, block_seed, jobs)
+            _, rows = run.play(0, n_deals, keep=True)
+            out[c] += rows[:, run.layout.seat_slice("win")][:, r] / WIN_UNIT
+            if advance is not None:
+                advance(n_deals)
+    return out / players
 
 
 def _identity(entry: Any) -> Any:
