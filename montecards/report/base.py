@@ -206,3 +206,56 @@ def seat_section(
     )
     rep.table(t, index=False)
     return sa
+
+
+def tuned_section(
+    rep: Report, players: int, rivals: Sequence[str], n: int, n_for: dict[str, int] | None = None,
+    seat_players: Sequence[int] | None = None, n_seats: int | None = None, params=None,
+) -> None:
+    """The "Tuned players" section: the shipped ``tuned`` weights, their head-to-head share
+    against each of ``rivals`` (one ``tuned`` seat against the rival in every other seat, over
+    every seat rotation, on the report's seed, which no tuning run used), and the seat
+    advantage when every seat plays ``tuned``."""
+    from montecards.analysis import matchups, seat_advantage
+
+    spec = rep.spec
+    tuned = spec.weighted["tuned"]
+    rep.section(
+        "Tuned players",
+        f"`tuned` is the `weighted` player with the weights the project's tuning run found "
+        f"(`scripts/tune_builtins.py`, [docs/tuning.md](../../docs/tuning.md)); its features are "
+        f"in `docs/strategies/{spec.name}.md`. {tuned.doc}".strip(),
+    )
+    rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": spec.weighted["weighted"].default,
+                            "tuned": tuned.default}), digits=3, index=False)
+    n_for = dict(n_for or {})
+    for rival in rivals:
+        deals = min([n] + [n_for[s] for s in (rival,) if s in n_for])
+        res = timed(rep, f"tuned vs {rival}, {players} players", f"{deals:,} deals × {players} seatings",
+                    lambda rival=rival, deals=deals: matchups(rep.game, ["tuned", rival], players=players,
+                                                              n=deals, params=params, seed=rep.seed, jobs=rep.jobs))
+        row = res.table().set_index(["strategy", "opponent"]).loc[("tuned", rival)]
+        others = f"{players - 1} seats of `{rival}`" if players > 2 else f"`{rival}`"
+        verdict = {"wins": "more than", "loses": "less than", "undecided": "not clearly different from"}[
+            row.verdict]
+        rep.finding(
+            f"One `tuned` seat against {others} ({players} players, every seating, {deals:,} deals) "
+            f"wins {rate(row.win_share, row.low, row.high)}: {verdict} the fair {100 / players:.1f} %."
+        )
+        if rival == rivals[0]:
+            rep.headline(
+                f"The tuned player wins {rate(row.win_share, row.low, row.high)} against `{rival}` "
+                f"at {players} players (fair {100 / players:.1f} %)."
+            )
+    rep.end_list()
+    counts = list(seat_players or [players])
+    n_seats = n_seats or n
+    sa = timed(rep, "seat advantage (tuned in every seat)", f"{n_seats:,} per player count × {len(counts)}",
+               lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy="tuned", params=params,
+                                      seed=rep.seed, jobs=rep.jobs))
+    rep.text("With `tuned` in every seat:")
+    for p in sa.player_counts:
+        share, low, high = sa.first_seat(p)
+        rep.finding(f"With {p} players and `tuned` in every seat the first seat wins "
+                    f"{rate(share, low, high)} (fair {100 / p:.1f} %).")
+    rep.end_list()
