@@ -412,3 +412,24 @@ def tune_figure(result: Any):
         f"{result.players} players"
     )
     return fig
+
+
+@styled
+def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
+    """A strength ladder: per rung (strong, weak, share, low, high) the strong player's share
+    in one seat against the weak one, and the gap (strongest against weakest) at the end."""
+    labels = [f"{s}\nvs {w}" for s, w, *_ in rungs] + ["gap:\nstrongest vs\nweakest"]
+    shares = [r[2] for r in rungs] + [gap.win_share]
+    lows = [r[3] for r in rungs] + [gap.low]
+    highs = [r[4] for r in rungs] + [gap.high]
+    fig, ax = new_figure(1, 1, width=max(6.0, 1.6 * len(labels)), height=4.0)
+    x = np.arange(len(labels))
+    y = 100 * np.array(shares)
+    err = [y - 100 * np.array(lows), 100 * np.array(highs) - y]
+    ax.bar(x, y, color=[colour(0)] * len(rungs) + [colour(3)], yerr=err, capsize=4)
+    ax.axhline(100 / players, color=FAIR, ls="--", lw=1, label="fair share")
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylabel("win share in one seat (%)")
+    ax.legend(loc="best")
+    ax.set_title(f"{title}: strength ladder, {players} players, every seating")
+    return fig

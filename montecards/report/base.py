@@ -259,3 +259,77 @@ def tuned_section(
         rep.finding(f"With {p} players and `tuned` in every seat the first seat wins "
                     f"{rate(share, low, high)} (fair {100 / p:.1f} %).")
     rep.end_list()
+
+
+def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
+    """``strong`` in one seat against ``weak`` in every other, every rotation: the table row."""
+    from montecards.analysis import matchups
+
+    res = timed(rep, f"{strong} vs {weak}, {players} players", f"{deals:,} deals × {players} seatings",
+                lambda: matchups(rep.game, [strong, weak], players=players, n=deals, params=params,
+                                 seed=rep.seed, jobs=rep.jobs))
+    return res.table().set_index(["strategy", "opponent"]).loc[(strong, weak)]
+
+
+def skill_section(
+    rep: Report, players: int, ladder: Sequence[str], n: int, n_for: dict[str, int] | None = None,
+    hidden: tuple[str, str] | None = None, seat_players: Sequence[int] | None = None,
+    n_seats: int | None = None, params=None, note: str = "",
+) -> None:
+    """"How much skill pays": a strength ladder (weakest first), each rung in one seat against
+    the rung below in every other seat over every rotation; the skill gap (the strongest
+    against the weakest); the seat advantage, shared wins and game length when every seat
+    plays the strongest rung; and, with ``hidden=(omniscient, honest)``, what seeing the hidden
+    cards is worth."""
+    from montecards.analysis import seat_advantage
+    from montecards.plots.figures import ladder_figure
+
+    n_for = dict(n_for or {})
+
+    def deals(*names: str) -> int:
+        return min([n] + [n_for[s] for s in names if s in n_for])
+
+    fair = 1 / players
+    rep.section(
+        "How much skill pays",
+        f"A ladder of players from weakest to strongest ({', '.join(f'`{s}`' for s in ladder)}). Each "
+        f"rung plays one seat against the rung below in the other seats, {players} players, every "
+        f"seating on the same deals (fair share {100 * fair:.1f} %). {note}".strip(),
+    )
+    rungs = []
+    for weak, strong in zip(ladder[:-1], ladder[1:], strict=True):
+        row = _one_seat_share(rep, strong, weak, players, deals(strong, weak), params)
+        rungs.append((strong, weak, row.win_share, row.low, row.high))
+        verdict = {"wins": "beats", "loses": "loses to", "undecided": "is not clearly better than"}[row.verdict]
+        rep.finding(f"`{strong}` {verdict} `{weak}`: one seat wins {rate(row.win_share, row.low, row.high)} "
+                    f"(fair {100 * fair:.1f} %, {players} players).")
+    top, bottom = ladder[-1], ladder[0]
+    gap = _one_seat_share(rep, top, bottom, players, deals(top, bottom), params)
+    rep.finding(f"Skill gap: one `{top}` seat against `{bottom}` in every other wins "
+                f"{rate(gap.win_share, gap.low, gap.high)}, {100 * (gap.win_share - fair):+.1f} points "
+                f"over the fair share.")
+    rep.headline(f"Skill pays: the strongest player here (`{top}`) wins {rate(gap.win_share, gap.low, gap.high)} "
+                 f"alone against `{bottom}` at {players} players (fair {100 * fair:.1f} %).")
+    if hidden is not None:
+        seer, honest = hidden
+        row = _one_seat_share(rep, seer, honest, players, deals(seer, honest), params)
+        rep.finding(f"Hidden information: `{seer}` (sees every card) against `{honest}` wins "
+                    f"{rate(row.win_share, row.low, row.high)} (fair {100 * fair:.1f} %): what seeing the "
+                    "hidden cards is worth to the same search.")
+    rep.end_list()
+    rep.figure(ladder_figure(rep.spec.title, players, rungs, gap), "skill_ladder",
+               "Each rung's win share in one seat against the rung below (last bar: the strongest "
+               "against the weakest), 95 % intervals; dashed: fair share.")
+    counts = list(seat_players or [players])
+    n_seats = n_seats or deals(top)
+    sa = timed(rep, f"seat advantage ({top} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
+               lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=top, params=params,
+                                      seed=rep.seed, jobs=rep.jobs))
+    for p in sa.player_counts:
+        share, low, high = sa.first_seat(p)
+        m = sa.results[p].metrics()
+        shared, turns = m["shared_wins"], m["turns"]
+        rep.finding(f"Strong play (`{top}` in every seat), {p} players: the first seat wins "
+                    f"{rate(share, low, high)} (fair {100 / p:.1f} %); {rate(shared['mean'], *shared['ci95'])} "
+                    f"of games are shared wins; a game lasts {turns['mean']:.1f} {pm(*turns['ci95'], 1, 1)} turns.")
+    rep.end_list()
