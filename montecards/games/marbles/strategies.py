@@ -3,10 +3,13 @@
 A strategy sees what its seat sees at the table: its hand, the whole board, the discard pile
 and the number of cards left to draw (``view.py`` is that view, as a strategy written outside
 the kernel gets it; ``examples/strategies/marbles_greedy.py`` is greedy written over it, and
-``tests/test_view_marbles.py`` shows both make the same choices). All three share the
+``tests/test_view_marbles.py`` shows both make the same choices). All of them share the
 kernel's legal-move generator (``moves.gen_hand``), which lists the hand's (card, move)
 choices and, for greedy and aggressive, scores them as it goes (``step_score``,
-``consider_move``).
+``consider_move``); ``weighted`` and ``tuned`` score the listed moves afterwards
+(``weighted_choice``: each move made on the state and undone, ``apply_step``/``undo_step``).
+A seat only ever reads what it sees: ``weighted``'s unseen cards are counted from its hand and
+the discard pile.
 
 * ``random``: uniform over the legal (card, move) choices, every card of the hand counted
   separately (two 5s give each 5-move twice), each 7-split order and first part its own
