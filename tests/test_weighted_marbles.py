@@ -157,7 +157,8 @@ def plain_features(obs, move, mutate=None) -> list[float]:
     owner = int(obs[view.OBS_OWNER])
     card = view.move_card(move)
     r = int(view.card_rank(card))
-    hand_ranks = [int(view.card_rank(int(c))) for c in obs[view.OBS_HAND : view.OBS_HAND + int(obs[view.OBS_HAND_N])]]
+    hand = obs[view.OBS_HAND : view.OBS_HAND + int(obs[view.OBS_HAND_N])]
+    hand_ranks = [int(view.card_rank(int(c))) for c in hand]
     f = [0.0] * 12
     f[7] = 10.0 if r == 14 else 0.0
     f[9] = 10.0 if r == 7 else 0.0
@@ -254,12 +255,14 @@ def test_the_kernel_plays_the_argmax_of_the_plain_features():
     checked = discards = splits = partners = 0
     for weights, d in weighted_decisions(stride=2):
         got = plain_choice(d.obs, d.legal, weights)
-        assert got == d.choice, (weights, d.number, view.move_text(int(d.legal[got])), view.move_text(int(d.move)))
+        assert got == d.choice, (weights, d.number, view.move_text(int(d.legal[got])),
+                                 view.move_text(int(d.move)))
         checked += 1
         discards += view.obs_kind(d.obs) == view.DECISION_DISCARD
         splits += view.move_is_split(int(d.move))
         partners += view.obs_owner(d.obs) != d.seat
-    assert checked > 1000 and discards > 10 and splits > 20 and partners > 0, (checked, discards, splits, partners)
+    counts = (checked, discards, splits, partners)
+    assert checked > 1000 and discards > 10 and splits > 20 and partners > 0, counts
 
 
 @pytest.mark.parametrize("mutate", ["no_come_out_threat", "attack_keeps_the_played_card",
@@ -299,7 +302,8 @@ def test_weights_change_play_and_tuned_reads_the_same_table():
     other = games([label((1, 1, 1, -1, 0.5, 0, 0, 0, 0, 0, 0, 0)), "greedy"], 2, 400)
     assert not default.equals(other)
     assert not default.equals(games(["greedy", "greedy"], 2, 400))
-    assert games(["tuned", "greedy"], 2, 400).equals(games([label(strategies.TUNED_WEIGHTS), "greedy"], 2, 400))
+    tuned = games([label(strategies.TUNED_WEIGHTS), "greedy"], 2, 400)
+    assert games(["tuned", "greedy"], 2, 400).equals(tuned)
     assert SPEC.weighted["tuned"].default == strategies.TUNED_WEIGHTS
     assert SPEC.weighted["weighted"].features == strategies.FEATURES
     assert len(strategies.FEATURES) == len(strategies.BOUNDS) <= 16

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import Decision, new_log, read_log
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -29,6 +28,7 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
+from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.weights import Weights
 from montecards.games.marbles import kernel, rules, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
