@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import Decision, new_log, read_log
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -29,6 +28,8 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
+from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.weights import Weights
 from montecards.games.marbles import kernel, rules, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
@@ -311,10 +312,11 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     buffer = _trace_buffer(resolved["max_turns"])
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     entries = SPEC.strategy_codes(players, strategy_names)
+    codes = SPEC.strategy_array(entries)
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(entries), row, buffer, None, user,
+        np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, entries),
+        codes, row, buffer, None, user, kernel.kernel_options(codes),
     ))
     return _trace_frame(buffer, resolved["decks"]), row
 
@@ -328,9 +330,10 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
     """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index`` of
     the run with ``seed``, played exactly as the run plays it."""
     players, resolved = _resolve(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategy_names)
+    packed = SPEC.kernel_params(players, resolved, entries)
     codes = SPEC.strategy_array(entries)
+    weighted = kernel.kernel_options(codes)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
     capacity = LOG_CAPACITY
     while True:
@@ -338,7 +341,7 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
         row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
         user = user_arg(entries, 1)
         serial_call(entries, user, lambda: kernel.trace_one(
-            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user))
+            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user, weighted))
         if log[0][0] <= capacity:
             return log, row
         capacity = int(log[0][0])
@@ -519,6 +522,14 @@ SPEC = replace(
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
     decision_kinds=2,
+    weighted={
+        "weighted": Weights(strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.BOUNDS,
+                            "each legal move scored by a weighted sum of features "
+                            "(docs/strategies/marbles.md); defaults: greedy's score less the "
+                            "risk of being bumped"),
+        "tuned": Weights(strategies.FEATURES, strategies.TUNED_WEIGHTS, strategies.BOUNDS,
+                         "weighted with tuned default weights (strategies.TUNED_WEIGHTS)"),
+    },
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

@@ -95,10 +95,13 @@ from montecards.games.marbles.rules import (
 )
 from montecards.games.marbles.strategies import (
     SCRIPTED,
+    TUNED,
+    WEIGHTED,
     best_move,
     best_slot,
     choose,
     score_weight,
+    weighted_choice,
 )
 from montecards.games.marbles.view import (
     DECISION_DISCARD,
@@ -294,7 +297,7 @@ def ask_user(g, seat, total, seats, first):
 
 @hot
 def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log,
-              seats=None):
+              seats=None, weighted=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
@@ -305,7 +308,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
     seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
     compiles that path out. A user strategy's index outside the legal moves stops the game
-    (``ERR_USER``; the block's fault record says which and why).
+    (``ERR_USER``; the block's fault record says which and why). ``weighted``: True when a seat
+    may play ``weighted``/``tuned`` (``kernel_options``), or None: their code is compiled out.
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -348,6 +352,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
             if slot < 0:
                 err = ERR_USER
                 break
+        elif weighted is not None and (strategy == WEIGHTED or strategy == TUNED):
+            slot, mv = weighted_choice(g, seat, owner, total, params)
         elif strategy != SCRIPTED:
             slot, mv = choose(g, seat, strategy, total, rc)
         else:
@@ -403,24 +409,25 @@ def write_row(g, players, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log, seats=None):
+             row, trace, log, seats=None, weighted=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
 
     ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
     it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
+    ``weighted``: ``kernel_options``'s flag (None: ``weighted``/``tuned`` compiled out).
     """
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
     if seats is None:
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
-                        log)
+                        log, None, weighted)
         write_row(g, players, row)
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
-                        log, seats)
+                        log, seats, weighted)
         if err == ERR_NONE:
             write_row(g, players, row)
     return err
@@ -430,16 +437,16 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
     user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
-    block. ``options``: unused (Joker Marbles has no optional compiled parts)."""
+    block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` compiled out)."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for game in range(rows.shape[0]):
         if seats is None:
             play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
-                     offsets, script, rows[game], no_trace, None)
+                     offsets, script, rows[game], no_trace, None, None, options)
         elif play_one(
             seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
-            rows[game], no_trace, None, seats,
+            rows[game], no_trace, None, seats, options,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -458,9 +465,12 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> None:
-    """None: Joker Marbles compiles no optional parts (every strategy is in every kernel)."""
-    return None
+def kernel_options(strategies: np.ndarray) -> bool | None:
+    """True when a seat plays ``weighted`` or ``tuned``, else None (the kernels then leave
+    their code out: ``strategies.weighted_choice`` and its helpers cost a cold compile of the
+    default kernel several seconds)."""
+    codes = np.asarray(strategies)
+    return True if bool(np.any((codes == WEIGHTED) | (codes == TUNED))) else None
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -477,15 +487,16 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, weighted=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
-    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
+    ``user``: the user strategies (``engine.user``), or None; ``weighted``:
+    ``kernel_options``'s flag. Returns ``ERR_*``."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-                   row, trace, log, seats)
+                   row, trace, log, seats, weighted)
     end_block(seats)
     return err
 

@@ -162,7 +162,10 @@ O_MARK = O_DISC + MAX_CARDS  # scratch for checking scripted reshuffles
 O_MOVES = O_MARK + MAX_CARDS
 O_STRATEGY = O_MOVES + MAX_MOVES * MW
 """The strategies' scratch (``STRATEGY_SLOTS`` ints; ``strategies.py`` names its fields)."""
-STRATEGY_SLOTS = 4
+STRATEGY_SLOTS = 4 + 3 * 16 + MAX_TRACK
+"""greedy's running best (4), then ``weighted``'s per-decision tables: unseen cards by rank,
+the hand's cards by the exact distance they move, the unseen cards that move an opponent's
+marble by a distance, and the threat on every track hole (``strategies.prepare_weighted``)."""
 STATE_SIZE = O_STRATEGY + STRATEGY_SLOTS
 
 # trace events: rows (ev, turn, seat, card, owner, marble, start, end, value)
