@@ -30,7 +30,8 @@ from montecards.engine.spec import (
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
-from montecards.games.wigout.strategies import NAMES
+from montecards.engine.weights import WeightedSeat
+from montecards.games.wigout.strategies import NAMES, WEIGHTS
 
 EVENT_NAMES = {
     rules.EV_DEAL: "deal",
@@ -175,8 +176,8 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
                   strategy_names: Sequence[Any] | str | None):
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategy_names)
+    packed = SPEC.kernel_params(players, resolved, entries)
     strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     factor = 1
@@ -216,8 +217,8 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategy_names)
+    packed = SPEC.kernel_params(players, resolved, entries)
     strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.float64)
@@ -387,11 +388,11 @@ def play_scripted(
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategies)
-    if not all(isinstance(e, str) for e in entries):
-        raise InputError("play_scripted plays built-in strategies only (greedy, singles_first, "
-                         "random): a user strategy has no place in an explicit script")
+    if not all(isinstance(e, (str, WeightedSeat)) for e in entries):
+        raise InputError("play_scripted plays built-in strategies only (" + ", ".join(NAMES)
+                         + "): a user strategy has no place in an explicit script")
+    packed = SPEC.kernel_params(players, resolved, entries)
     codes = SPEC.strategy_array(entries)
     decks = _check_decks(round_decks, resolved["characters"], resolved["copies"])
     actors, waits = _check_events(events, players)
@@ -435,6 +436,7 @@ SPEC = GameSpec(
     default_strategy="greedy",
     params=PARAMS,
     metrics=("deadlocks", "draws"),
+    weighted=WEIGHTS,
     seat_outputs=("rounds_won",),
     score_name="points (lower wins)",
     turns_name="actions",

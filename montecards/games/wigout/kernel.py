@@ -159,13 +159,15 @@ def ask_user(g, seat, seats):
 
 
 @njit(cache=True)
-def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_actors,
+def play_round(g, fw, strategies, params, ev_rng, ch_rng, deck_rng, scripted, script_actors,
                script_waits, script_choices, trace, log, seats=None):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
     decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
     then compiles the logging out. ``seats``: the user seats (``engine.user.open_seats``), or
-    None (left out): no seat plays a user strategy, and numba compiles that path out."""
+    None (left out): no seat plays a user strategy, and numba compiles that path out.
+    ``params``: the run's parameter vector (``weighted`` / ``tuned`` read their weights in its
+    tail)."""
     players = g[PLAYERS]
     n = g[DECK_N]
     tracing = trace.shape[0] != 0
@@ -233,7 +235,7 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
                         g[CHOICE] = k + 1
                     else:
                         u = uniform(ch_rng)
-                play = choose_play(g, actor, strategy, u)
+                play = choose_play(g, actor, strategy, u, params)
             if log is not None:
                 log_decision(g, actor, DECISION_PLAY, play, log)
             moved = play_move(g, actor, play)
@@ -247,7 +249,7 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
 
 
 @njit(cache=True)
-def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
+def play_game(g, fw, seed, index, strategies, params, ev_rng, ch_rng, deck_rng,
               script_decks, script_actors, script_waits, script_choices, trace, log, seats=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
@@ -269,7 +271,7 @@ def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
         if not load_deck(g, deck_rng, seed, index, scripted, script_decks):
             return ERR_TOO_FEW_DECKS
         deal(g, deck_rng, scripted, trace)
-        winner = play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted,
+        winner = play_round(g, fw, strategies, params, ev_rng, ch_rng, deck_rng, scripted,
                             script_actors, script_waits, script_choices, trace, log, seats)
         if winner <= -2:
             return -2 - winner
@@ -317,7 +319,7 @@ def play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, de
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     start_game(seats, seed, index, players, strategies)
-    err = play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
+    err = play_game(g, fw, seed, index, strategies, params, ev_rng, ch_rng, deck_rng,
                     no_decks, no_actors, no_floats, no_floats, trace, log, seats)
     if err == ERR_NONE:
         write_row(g, row)
@@ -350,13 +352,14 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = borrow_seats(owned_seats)
     for k in range(rows.shape[0]):
         if seats is None:
-            play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
+            play_game(g, fw, seed, start + k, seat_strategies, params, ev_rng, ch_rng, deck_rng,
                       no_decks, no_actors, no_floats, no_floats, no_trace, None)
             write_row(g, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
-            err = play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
-                            no_decks, no_actors, no_floats, no_floats, no_trace, None, seats)
+            err = play_game(g, fw, seed, start + k, seat_strategies, params, ev_rng, ch_rng,
+                            deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None,
+                            seats)
             if err != ERR_NONE or stopped(seats):
                 break
             write_row(g, rows[k])
@@ -430,7 +433,7 @@ def play_script(players, params, strategies, decks, actors, waits, choices, row,
     rng = np.zeros(4, np.uint64)
     trace[0, 0] = 0
     g[SCRIPTED] = 1
-    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, rng, rng, rng,
+    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, params, rng, rng, rng,
                     decks, actors, waits, choices, trace, None)
     info[0] = g[ERR_EVENT] if err in (ERR_CANNOT_ACT, ERR_TOO_FEW_CHOICES) else g[EVENT]
     info[1] = g[DEAL]
