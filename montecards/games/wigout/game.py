@@ -168,7 +168,8 @@ def _trace_one(entries: Sequence[Any], seed: int, index: int, players: int, pack
     ``StrategyError``: ``engine.strategies.serial_call``)."""
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, packed, strategies, row, buffer, log, user,
+        np.uint64(seed), int(index), players, packed, strategies,
+        kernel.kernel_options(strategies), row, buffer, log, user,
     ))
 
 
@@ -402,7 +403,8 @@ def play_scripted(
     info = np.zeros(4, dtype=np.int64)
     rows = 1 + decks.shape[0] * (decks.shape[1] + 4) + 2 * actors.shape[0] + 8
     buffer = np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
-    err = kernel.play_script(players, packed, codes, decks, actors, waits, choices, row, buffer, info)
+    err = kernel.play_script(players, packed, codes, kernel.kernel_options(codes), decks, actors,
+                             waits, choices, row, buffer, info)
     if err != kernel.ERR_NONE:
         raise ValueError(
             "illegal script: "

@@ -213,13 +213,12 @@ def weighted_play(g, seat, params):
 
 
 @njit(cache=True, inline="always")
-def choose_play(g, seat, strategy, u, params):
-    """The play of a seat that has one, by its strategy (``u``: ``random``'s uniform;
-    ``params``: the run's parameter vector, whose tail holds ``weighted``'s weights)."""
+def choose_play(g, seat, strategy, u):
+    """The play of a seat that has one, by its strategy (``u``: ``random``'s uniform). The
+    kernel calls ``weighted_play`` itself for ``weighted`` / ``tuned`` seats, in the kernels
+    of runs that have one (``kernel.kernel_options``)."""
     if strategy == GREEDY:
         return greedy_play(g, seat)
     if strategy == SINGLES_FIRST:
         return singles_first_play(g, seat)
-    if strategy == RANDOM:
-        return random_play(g, seat, u)
-    return weighted_play(g, seat, params)
+    return random_play(g, seat, u)
