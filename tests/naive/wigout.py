@@ -59,7 +59,8 @@ Readings of the rules page that this oracle had to choose (documented, tested)
 
 import math
 
-STRATEGIES = ("greedy", "singles_first", "random")
+STRATEGIES = ("greedy", "singles_first", "random", "weighted", "tuned")
+WEIGHTED = ("weighted", "tuned")  # also as "weighted[w0,w1,...]" with explicit weights
 
 
 # ---------------------------------------------------------------------------------------------
@@ -117,6 +118,61 @@ def choose_singles_first(hand_counts, piles):
     return None
 
 
+def weighted_features(play, hand_counts, piles, other_hand_sizes, draw_pile_size, copies):
+    """The ten features of ``weighted`` / ``tuned`` for one legal play (docs/strategies/wigout.md,
+    "weighted and tuned: the features"), in their documented order."""
+    kind, character = play
+    held = hand_counts[character]
+    start = kind == "start"
+    cards = held if start else 1
+    opens = start and character not in _pile_characters(piles)
+    unseen = copies - held if opens else 0  # no card of it is on the table
+    others = sum(other_hand_sizes)
+    unseen_cards = max(others + draw_pile_size, 1)
+    nearest = max(min(other_hand_sizes), 1)
+    help_given = unseen * others / unseen_cards
+    return [
+        cards,
+        1.0 if cards == sum(hand_counts) else 0.0,
+        1.0 if (not start and held >= 2) else 0.0,
+        0.0 if start else 1.0,
+        1.0 if opens else 0.0,
+        help_given,
+        unseen * draw_pile_size / unseen_cards,
+        help_given * (1.0 / nearest),
+        cards * (1.0 / nearest),
+        float(unseen) if draw_pile_size == 0 else 0.0,
+    ]
+
+
+def strategy_weights(name):
+    """The weights of a ``weighted`` / ``tuned`` seat: its defaults, or the numbers in
+    ``"weighted[w0,w1,...]"``; None for another strategy."""
+    from montecards.games.wigout.strategies import TUNED_WEIGHTS, WEIGHTED_DEFAULTS
+
+    base, _, rest = name.partition("[")
+    if base not in WEIGHTED:
+        return None
+    if rest:
+        return [float(x) for x in rest.rstrip("]").split(",")]
+    return list(WEIGHTED_DEFAULTS if base == "weighted" else TUNED_WEIGHTS)
+
+
+def choose_weighted(weights, plays, hand_counts, piles, other_hand_sizes, draw_pile_size, copies):
+    """``weighted`` / ``tuned``: the play with the highest sum of weight x feature; ties: the
+    first in the legal order."""
+    best, best_score = None, None
+    for play in plays:
+        features = weighted_features(play, hand_counts, piles, other_hand_sizes, draw_pile_size,
+                                     copies)
+        score = 0.0
+        for w, f in zip(weights, features, strict=True):
+            score += w * f
+        if best is None or score > best_score:
+            best, best_score = play, score
+    return best
+
+
 def choose_random(plays, u):
     """``random``: ``plays[floor(u * len(plays))]`` with ``u`` in [0, 1)."""
     if not plays:
@@ -144,7 +200,7 @@ def _check_config(players, strategies, characters, copies, hand_size, rounds, sp
     if len(strategies) != players:
         raise ValueError(f"need {players} strategies (one per seat), got {len(strategies)}")
     for name in strategies:
-        if name not in STRATEGIES:
+        if name not in STRATEGIES and strategy_weights(name) is None:
             raise ValueError(f"unknown strategy {name!r}; allowed: {', '.join(STRATEGIES)}")
     if not _is_int(characters) or characters < 1:
         raise ValueError(f"characters must be an integer >= 1, got {characters!r}")
@@ -394,6 +450,11 @@ def _play_game(players, strategies, inputs, characters, copies, hand_size, round
                     play = choose_greedy(hand, piles)
                 elif name == "singles_first":
                     play = choose_singles_first(hand, piles)
+                elif strategy_weights(name) is not None:
+                    play = choose_weighted(
+                        strategy_weights(name), plays, hand, piles,
+                        [sum(h) for s, h in enumerate(hands) if s != actor], len(draw_pile),
+                        copies)
                 else:
                     play = choose_random(plays, inputs.next_choice())
                 assert play in plays

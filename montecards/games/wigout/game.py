@@ -30,7 +30,8 @@ from montecards.engine.spec import (
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
-from montecards.games.wigout.strategies import NAMES
+from montecards.engine.weights import WeightedSeat
+from montecards.games.wigout.strategies import NAMES, WEIGHTS
 
 EVENT_NAMES = {
     rules.EV_DEAL: "deal",
@@ -167,7 +168,8 @@ def _trace_one(entries: Sequence[Any], seed: int, index: int, players: int, pack
     ``StrategyError``: ``engine.strategies.serial_call``)."""
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, packed, strategies, row, buffer, log, user,
+        np.uint64(seed), int(index), players, packed, strategies,
+        kernel.kernel_options(strategies), row, buffer, log, user,
     ))
 
 
@@ -175,8 +177,8 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
                   strategy_names: Sequence[Any] | str | None):
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategy_names)
+    packed = SPEC.kernel_params(players, resolved, entries)
     strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     factor = 1
@@ -216,8 +218,8 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategy_names)
+    packed = SPEC.kernel_params(players, resolved, entries)
     strategies = SPEC.strategy_array(entries)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.float64)
@@ -387,11 +389,11 @@ def play_scripted(
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
     entries = SPEC.strategy_codes(players, strategies)
-    if not all(isinstance(e, str) for e in entries):
-        raise InputError("play_scripted plays built-in strategies only (greedy, singles_first, "
-                         "random): a user strategy has no place in an explicit script")
+    if not all(isinstance(e, (str, WeightedSeat)) for e in entries):
+        raise InputError("play_scripted plays built-in strategies only (" + ", ".join(NAMES)
+                         + "): a user strategy has no place in an explicit script")
+    packed = SPEC.kernel_params(players, resolved, entries)
     codes = SPEC.strategy_array(entries)
     decks = _check_decks(round_decks, resolved["characters"], resolved["copies"])
     actors, waits = _check_events(events, players)
@@ -401,7 +403,8 @@ def play_scripted(
     info = np.zeros(4, dtype=np.int64)
     rows = 1 + decks.shape[0] * (decks.shape[1] + 4) + 2 * actors.shape[0] + 8
     buffer = np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
-    err = kernel.play_script(players, packed, codes, decks, actors, waits, choices, row, buffer, info)
+    err = kernel.play_script(players, packed, codes, kernel.kernel_options(codes), decks, actors,
+                             waits, choices, row, buffer, info)
     if err != kernel.ERR_NONE:
         raise ValueError(
             "illegal script: "
@@ -435,6 +438,7 @@ SPEC = GameSpec(
     default_strategy="greedy",
     params=PARAMS,
     metrics=("deadlocks", "draws"),
+    weighted=WEIGHTS,
     seat_outputs=("rounds_won",),
     score_name="points (lower wins)",
     turns_name="actions",

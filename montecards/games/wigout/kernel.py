@@ -81,7 +81,7 @@ from montecards.games.wigout.rules import (
     rounds_won,
     sorted_deck,
 )
-from montecards.games.wigout.strategies import RANDOM, choose_play
+from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, choose_play, weighted_play
 from montecards.games.wigout.view import (
     DECISION_PLAY,
     MAX_LEGAL,
@@ -159,13 +159,16 @@ def ask_user(g, seat, seats):
 
 
 @njit(cache=True)
-def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_actors,
-               script_waits, script_choices, trace, log, seats=None):
+def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, scripted,
+               script_actors, script_waits, script_choices, trace, log, seats=None):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
     decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
     then compiles the logging out. ``seats``: the user seats (``engine.user.open_seats``), or
-    None (left out): no seat plays a user strategy, and numba compiles that path out."""
+    None (left out): no seat plays a user strategy, and numba compiles that path out.
+    ``params``: the run's parameter vector (``weighted`` / ``tuned`` read their weights in its
+    tail); ``weighted``: True when a seat plays one of them (``kernel_options``), or None: numba
+    then compiles their path out."""
     players = g[PLAYERS]
     n = g[DECK_N]
     tracing = trace.shape[0] != 0
@@ -233,7 +236,12 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
                         g[CHOICE] = k + 1
                     else:
                         u = uniform(ch_rng)
-                play = choose_play(g, actor, strategy, u)
+                play = np.int64(-1)
+                if weighted is not None:  # compiled only into kernels of runs that use it
+                    if strategy == WEIGHTED or strategy == TUNED:
+                        play = weighted_play(g, actor, params)
+                if play < 0:
+                    play = choose_play(g, actor, strategy, u)
             if log is not None:
                 log_decision(g, actor, DECISION_PLAY, play, log)
             moved = play_move(g, actor, play)
@@ -247,7 +255,7 @@ def play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted, script_act
 
 
 @njit(cache=True)
-def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
+def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
               script_decks, script_actors, script_waits, script_choices, trace, log, seats=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
@@ -269,7 +277,7 @@ def play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
         if not load_deck(g, deck_rng, seed, index, scripted, script_decks):
             return ERR_TOO_FEW_DECKS
         deal(g, deck_rng, scripted, trace)
-        winner = play_round(g, fw, strategies, ev_rng, ch_rng, deck_rng, scripted,
+        winner = play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, scripted,
                             script_actors, script_waits, script_choices, trace, log, seats)
         if winner <= -2:
             return -2 - winner
@@ -308,8 +316,8 @@ def write_row(g, row):
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, deck_rng, row,
-             trace, log, seats=None):
+def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
+             deck_rng, row, trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log or None; ``seats``: the user seats or None); returns ``ERR_NONE``, or
     ``ERR_USER`` when a user strategy stopped it (``row`` is then not written)."""
@@ -317,7 +325,7 @@ def play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, de
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     start_game(seats, seed, index, players, strategies)
-    err = play_game(g, fw, seed, index, strategies, ev_rng, ch_rng, deck_rng,
+    err = play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
                     no_decks, no_actors, no_floats, no_floats, trace, log, seats)
     if err == ERR_NONE:
         write_row(g, row)
@@ -330,7 +338,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     the working arrays once. The games run on borrowed views (``engine.borrow``) of the
     block's arrays, kept alive here: no reference counting in the per-deal calls.
 
-    ``options``: ``kernel_options`` (None: Wig Out! has no optional compiled parts). ``user``:
+    ``options``: ``kernel_options`` (True: a seat plays ``weighted`` / ``tuned``; None: their
+    path is compiled out). ``user``:
     the user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops
     the block."""
     owned_g = new_state(players, params)
@@ -342,6 +351,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     ch_rng = borrow(owned_rng[1])
     deck_rng = borrow(owned_rng[2])
     seat_strategies = borrow(strategies)
+    run_params = borrow(params)  # weighted / tuned read their weights in its tail
     no_decks = np.zeros((0, 0), np.int64)
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
@@ -350,13 +360,14 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = borrow_seats(owned_seats)
     for k in range(rows.shape[0]):
         if seats is None:
-            play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
-                      no_decks, no_actors, no_floats, no_floats, no_trace, None)
+            play_game(g, fw, seed, start + k, seat_strategies, run_params, options, ev_rng,
+                      ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
             write_row(g, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
-            err = play_game(g, fw, seed, start + k, seat_strategies, ev_rng, ch_rng, deck_rng,
-                            no_decks, no_actors, no_floats, no_floats, no_trace, None, seats)
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, options, ev_rng,
+                            ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
+                            None, seats)
             if err != ERR_NONE or stopped(seats):
                 break
             write_row(g, rows[k])
@@ -367,6 +378,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(owned_g)
     keep_alive(owned_fw)
     keep_alive(owned_rng)
+    keep_alive(params)
 
 
 @njit(cache=True, parallel=True)
@@ -382,9 +394,11 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> None:
-    """None: Wig Out! has no optional compiled parts (every strategy is in every kernel)."""
-    return None
+def kernel_options(strategies: np.ndarray) -> bool | None:
+    """True when a seat plays ``weighted`` or ``tuned``, else None (the kernels then leave
+    their scoring out: it would add about a second to the first compile of every kernel)."""
+    codes = np.asarray(strategies)
+    return True if ((codes == WEIGHTED) | (codes == TUNED)).any() else None
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -401,10 +415,11 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user):
+def trace_one(seed, index, players, params, strategies, weighted, row, trace, log, user):
     """The same game as ``run_chunk`` plays (same streams), recording its events into
     ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none).
-    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
+    ``user``: the user strategies (``engine.user``), or None; ``weighted``: ``kernel_options``.
+    Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     ev_rng = np.zeros(4, np.uint64)
@@ -414,23 +429,24 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user):
         trace[0, 0] = 0
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, g, fw, ev_rng, ch_rng, deck_rng,
-                   row, trace, log, seats)
+    err = play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
+                   deck_rng, row, trace, log, seats)
     end_block(seats)
     return err
 
 
 @njit(cache=True)
-def play_script(players, params, strategies, decks, actors, waits, choices, row, trace, info):
+def play_script(players, params, strategies, weighted, decks, actors, waits, choices, row, trace,
+                info):
     """Scripted game: explicit round decks (top first), (actor, waiting time) per event and the
-    ``random`` seats' uniforms. Returns an ``ERR_*`` code; ``info`` gets (event, deal, choices
-    used, decks used)."""
+    ``random`` seats' uniforms (``weighted``: ``kernel_options``). Returns an ``ERR_*`` code;
+    ``info`` gets (event, deal, choices used, decks used)."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     rng = np.zeros(4, np.uint64)
     trace[0, 0] = 0
     g[SCRIPTED] = 1
-    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, rng, rng, rng,
+    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, params, weighted, rng, rng, rng,
                     decks, actors, waits, choices, trace, None)
     info[0] = g[ERR_EVENT] if err in (ERR_CANNOT_ACT, ERR_TOO_FEW_CHOICES) else g[EVENT]
     info[1] = g[DEAL]
