@@ -9,6 +9,12 @@ An action decision is returned as one integer ``action * 8 + receiver`` (receive
 the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` keeps its
 scratch after the rules' state, in the same array (``WORK_SIZE`` in all); its look-ahead
 changes the rules' state and restores it (``rules.trial_bouquet``, ``undo_raise``).
+
+``weighted`` and ``tuned`` (codes 3, 4) score every legal move by a weighted sum of the
+features ``FEATURES`` computed from the seat's observation (``view``: the kernel observes
+for them as for a user strategy) with weights read at run time from the table at the end of
+the parameter vector (``engine.weights``); :func:`weighted_choice`. Their defaults make
+greedy's choices.
 """
 
 from __future__ import annotations
