@@ -25,6 +25,7 @@ from montecards.games.tulips.cards import MAX_PLAYERS, N_PLACES
 from montecards.games.tulips.rules import (
     GIVE,
     KEEP,
+    KEY_SHIFT,
     N_COLOURS,
     OPEN,
     SECRET_ACTION,
@@ -403,33 +404,54 @@ def held(obs, seat, colour, holder, card_colour, card_value):
     return count, value
 
 
+@njit(cache=True, inline="always")
+def key_of(obs, seat, colour, holder, card_colour, card_value):
+    """``seat``'s (count, value) of ``colour`` as one number (0: it holds none), with the card
+    at ``holder``."""
+    n, v = held(obs, seat, colour, holder, card_colour, card_value)
+    return n * KEY_SHIFT + v if n > 0 else 0
+
+
 @njit(cache=True)
-def seat_majority(obs, seat, rank, holder, card_colour, card_value):
-    """``seat``'s majority points at ranking ``rank`` (a rank code) if ``holder`` (NOBODY:
-    nobody) had the card too: per colour in places 1st-3rd, the holders grouped by (count,
-    value), best first; a seat behind ``k`` distinct better pairs gets majority ``k`` if paid."""
-    players = obs_players(obs)
+def top_keys(obs, colour, holder, card_colour, card_value):
+    """The best three distinct (count, value) keys of ``colour``'s holders, those beyond the
+    majorities paid as -1 (``rules.colour_majorities``' dense rule)."""
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    for s in range(obs_players(obs)):
+        key = key_of(obs, s, colour, holder, card_colour, card_value)
+        if key > k1:
+            k3 = k2
+            k2 = k1
+            k1 = key
+        elif key < k1:
+            if key > k2:
+                k3 = k2
+                k2 = key
+            elif key < k2 and key > k3:
+                k3 = key
     paid = obs_majorities_paid(obs)
-    points = 0
-    for place in range(3):
-        colour = code_colour(rank, place)
-        n, v = held(obs, seat, colour, holder, card_colour, card_value)
-        if n == 0:
-            continue
-        better = 0
-        for s in range(players):
-            ns, vs = held(obs, s, colour, holder, card_colour, card_value)
-            if ns > n or (ns == n and vs > v):
-                seen = False  # count each better (count, value) pair once
-                for t in range(s):
-                    nt, vt = held(obs, t, colour, holder, card_colour, card_value)
-                    if nt == ns and vt == vs:
-                        seen = True
-                if not seen:
-                    better += 1
-        if better < paid:
-            points += obs_majority_points(obs, place, better)
-    return points
+    if paid < 3:
+        k3 = -1
+        if paid < 2:
+            k2 = -1
+    return k1, k2, k3
+
+
+@njit(cache=True, inline="always")
+def key_points(obs, place, key, keys):
+    """Majority points of a holder with ``key`` of the colour in ``place`` (``keys``: its
+    :func:`top_keys`)."""
+    if key == 0:
+        return 0
+    if key == keys[0]:
+        return obs_majority_points(obs, place, 0)
+    if key == keys[1]:
+        return obs_majority_points(obs, place, 1)
+    if key == keys[2]:
+        return obs_majority_points(obs, place, 2)
+    return 0
 
 
 @njit(cache=True)
@@ -477,18 +499,30 @@ def projected_code(obs, rank, open_colour, open_value, secret_colour, secret_val
 @njit(cache=True)
 def margin_at(obs, seat, rank, holder, card_colour, card_value):
     """``(own majority, best other majority, mean other majority, best other points +
-    majority)`` at ``rank`` with the card at ``holder``."""
-    own = seat_majority(obs, seat, rank, holder, card_colour, card_value)
+    majority)`` at ``rank`` with the card at ``holder`` (one pass per colour for the keys)."""
+    c0 = code_colour(rank, 0)
+    c1 = code_colour(rank, 1)
+    c2 = code_colour(rank, 2)
+    keys0 = top_keys(obs, c0, holder, card_colour, card_value)
+    keys1 = top_keys(obs, c1, holder, card_colour, card_value)
+    keys2 = top_keys(obs, c2, holder, card_colour, card_value)
+    own = 0
     best_maj = NEG
     best_total = NEG
     mean = 0.0
     players = obs_players(obs)
-    for other in range(players):
-        if other != seat:
-            m = seat_majority(obs, other, rank, holder, card_colour, card_value)
+    for s in range(players):
+        m = (
+            key_points(obs, 0, key_of(obs, s, c0, holder, card_colour, card_value), keys0)
+            + key_points(obs, 1, key_of(obs, s, c1, holder, card_colour, card_value), keys1)
+            + key_points(obs, 2, key_of(obs, s, c2, holder, card_colour, card_value), keys2)
+        )
+        if s == seat:
+            own = m
+        else:
             mean += m
             best_maj = max(best_maj, m)
-            best_total = max(best_total, obs_points(obs, other) + m)
+            best_total = max(best_total, obs_points(obs, s) + m)
     return own, best_maj, mean / (players - 1), best_total
 
 
@@ -498,11 +532,21 @@ def rival_seat(obs, seat):
     (ties: the first clockwise from the seat)."""
     players = obs_players(obs)
     rank = obs_rank_code(obs)
+    c0 = code_colour(rank, 0)
+    c1 = code_colour(rank, 1)
+    c2 = code_colour(rank, 2)
+    keys0 = top_keys(obs, c0, NOBODY, 0, 0)
+    keys1 = top_keys(obs, c1, NOBODY, 0, 0)
+    keys2 = top_keys(obs, c2, NOBODY, 0, 0)
     best = -1
     best_v = NEG
     for step in range(1, players):
         other = (seat + step) % players
-        v = obs_points(obs, other) + seat_majority(obs, other, rank, NOBODY, 0, 0)
+        v = obs_points(obs, other) + (
+            key_points(obs, 0, key_of(obs, other, c0, NOBODY, 0, 0), keys0)
+            + key_points(obs, 1, key_of(obs, other, c1, NOBODY, 0, 0), keys1)
+            + key_points(obs, 2, key_of(obs, other, c2, NOBODY, 0, 0), keys2)
+        )
         if v > best_v:
             best = other
             best_v = v
