@@ -294,3 +294,4 @@ def test_the_twin_plays_the_builtins_games(players, weights):
     a = rows(players, lineup, n=200)
     b = rows(players, twin, n=200, strategy_params=params if weights is not None else None)
     assert a.equals(b)
+

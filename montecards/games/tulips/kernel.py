@@ -20,7 +20,6 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.weights import weight_index
 from montecards.engine.user import (
     USER,
     ask,
@@ -31,6 +30,7 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
+from montecards.engine.weights import weight_index
 from montecards.games.tulips.rules import (
     ACTIONS,
     DECK,
@@ -79,7 +79,6 @@ from montecards.games.tulips.strategies import (
     MAJORITY,
     RANDOM,
     SCRIPTED,
-    TUNED,
     WEIGHTED,
     WORK_SIZE,
     decode,
@@ -223,8 +222,8 @@ def set_up(
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
 
     ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None (compiled
-    out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None (runs of built-in
-    strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
+    out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None
+    (runs of built-in strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
     (runs: compiled out).
     """
     players = g[PLAYERS]
