@@ -21,6 +21,7 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.weights import Weights
 from montecards.games.tulips import kernel, rules, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
@@ -275,9 +276,10 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     user = user_arg(names, 1)
+    codes = SPEC.strategy_array(names)
     serial_call(names, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, pack_params(players, resolved),
-        SPEC.strategy_array(names), row, buffer, None, user,
+        np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, names),
+        codes, row, buffer, None, user, kernel.kernel_options(codes),
     ))
     return buffer[1 : buffer[0, 0] + 1].copy(), row
 
@@ -303,9 +305,11 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     log = new_log(view.LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     user = user_arg(names, 1)
+    codes = SPEC.strategy_array(names)
     serial_call(names, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, pack_params(players, resolved),
-        SPEC.strategy_array(names), row, np.zeros((0, rules.TRACE_COLS), np.int64), log, user,
+        np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, names),
+        codes, row, np.zeros((0, rules.TRACE_COLS), np.int64), log, user,
+        kernel.kernel_options(codes),
     ))
     return read_log(log)
 
@@ -532,6 +536,17 @@ SPEC = replace(
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
     decision_kinds=2,
+    weighted={
+        "weighted": Weights(
+            strategies.FEATURES, strategies.WEIGHTED_DEFAULT, strategies.WEIGHT_BOUNDS,
+            "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
+            "the defaults make greedy's choices",
+        ),
+        "tuned": Weights(
+            strategies.FEATURES, strategies.TUNED_WEIGHTS, strategies.WEIGHT_BOUNDS,
+            "weighted with tuned default weights (strategies.TUNED_WEIGHTS)",
+        ),
+    },
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

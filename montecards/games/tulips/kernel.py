@@ -13,9 +13,10 @@ went to the secret festival.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
-from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.kernel import block_count, block_start
 from montecards.engine.spec import WIN_UNIT
@@ -29,6 +30,7 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
+from montecards.engine.weights import weight_index
 from montecards.games.tulips.rules import (
     ACTIONS,
     DECK,
@@ -77,6 +79,7 @@ from montecards.games.tulips.strategies import (
     MAJORITY,
     RANDOM,
     SCRIPTED,
+    WEIGHTED,
     WORK_SIZE,
     decode,
     encode,
@@ -86,6 +89,7 @@ from montecards.games.tulips.strategies import (
     majority_setup,
     random_action,
     random_setup,
+    weighted_choice,
 )
 from montecards.games.tulips.view import (
     DECISION_ACTION,
@@ -143,6 +147,40 @@ def ask_user(g, seat, kind, first_class, seats):
     return -1 if k < 0 else legal[k]
 
 
+def open_weighting(with_weights, params, g):
+    """``weighted``/``tuned``'s working arrays: ``(params, observation, legal moves)``, the
+    observation's block constants written (``g``: the block's state, its tables set); or None
+    when ``with_weights`` is None (no seat plays them: the kernels compile without them, see
+    :func:`kernel_options`). Jitted code only."""
+    raise NotImplementedError("open_weighting is only callable from jitted code")
+
+
+@njit(cache=True)
+def _weighting_arrays(params, g):
+    obs = np.zeros(OBS_SIZE, np.int64)
+    observe_constants(g, obs)
+    return params, obs, np.zeros(MAX_LEGAL, np.int64)
+
+
+@overload(open_weighting, jit_options={"cache": True})
+def _open_weighting(with_weights, params, g):
+    if isinstance(with_weights, types.NoneType):
+        return lambda with_weights, params, g: None
+    return lambda with_weights, params, g: _weighting_arrays(params, g)
+
+
+@njit(cache=True)
+def weighted_move(g, seat, kind, first_class, weighting):
+    """The move (``view`` id) a ``weighted`` or ``tuned`` seat makes: the seat's observation and
+    legal moves (as a user strategy gets them), scored by ``strategies.weighted_choice`` with the
+    seat's weights from the table at the end of ``params`` (``engine.weights``).
+    ``weighting``: :func:`open_weighting`'s arrays (the observation's block constants written)."""
+    params, obs, legal = weighting
+    observe_decision(g, seat, kind, first_class, obs)
+    n = legal_moves(g, seat, kind, first_class, legal)
+    return legal[weighted_choice(obs, legal[:n], params, weight_index(params, seat, 0))]
+
+
 @njit(cache=True)
 def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
     """Hand index (0/1) of the seat's card that goes to the bouquet."""
@@ -179,12 +217,13 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
 @njit(cache=True)
 def set_up(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
-    seats=None, log=None,
+    seats=None, log=None, weighting=None,
 ):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
 
-    ``seats``: the user seats (``engine.user.open_seats``), or None (runs of built-in
-    strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
+    ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None (compiled
+    out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None
+    (runs of built-in strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
     (runs: compiled out).
     """
     players = g[PLAYERS]
@@ -209,6 +248,8 @@ def set_up(
             if move < 0:
                 return ERR_USER
             k = 0 if move_card(move) == a else 1
+        elif weighting is not None and strategies[seat] >= WEIGHTED:
+            k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
         else:
             k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
         if k != 0 and k != 1:
@@ -231,9 +272,12 @@ def set_up(
 @njit(cache=True)
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
-    script_open, script_setup, script_dec, script_reveal, seats=None, log=None,
+    script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
+
+    ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None: no seat
+    plays them, and numba compiles that path out.
 
     ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
@@ -242,12 +286,12 @@ def play_game(
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
     stops the game (``ERR_USER``; the block's fault record says which and why).
     """
-    if seats is None and log is None:  # runs: no argument at all (numba's Omitted)
+    if seats is None and log is None and weighting is None:  # runs: no argument at all (Omitted)
         err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
     else:
         err = set_up(
             g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
-            seats, log,
+            seats, log, weighting,
         )
     if err != ERR_NONE:
         return err
@@ -293,6 +337,10 @@ def play_game(
                     return ERR_USER
                 action = move_action(move)
                 receiver = move_receiver(move)  # 0 unless a gift, as decode's
+            elif weighting is not None and strategy >= WEIGHTED:
+                move = weighted_move(g, seat, DECISION_ACTION, first_class, weighting)
+                action = move_action(move)
+                receiver = move_receiver(move)
             else:
                 action, receiver = decode(
                     choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
@@ -375,24 +423,31 @@ def new_work():
 @njit(cache=True)
 def play_one(
     seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d,
-    seats=None, log=None,
+    seats=None, log=None, weighting=None,
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
 
     ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
-    out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all).
+    out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all); so do
+    runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``).
     """
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     if seats is None and log is None:
-        play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+        if weighting is None:
+            play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+        else:
+            play_game(
+                g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
+                None, None, weighting,
+            )
         write_row(g, rows, k)
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
         g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
-        seats, log,
+        seats, log, weighting,
     )
     if err == ERR_NONE:
         write_row(g, rows, k)
@@ -404,8 +459,9 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
-    ``owned`` keeps alive: no reference counting in the per-action calls. ``options``: None
-    (Tulips compiles no optional parts, ``kernel_options``). ``user``: the user strategies
+    ``owned`` keeps alive: no reference counting in the per-action calls. ``options``: True
+    when a seat plays ``weighted`` or ``tuned``, else None (their code is compiled out,
+    ``kernel_options``). ``user``: the user strategies
     (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
     """
     owned = new_work()
@@ -419,18 +475,26 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seat_strategies = borrow(strategies)
     out = borrow(rows)
     seats = open_user_seats(fns, user, block, g)
+    weighting_owned = open_weighting(options, params, owned[0])
+    weighting = borrow_all(weighting_owned)
     for k in range(rows.shape[0]):
-        if seats is None:
+        if seats is None and weighting is None:
             play_one(
                 seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
                 no_trace, no_trace, no_1d, no_2d,
             )
+        elif seats is None:
+            play_one(
+                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
+                no_trace, no_trace, no_1d, no_2d, None, None, weighting,
+            )
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d, seats,
+            no_trace, no_trace, no_1d, no_2d, seats, None, weighting,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
+    keep_alive(weighting_owned)
     keep_alive(owned)
     keep_alive(strategies)
     keep_alive(rows)
@@ -449,9 +513,10 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> None:
-    """None: Tulips' kernels have no optional compiled parts (Parade's ``rollout`` is one)."""
-    return None
+def kernel_options(strategies: np.ndarray) -> bool | None:
+    """True when a seat plays ``weighted`` or ``tuned``, else None: the kernels then leave their
+    code out (as Parade's leave ``rollout`` out), so the default kernels compile as before."""
+    return True if (np.asarray(strategies) >= WEIGHTED).any() else None
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -468,17 +533,19 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, with_weights=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
+    ``user``: the user strategies (``engine.user``), or None; ``with_weights``:
+    ``kernel_options``. Returns ``ERR_*``."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     fns, data = (None, None) if user is None else user
     seats = open_user_seats(fns, data, 0, g)
+    weighting = open_weighting(with_weights, params, g)
     err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d, seats, log,
+        trace, no_trace, no_1d, no_2d, seats, log, weighting,
     )
     end_block(seats)
     return err

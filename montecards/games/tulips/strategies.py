@@ -9,6 +9,12 @@ An action decision is returned as one integer ``action * 8 + receiver`` (receive
 the action is a gift; the move id of ``view``); see :func:`decode`. ``majority`` keeps its
 scratch after the rules' state, in the same array (``WORK_SIZE`` in all); its look-ahead
 changes the rules' state and restores it (``rules.trial_bouquet``, ``undo_raise``).
+
+``weighted`` and ``tuned`` (codes 3, 4) score every legal move by a weighted sum of the
+features ``FEATURES`` computed from the seat's observation (``view``: the kernel observes
+for them as for a user strategy) with weights read at run time from the table at the end of
+the parameter vector (``engine.weights``); :func:`weighted_choice`. Their defaults make
+greedy's choices.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from montecards.games.tulips.cards import MAX_PLAYERS, N_PLACES
 from montecards.games.tulips.rules import (
     GIVE,
     KEEP,
+    KEY_SHIFT,
     N_COLOURS,
     OPEN,
     SECRET_ACTION,
@@ -37,12 +44,43 @@ from montecards.games.tulips.rules import (
     undo_raise,
     value_of,
 )
+from montecards.games.tulips.view import (
+    DECISION_SETUP,
+    KIND_SETUP,
+    move_card,
+    move_kind,
+    move_receiver,
+    obs_bouquet_count,
+    obs_bouquet_value,
+    obs_colour_at,
+    obs_give_bonus,
+    obs_hand_card,
+    obs_hand_colour,
+    obs_hand_value,
+    obs_keep_bonus,
+    obs_kind,
+    obs_majorities_paid,
+    obs_majority_points,
+    obs_own_secret_value,
+    obs_pile_left,
+    obs_place,
+    obs_players,
+    obs_points,
+    obs_seat,
+    obs_secret_reveal,
+    obs_secret_size,
+    obs_step,
+    obs_total,
+    obs_turn,
+)
 from montecards.rng import bounded
 
 RANDOM = 0
 GREEDY = 1
 MAJORITY = 2
-NAMES = ("random", "greedy", "majority")
+WEIGHTED = 3
+TUNED = 4
+NAMES = ("random", "greedy", "majority", "weighted", "tuned")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 NEG = -(1 << 60)
@@ -257,4 +295,394 @@ def majority_action(g, seat, card, first_class, notrace):
             best_o = o
         if still_m > best_m or (still_m == best_m and still_o > best_o):
             best = encode(SECRET_ACTION, 0)
+    return best
+
+
+# --- weighted and tuned ---------------------------------------------------------------------------
+#
+# Both read their weights at run time (engine/weights.py): every legal move of a decision is
+# scored by sum_k w[k] * feature_k(move), computed from the seat's observation (``view``) alone,
+# and the highest score is played. Ties (equal scores, exactly) go by greedy's order: the legal
+# order (gifts, keep, open, secret) except that among gifts the receiver with the fewest points
+# so far wins (then the first clockwise); at set-up ties go to greedy's set-up rule. So the
+# default weights (1 on ``points``, 0 elsewhere) make exactly greedy's choices.
+
+FEATURES = (
+    "points",
+    "majority",
+    "rival",
+    "others_majority",
+    "receiver_lead",
+    "colour_edge",
+    "raise_stake",
+    "secret_stake",
+    "projected_margin",
+    "late_margin",
+    "own_tulip",
+    "gift_to_rival",
+    "open_bias",
+    "secret_bias",
+)
+"""The features of ``weighted`` and ``tuned``, in weight order (docs/strategies/tulips.md)."""
+N_FEATURES = len(FEATURES)
+WEIGHTED_DEFAULT = (1.0,) + (0.0,) * (N_FEATURES - 1)
+"""``weighted``'s defaults: greedy's choices (the immediate points, greedy's tie-breaks)."""
+TUNED_WEIGHTS = WEIGHTED_DEFAULT
+"""``tuned``'s defaults (the lead fills them in from a tuner's run)."""
+WEIGHT_BOUNDS = (
+    (0.0, 3.0),  # points
+    (-1.0, 3.0),  # majority
+    (-3.0, 1.0),  # rival
+    (-3.0, 1.0),  # others_majority
+    (-3.0, 3.0),  # receiver_lead
+    (-3.0, 3.0),  # colour_edge
+    (-3.0, 3.0),  # raise_stake
+    (-3.0, 3.0),  # secret_stake
+    (-1.0, 3.0),  # projected_margin
+    (-1.0, 3.0),  # late_margin
+    (-5.0, 5.0),  # own_tulip
+    (-5.0, 5.0),  # gift_to_rival
+    (-10.0, 10.0),  # open_bias
+    (-10.0, 10.0),  # secret_bias
+)
+NOBODY = -1
+
+
+@njit(cache=True, inline="always")
+def code_colour(rank, place):
+    """The colour in ``place`` of the ranking ``rank`` (a rank code: colour of place p at bits 2p)."""
+    return (rank >> (2 * place)) & 3
+
+
+@njit(cache=True, inline="always")
+def code_place(rank, colour):
+    """The place of ``colour`` in the rank code ``rank``."""
+    for p in range(N_PLACES):
+        if (rank >> (2 * p)) & 3 == colour:
+            return p
+    return N_PLACES - 1
+
+
+@njit(cache=True)
+def obs_rank_code(obs):
+    """The observed ranking as a rank code (``rules.rank_code``)."""
+    code = 0
+    for p in range(N_PLACES):
+        code |= obs_colour_at(obs, p) << (2 * p)
+    return code
+
+
+@njit(cache=True)
+def raised_code(obs, colour, value):
+    """The rank code after opening ``value`` of ``colour`` (the rules' re-ranking: the colour
+    moves just above the highest-placed colour whose total is <= its new total)."""
+    t = obs_total(obs, colour) + value
+    p = obs_place(obs, colour)
+    q = 0
+    while q < p and obs_total(obs, obs_colour_at(obs, q)) > t:
+        q += 1
+    code = 0
+    for place in range(N_PLACES):
+        if place < q or place > p:
+            c = obs_colour_at(obs, place)
+        elif place == q:
+            c = colour
+        else:
+            c = obs_colour_at(obs, place - 1)
+        code |= c << (2 * place)
+    return code
+
+
+@njit(cache=True, inline="always")
+def held(obs, seat, colour, holder, card_colour, card_value):
+    """``(count, value)`` of ``seat``'s ``colour`` if ``holder`` also had the card."""
+    count = obs_bouquet_count(obs, seat, colour)
+    value = obs_bouquet_value(obs, seat, colour)
+    if seat == holder and colour == card_colour:
+        count += 1
+        value += card_value
+    return count, value
+
+
+@njit(cache=True, inline="always")
+def key_of(obs, seat, colour, holder, card_colour, card_value):
+    """``seat``'s (count, value) of ``colour`` as one number (0: it holds none), with the card
+    at ``holder``."""
+    n, v = held(obs, seat, colour, holder, card_colour, card_value)
+    return n * KEY_SHIFT + v if n > 0 else 0
+
+
+@njit(cache=True)
+def top_keys(obs, colour, holder, card_colour, card_value):
+    """The best three distinct (count, value) keys of ``colour``'s holders, those beyond the
+    majorities paid as -1 (``rules.colour_majorities``' dense rule)."""
+    k1 = 0
+    k2 = 0
+    k3 = 0
+    for s in range(obs_players(obs)):
+        key = key_of(obs, s, colour, holder, card_colour, card_value)
+        if key > k1:
+            k3 = k2
+            k2 = k1
+            k1 = key
+        elif key < k1:
+            if key > k2:
+                k3 = k2
+                k2 = key
+            elif key < k2 and key > k3:
+                k3 = key
+    paid = obs_majorities_paid(obs)
+    if paid < 3:
+        k3 = -1
+        if paid < 2:
+            k2 = -1
+    return k1, k2, k3
+
+
+@njit(cache=True, inline="always")
+def key_points(obs, place, key, keys):
+    """Majority points of a holder with ``key`` of the colour in ``place`` (``keys``: its
+    :func:`top_keys`)."""
+    if key == 0:
+        return 0
+    if key == keys[0]:
+        return obs_majority_points(obs, place, 0)
+    if key == keys[1]:
+        return obs_majority_points(obs, place, 1)
+    if key == keys[2]:
+        return obs_majority_points(obs, place, 2)
+    return 0
+
+
+@njit(cache=True)
+def stake(obs, seat, colour, holder, card_colour, card_value):
+    """+1 if the seat holds more cards of ``colour`` than every other seat, -1 if another seat
+    holds more than it, 0 otherwise (with the card at ``holder``)."""
+    own, _ = held(obs, seat, colour, holder, card_colour, card_value)
+    best = 0
+    for s in range(obs_players(obs)):
+        if s != seat:
+            n, _ = held(obs, s, colour, holder, card_colour, card_value)
+            best = max(best, n)
+    return 1 if own > best else (-1 if own < best else 0)
+
+
+@njit(cache=True)
+def projected_total(obs, colour, open_colour, open_value, secret_colour, secret_value, reveal_p):
+    """The colour's festival total after the move plus the expected reveal of the seat's own
+    secret-festival cards (each revealed with probability ``reveal_p``)."""
+    t = obs_total(obs, colour) + reveal_p * obs_own_secret_value(obs, colour)
+    if colour == open_colour:
+        t += open_value
+    if colour == secret_colour:
+        t += reveal_p * secret_value
+    return t
+
+
+@njit(cache=True)
+def projected_code(obs, rank, open_colour, open_value, secret_colour, secret_value, reveal_p):
+    """The ranking by :func:`projected_total`, ties in the order of ``rank``."""
+    code = 0
+    for c in range(N_COLOURS):
+        tc = projected_total(obs, c, open_colour, open_value, secret_colour, secret_value, reveal_p)
+        pc = code_place(rank, c)
+        place = 0
+        for d in range(N_COLOURS):
+            if d != c:
+                td = projected_total(obs, d, open_colour, open_value, secret_colour, secret_value, reveal_p)
+                if td > tc or (td == tc and code_place(rank, d) < pc):
+                    place += 1
+        code |= c << (2 * place)
+    return code
+
+
+@njit(cache=True)
+def margin_at(obs, seat, rank, holder, card_colour, card_value):
+    """``(own majority, best other majority, mean other majority, best other points +
+    majority)`` at ``rank`` with the card at ``holder`` (one pass per colour for the keys)."""
+    c0 = code_colour(rank, 0)
+    c1 = code_colour(rank, 1)
+    c2 = code_colour(rank, 2)
+    keys0 = top_keys(obs, c0, holder, card_colour, card_value)
+    keys1 = top_keys(obs, c1, holder, card_colour, card_value)
+    keys2 = top_keys(obs, c2, holder, card_colour, card_value)
+    own = 0
+    best_maj = NEG
+    best_total = NEG
+    mean = 0.0
+    players = obs_players(obs)
+    for s in range(players):
+        m = (
+            key_points(obs, 0, key_of(obs, s, c0, holder, card_colour, card_value), keys0)
+            + key_points(obs, 1, key_of(obs, s, c1, holder, card_colour, card_value), keys1)
+            + key_points(obs, 2, key_of(obs, s, c2, holder, card_colour, card_value), keys2)
+        )
+        if s == seat:
+            own = m
+        else:
+            mean += m
+            best_maj = max(best_maj, m)
+            best_total = max(best_total, obs_points(obs, s) + m)
+    return own, best_maj, mean / (players - 1), best_total
+
+
+@njit(cache=True)
+def rival_seat(obs, seat):
+    """The other seat with the most points so far + majority points at the current ranking
+    (ties: the first clockwise from the seat)."""
+    players = obs_players(obs)
+    rank = obs_rank_code(obs)
+    c0 = code_colour(rank, 0)
+    c1 = code_colour(rank, 1)
+    c2 = code_colour(rank, 2)
+    keys0 = top_keys(obs, c0, NOBODY, 0, 0)
+    keys1 = top_keys(obs, c1, NOBODY, 0, 0)
+    keys2 = top_keys(obs, c2, NOBODY, 0, 0)
+    best = -1
+    best_v = NEG
+    for step in range(1, players):
+        other = (seat + step) % players
+        v = obs_points(obs, other) + (
+            key_points(obs, 0, key_of(obs, other, c0, NOBODY, 0, 0), keys0)
+            + key_points(obs, 1, key_of(obs, other, c1, NOBODY, 0, 0), keys1)
+            + key_points(obs, 2, key_of(obs, other, c2, NOBODY, 0, 0), keys2)
+        )
+        if v > best_v:
+            best = other
+            best_v = v
+    return best
+
+
+@njit(cache=True)
+def move_features(obs, move, rival):
+    """The 14 features (``FEATURES``) of ``move`` for the deciding seat, as a tuple of floats.
+
+    ``rival``: :func:`rival_seat` of the observation (the same for every move of a decision).
+    A set-up move puts the card in the bouquet and the other dealt card in the secret festival.
+    """
+    seat = obs_seat(obs)
+    players = obs_players(obs)
+    kind = move_kind(move)
+    rank0 = obs_rank_code(obs)
+    secret_colour = -1
+    secret_value = 0
+    open_colour = -1
+    open_value = 0
+    n_secret = obs_secret_size(obs)
+    points = 0.0
+    receiver = NOBODY
+    if kind == KIND_SETUP:
+        k = 0 if move_card(move) == obs_hand_card(obs, 0) else 1
+        colour = obs_hand_colour(obs, k)
+        value = obs_hand_value(obs, k)
+        secret_colour = obs_hand_colour(obs, 1 - k)
+        secret_value = obs_hand_value(obs, 1 - k)
+        holder = seat
+        rank = rank0
+        n_secret = players  # every seat puts one card there at set-up
+        drawn = 0
+    else:
+        colour = obs_hand_colour(obs, 0)
+        value = obs_hand_value(obs, 0)
+        place = obs_place(obs, colour)
+        holder = NOBODY
+        rank = rank0
+        if kind == KEEP:
+            holder = seat
+            points = obs_keep_bonus(obs, place)
+        elif kind == GIVE:
+            receiver = move_receiver(move)
+            holder = receiver
+            points = value + obs_give_bonus(obs, place)
+        elif kind == OPEN:
+            rank = raised_code(obs, colour, value)
+            open_colour = colour
+            open_value = value
+        else:
+            secret_colour = colour
+            secret_value = value
+            n_secret += 1
+        drawn = 2 * (obs_turn(obs) - 1) + obs_step(obs) + 1
+    own_maj, best_maj, mean_maj, rival_total = margin_at(obs, seat, rank, holder, colour, value)
+    # colour_edge: own cards of the card's colour minus the most another seat holds
+    own_n, _ = held(obs, seat, colour, holder, colour, value)
+    most = 0
+    for s in range(players):
+        if s != seat:
+            n, _ = held(obs, s, colour, holder, colour, value)
+            most = max(most, n)
+    reveal_p = 0.0
+    if n_secret > 0:
+        reveal_p = min(1.0, obs_secret_reveal(obs) / n_secret)
+    raise_stake = 0.0
+    secret_stake = 0.0
+    if kind == OPEN:
+        raise_stake = value * stake(obs, seat, colour, holder, colour, value)
+    elif kind == SECRET_ACTION or kind == KIND_SETUP:
+        secret_stake = reveal_p * secret_value * stake(obs, seat, secret_colour, holder, colour, value)
+    projected = projected_code(obs, rank, open_colour, open_value, secret_colour, secret_value, reveal_p)
+    p_own, p_best, _, _ = margin_at(obs, seat, projected, holder, colour, value)
+    pile = obs_pile_left(obs)
+    phase = drawn / (drawn + pile) if drawn + pile > 0 else 1.0
+    return (
+        points,
+        float(own_maj),
+        float(rival_total),
+        mean_maj,
+        (obs_points(obs, receiver) - obs_points(obs, seat)) / 10.0 if receiver >= 0 else 0.0,
+        float(own_n - most),
+        raise_stake,
+        secret_stake,
+        float(p_own - p_best),
+        phase * (own_maj - best_maj),
+        1.0 if holder == seat else 0.0,
+        1.0 if receiver >= 0 and receiver == rival else 0.0,
+        1.0 if kind == OPEN else 0.0,
+        1.0 if kind == SECRET_ACTION else 0.0,
+    )
+
+
+@njit(cache=True)
+def move_score(obs, move, rival, weights, base):
+    """``sum_k weights[base + k] * feature_k(move)``."""
+    f = move_features(obs, move, rival)
+    total_score = 0.0
+    for k in range(N_FEATURES):
+        total_score += weights[base + k] * f[k]
+    return total_score
+
+
+@njit(cache=True)
+def weighted_choice(obs, legal, weights, base):
+    """Index into ``legal`` of the move with the highest :func:`move_score` (weights
+    ``weights[base : base + N_FEATURES]``). Ties: at set-up greedy's set-up rule (the better-
+    placed colour, the higher value, the first card); otherwise the legal order (gifts, keep,
+    open, secret), except that between gifts the receiver with fewer points so far wins (then
+    the first clockwise, the legal order): greedy's tie-breaks."""
+    seat = obs_seat(obs)
+    rival = rival_seat(obs, seat)
+    if obs_kind(obs) == DECISION_SETUP:
+        sa = move_score(obs, legal[0], rival, weights, base)
+        sb = move_score(obs, legal[1], rival, weights, base)
+        if sa != sb:
+            return 0 if sa > sb else 1
+        pa = obs_place(obs, obs_hand_colour(obs, 0))
+        pb = obs_place(obs, obs_hand_colour(obs, 1))
+        if pa != pb:
+            return 0 if pa < pb else 1
+        return 1 if obs_hand_value(obs, 1) > obs_hand_value(obs, 0) else 0
+    best = 0
+    best_score = 0.0
+    for i in range(legal.shape[0]):
+        sc = move_score(obs, legal[i], rival, weights, base)
+        if i == 0 or sc > best_score:
+            best = i
+            best_score = sc
+        elif (
+            sc == best_score
+            and move_kind(legal[i]) == GIVE
+            and move_kind(legal[best]) == GIVE
+            and obs_points(obs, move_receiver(legal[i])) < obs_points(obs, move_receiver(legal[best]))
+        ):
+            best = i
     return best
