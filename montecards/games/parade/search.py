@@ -13,7 +13,9 @@ Powley & Whitehouse 2012). Each iteration of a play decision
    moves are in the tree, keyed by the card played; a child's availability count is the
    number of times it was legal when its parent was visited, and replaces the parent's
    visits in the exploration term: ``mean + c * sqrt(ln(availability) / visits)``, the mean
-   a child's win share for the seat that moved into it);
+   a child's win share for the seat that moved into it; the back-up keeps ``mean`` and
+   ``1 / sqrt(visits)`` per node and ``sqrt(ln(a))`` is tabulated, so that a selection costs
+   no division and no logarithm);
 3. **expands** one untried legal move (chosen uniformly) as a new node;
 4. **plays out** to the end with every seat on the default policy (``greedy``, or ``random``
    plays; the final discards greedy in both);
@@ -108,6 +110,11 @@ W_PLAYOUT = 2
 VISITS = 0
 AVAIL = 1
 REWARD = 2
+MEAN = 3  # REWARD / VISITS, and
+SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up (read by every selection)
+
+LOG_TABLE = 4096
+"""``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
 
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout"),
@@ -119,7 +126,7 @@ PARAMETERS = Weights(
 
 # the search space, one tuple of arrays (``new_search_space``)
 S_CHILDREN = 0  # int32 [node, card]: the child reached by playing ``card``, 0 if none
-S_STATS = 1  # float64 [node, VISITS | AVAIL | REWARD]
+S_STATS = 1  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
 S_MOVER = 2  # int64 [node]: the seat whose move leads to the node
 S_STATES = 3  # int64 [3, STATE_SIZE]: the decision's template, an iteration's game, a trial
 S_CARDS = 4  # int64 [2, N_CARDS]: the unseen cards in id order, a shuffled copy
@@ -129,6 +136,7 @@ S_TOTALS = 7  # int64 [2, PAIRS]: the discard search's win shares and margins pe
 S_KEY = 8  # uint64 [2]: the game's seed and index (``set_key``)
 S_RNG = 9  # uint64 [2, 4]: the decision's stream, a copy of the deck stream (omniscient)
 S_NO_TRACE = 10  # int64 [0, 4]
+S_SQRT_LOG = 11  # float64 [LOG_TABLE]: sqrt(ln(a))
 
 
 @njit(cache=True)
@@ -136,7 +144,7 @@ def new_search_space():
     """The arrays one block of games searches in (about 9 MB, zeroed lazily by the system)."""
     return (
         np.zeros((MAX_NODES, N_CARDS), np.int32),
-        np.zeros((MAX_NODES, 3), np.float64),
+        np.zeros((MAX_NODES, 5), np.float64),
         np.zeros(MAX_NODES, np.int64),
         np.zeros((3, STATE_SIZE), np.int64),
         np.zeros((2, N_CARDS), np.int64),
@@ -146,6 +154,7 @@ def new_search_space():
         np.zeros(2, np.uint64),
         np.zeros((2, 4), np.uint64),
         np.zeros((0, 4), np.int64),
+        np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
     )
 
 
@@ -174,7 +183,7 @@ def _borrow_space(space):
     return lambda space: (
         borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
         borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), borrow(space[9]),
-        space[10],
+        space[10], borrow(space[11]),
     )
 
 
@@ -312,6 +321,8 @@ def new_node(space, node, card, mover, n_nodes):
     stats[n_nodes, VISITS] = 0.0
     stats[n_nodes, AVAIL] = 1.0
     stats[n_nodes, REWARD] = 0.0
+    stats[n_nodes, MEAN] = 0.0
+    stats[n_nodes, SPREAD] = 0.0
     space[S_MOVER][n_nodes] = mover
     children[node, card] = n_nodes
     return n_nodes
@@ -327,6 +338,7 @@ def iterate(space, w, seat, exploration, policy, rng, n_nodes):
     path = space[S_PATH]
     untried_at = MAX_DEPTH
     no_trace = space[S_NO_TRACE]
+    sqrt_log = space[S_SQRT_LOG]
     players = w[PLAYERS]
     node = 0
     depth = 0
@@ -345,11 +357,11 @@ def iterate(space, w, seat, exploration, policy, rng, n_nodes):
                 path[untried_at + n_untried] = k
                 n_untried += 1
             else:
-                stats[child, AVAIL] += 1.0
-                visits = stats[child, VISITS]
-                value = stats[child, REWARD] / visits + exploration * math.sqrt(
-                    math.log(stats[child, AVAIL]) / visits
-                )
+                avail = stats[child, AVAIL] + 1.0
+                stats[child, AVAIL] = avail
+                a = np.int64(avail)
+                root_log = sqrt_log[a] if a < LOG_TABLE else math.sqrt(math.log(avail))
+                value = stats[child, MEAN] + exploration * root_log * stats[child, SPREAD]
                 if value > best_value:
                     best_value = value
                     best_k = k
@@ -381,8 +393,12 @@ def iterate(space, w, seat, exploration, policy, rng, n_nodes):
     stats[0, VISITS] += 1.0
     for d in range(depth):
         nd = path[d]
-        stats[nd, VISITS] += 1.0
-        stats[nd, REWARD] += seats[2, mover[nd]] / WIN_UNIT
+        visits = stats[nd, VISITS] + 1.0
+        reward = stats[nd, REWARD] + seats[2, mover[nd]] / WIN_UNIT
+        stats[nd, VISITS] = visits
+        stats[nd, REWARD] = reward
+        stats[nd, MEAN] = reward / visits
+        stats[nd, SPREAD] = 1.0 / math.sqrt(visits)
     return n_nodes
 
 
