@@ -45,8 +45,8 @@ PLAYER_CASES: dict[str, list[tuple[int, dict[str, str]]]] = {
 # iterations per decision: at their default 1,000 a case would take minutes on all threads;
 # ``benchmarks/search.py`` measures them at 1,000).
 BENCH_STRATEGIES: dict[tuple[str, str], str] = {
-    ("parade", "ismcts"): "ismcts[100,0.7,1]",
-    ("parade", "omniscient"): "omniscient[100,0.7,1]",
+    ("parade", "ismcts"): "ismcts[100,0.7,0]",
+    ("parade", "omniscient"): "omniscient[100,0.7,0]",
 }
 
 SLOWDOWN_ENV = "MONTECARDS_BENCH_SLOWDOWN"

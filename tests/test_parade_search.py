@@ -139,7 +139,7 @@ def test_trace_and_decisions_replay_the_run_game():
 
 
 def test_head_to_head():
-    """``ismcts`` (its defaults: 1,000 iterations, c = 0.7, greedy play-outs) beats ``greedy``
+    """``ismcts`` (its defaults: 1,000 iterations, c = 0.7, random play-outs) beats ``greedy``
     and ``rollout`` over both seatings, the 95 % interval's lower bound above 50 %."""
     for opponent, n in (("greedy", 40), ("rollout", 40)):
         shares = []

@@ -96,8 +96,8 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     strategies = SPEC.strategy_array(entries)
     user = user_arg(strategy_names, 1)
     serial_call(strategy_names, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, SPEC.kernel_params(players, params, entries), strategies, row, buffer,
-        kernel.kernel_options(strategies), None, user,
+        np.uint64(seed), index, players, SPEC.kernel_params(players, params, entries), strategies, row,
+        buffer, kernel.kernel_options(strategies), None, user,
     ))
     return _trace_frame(buffer), row
 

@@ -3,7 +3,8 @@
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt or drawn), substream 1 feeds the strategies' choices. Keeping
 them apart means the same seed deals the same cards whatever the strategies, so strategy
-and rule-variant comparisons run on common random numbers.
+and rule-variant comparisons run on common random numbers. The tree searches (``ismcts``,
+``omniscient``: ``search.py``) draw from streams of their own, one per decision.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
+from montecards.games.parade import search as tree_search
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
@@ -46,7 +48,6 @@ from montecards.games.parade.rules import (
     set_up,
     win_shares,
 )
-from montecards.games.parade import search as tree_search
 from montecards.games.parade.search import borrow_space, search_space, set_key
 from montecards.games.parade.strategies import (
     GREEDY,
