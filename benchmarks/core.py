@@ -41,6 +41,14 @@ PLAYER_CASES: dict[str, list[tuple[int, dict[str, str]]]] = {
     "marbles": [(4, {}), (4, {"teams": "pairs"})],
 }
 
+# Strategies measured with other run-time parameters than their defaults (the searches at 100
+# iterations per decision: at their default 1,000 a case would take minutes on all threads;
+# ``benchmarks/search.py`` measures them at 1,000).
+BENCH_STRATEGIES: dict[tuple[str, str], str] = {
+    ("parade", "ismcts"): "ismcts[100,0.7,0]",
+    ("parade", "omniscient"): "omniscient[100,0.7,0]",
+}
+
 SLOWDOWN_ENV = "MONTECARDS_BENCH_SLOWDOWN"
 """Test hook: ``2`` makes every measured game do twice the kernel work per counted game
 (``parade=2,anomia=1.5`` per game). Used to show that compare/smoke catch a 2x slowdown."""
@@ -180,8 +188,9 @@ class GameTimer:
 
         self.case = case
         self.slowdown = slowdown
+        strategy = BENCH_STRATEGIES.get((case.game, case.strategy), case.strategy)
         self.spec, self.config, _, _ = prepare(
-            case.game, case.players, [case.strategy], dict(case.params), SEED
+            case.game, case.players, [strategy], dict(case.params), SEED
         )
         self.turns_col = self.spec.layout(case.players).column("turns")
         warm_up(self.spec, self.config)

@@ -3,7 +3,8 @@
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt or drawn), substream 1 feeds the strategies' choices. Keeping
 them apart means the same seed deals the same cards whatever the strategies, so strategy
-and rule-variant comparisons run on common random numbers.
+and rule-variant comparisons run on common random numbers. The tree searches (``ismcts``,
+``omniscient``: ``search.py``) draw from streams of their own, one per decision.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
+from montecards.games.parade import search as tree_search
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
@@ -46,8 +48,11 @@ from montecards.games.parade.rules import (
     set_up,
     win_shares,
 )
+from montecards.games.parade.search import borrow_space, search_space, set_key
 from montecards.games.parade.strategies import (
     GREEDY,
+    ISMCTS,
+    OMNISCIENT,
     RANDOM,
     ROLLOUT,
     SCRIPTED,
@@ -117,6 +122,8 @@ def new_rollout_space(with_rollout):
 
 @overload(new_rollout_space, jit_options={"cache": True})
 def _new_rollout_space(with_rollout):
+    if isinstance(with_rollout, types.BaseTuple):  # (rollout, search): see kernel_options
+        with_rollout = with_rollout.types[0]
     if isinstance(with_rollout, types.NoneType):
         return lambda with_rollout: None
     return lambda with_rollout: (
@@ -145,13 +152,17 @@ def ask_user(g, seat, kind, seats):
 
 
 @hot_inline
-def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats):
+def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats, params,
+                search, deck_rng):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
     strategy's index outside the legal moves).
 
     ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
     only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
-    or None in kernels compiled without them (runs of built-in strategies only).
+    or None in kernels compiled without them (runs of built-in strategies only); ``search``
+    the tree search's space (``search.py``), or None likewise. ``params``: the run's parameter
+    vector (the searches' per-seat parameters at its tail, ``engine/weights.py``); ``deck_rng``
+    is read by ``omniscient`` alone.
     """
     if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
         if strategy == USER:
@@ -163,6 +174,9 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, 
         return greedy_play(g, seat)
     if strategy == SCRIPTED:
         return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if search is not None:
+        if strategy == ISMCTS or strategy == OMNISCIENT:
+            return tree_search.play(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
@@ -181,7 +195,7 @@ def pair_of(g, seat, first, second):
 
 
 @hot_inline
-def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
+def choose_discard(g, seat, strategy, choice_rng, script_discards, seats, params, search, deck_rng):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
     user strategy's index outside the legal moves)."""
     if seats is not None:
@@ -194,6 +208,9 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
         return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
+    if search is not None:
+        if strategy == ISMCTS or strategy == OMNISCIENT:
+            return tree_search.discard(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
     return greedy_discard(g, seat)
 
 
@@ -213,7 +230,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards, seats=None, log=None,
+    no_trace, script_plays, script_discards, params, search, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -235,7 +252,8 @@ def play_game(
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
-        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats)
+        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats,
+                        params, search, deck_rng)
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
@@ -249,7 +267,7 @@ def play_game(
         if log is not None:
             slot = log_decision(g, s, DECISION_DISCARD, log)
         seat_tmp[SEAT_DISCARD, s] = choose_discard(
-            g, s, strategies[s], choice_rng, script_discards, seats
+            g, s, strategies[s], choice_rng, script_discards, seats, params, search, deck_rng
         )
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
@@ -279,8 +297,8 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, row, trace, seats=None,
-             log=None):
+def play_one(seed, index, players, params, strategies, work, rollout, search, row, trace,
+             seats=None, log=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
@@ -293,16 +311,18 @@ def play_one(seed, index, players, params, strategies, work, rollout, row, trace
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
+    if search is not None:
+        set_key(search, seed, index)
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards,
+            no_trace, no_plays, no_discards, params, search,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
             g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards, seats, log,
+            no_trace, no_plays, no_discards, params, search, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -324,18 +344,23 @@ def play_block(seed, start, players, params, strategies, rows, with_rollout, fns
     )
     rollout_owned = new_rollout_space(with_rollout)
     rollout = borrow_all(rollout_owned)
+    search_owned = search_space(with_rollout)
+    search = borrow_space(search_owned)
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
         if seats is None:
-            play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
+            play_one(seed, start + g, players, params, seat_strategies, work, rollout, search, rows[g],
+                     work[4])
         elif play_one(
-            seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4], seats
+            seed, start + g, players, params, seat_strategies, work, rollout, search, rows[g], work[4],
+            seats,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
     keep_alive(owned)
     keep_alive(rollout_owned)
+    keep_alive(search_owned)
     keep_alive(strategies)
 
 
@@ -352,13 +377,19 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``rollout``, else None (the kernels then leave it out).
+def kernel_options(strategies: np.ndarray) -> bool | tuple | None:
+    """True when a seat plays ``rollout``, else None (the kernels then leave it out); when a
+    seat plays ``ismcts`` or ``omniscient``, the pair ``(that, True)`` (the kernels then
+    allocate and compile the tree search, ``search.search_space``).
 
     ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
     leaving it out of the kernels that do not need it halves the first run's compile time.
     """
-    return True if (np.asarray(strategies) == ROLLOUT).any() else None
+    codes = np.asarray(strategies)
+    rollout = True if (codes == ROLLOUT).any() else None
+    if ((codes == ISMCTS) | (codes == OMNISCIENT)).any():
+        return (rollout, True)
+    return rollout
 
 
 
@@ -381,9 +412,11 @@ def trace_one(seed, index, players, params, strategies, row, trace, with_rollout
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
     ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
     rollout = new_rollout_space(with_rollout)
+    search = search_space(with_rollout)
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace, seats, log)
+    err = play_one(seed, index, players, params, strategies, new_work(), rollout, search, row, trace,
+                   seats, log)
     end_block(seats)
     return err
 
@@ -400,7 +433,7 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, deck_rng, choice_rng, False, None, seat_tmp, trace,
-        no_trace, plays, discards,
+        no_trace, plays, discards, np.zeros(1, np.float64), None,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

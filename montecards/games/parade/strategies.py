@@ -3,7 +3,8 @@
 Each strategy sees only what its seat sees at the table (rules: What a strategy may see):
 its hand, the parade, every collection, the size of the draw pile and, in the last round,
 the turns left. ``rollout`` also uses the set of unseen cards (draw pile and other hands
-together), which a player can work out from what is on the table.
+together), which a player can work out from what is on the table. ``ismcts`` (``search.py``)
+samples the unseen cards the same way; its ``omniscient`` twin alone sees the true state.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ from montecards.rng import shuffle
 RANDOM = 0
 GREEDY = 1
 ROLLOUT = 2
-NAMES = ("random", "greedy", "rollout")
+ISMCTS = 3  # information-set MCTS, and its twin that sees the true state (``search.py``)
+OMNISCIENT = 4
+NAMES = ("random", "greedy", "rollout", "ismcts", "omniscient")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 ROLLOUTS_PER_DECISION = 6

@@ -1,0 +1,109 @@
+"""Parade's tree searches (``ismcts``, ``omniscient``): games per second per thread.
+
+The target (issue #19): Parade, 2 players, 1,000 iterations per decision, at least 20 games
+per second per thread. Each configuration (strategy, iterations, play-out policy; one
+searching seat against ``greedy``, or both seats searching) plays the same ``--games`` games
+on one numba thread through the engine's ``play_chunk``, compile time excluded, ``--repeats``
+times; the figures are the medians of games per process CPU-second (this machine is shared:
+CPU time does not count the time it gave to others) and per wall-clock second.
+
+    python benchmarks/search.py [--iterations 100 1000] [--games 40] [--repeats 3] [--record]
+
+``--record`` writes ``benchmarks/history/search/<date>-<commit>.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from montecards.analysis.runs import prepare  # noqa: E402
+from montecards.engine.runner import play_chunk, warm_up  # noqa: E402
+
+SEED = 20240917
+TARGET = 20.0
+"""Games per second per thread at 1,000 iterations, 2 players."""
+
+
+def configurations(iterations: list[int]) -> list[tuple[str, list[str]]]:
+    out = []
+    for it in iterations:
+        for name, playout in (("ismcts", 0), ("ismcts", 1), ("omniscient", 0)):
+            label = f"{name}[{it},0.7,{playout}]"
+            out.append((label + " vs greedy", [label, "greedy"]))
+        for playout in (0, 1):
+            label = f"ismcts[{it},0.7,{playout}]"
+            out.append(("both seats " + label, [label, label]))
+    return out
+
+
+def measure(seats: list[str], games: int, repeats: int) -> dict:
+    spec, config, _, _ = prepare("parade", 2, seats, None, SEED)
+    warm_up(spec, config)
+    cpu_rates, wall_rates, turns = [], [], 0
+    for _ in range(repeats):
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        rows = play_chunk(spec, config, 0, games)
+        cpu_rates.append(games / (time.process_time() - cpu0))
+        wall_rates.append(games / (time.perf_counter() - wall0))
+        turns = int(rows[:, spec.layout(2).column("turns")].sum())
+    return {
+        "seats": seats,
+        "games": games,
+        "turns_per_game": turns / games,
+        "cpu_games_per_s": statistics.median(cpu_rates),
+        "wall_games_per_s": statistics.median(wall_rates),
+        "cpu_games_per_s_repeats": cpu_rates,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--iterations", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args(argv)
+    numba.set_num_threads(1)
+    results = []
+    print(f"{'configuration':44s} {'cpu games/s':>12s} {'wall games/s':>13s} {'turns':>6s}")
+    for name, seats in configurations(args.iterations):
+        r = measure(seats, args.games, args.repeats)
+        r["configuration"] = name
+        results.append(r)
+        print(f"{name:44s} {r['cpu_games_per_s']:12.1f} {r['wall_games_per_s']:13.1f} "
+              f"{r['turns_per_game']:6.1f}")
+    for playout, words in ((0, "random play-outs, the default"), (1, "greedy play-outs")):
+        label = f"ismcts[1000,0.7,{playout}]"
+        for seats, who in (([label, "greedy"], "vs greedy"), ([label, label], "both seats")):
+            key = next((r for r in results if r["seats"] == seats), None)
+            if key is not None:
+                verdict = "meets" if key["cpu_games_per_s"] >= TARGET else "misses"
+                print(f"target {TARGET:g} games per CPU-second on one thread: ismcts (1,000 iterations, "
+                      f"{words}) {who}: {key['cpu_games_per_s']:.1f}, {verdict} it")
+    if args.record:
+        commit = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT,
+                                capture_output=True, text=True).stdout.strip()
+        out = ROOT / "benchmarks" / "history" / "search"
+        out.mkdir(parents=True, exist_ok=True)
+        now = datetime.datetime.now(datetime.UTC)
+        path = out / f"{now:%Y-%m-%d}-{commit}.json"
+        path.write_text(json.dumps({"date": now.isoformat(), "commit": commit, "threads": 1,
+                                    "results": results}, indent=1))
+        print(f"recorded {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
