@@ -73,8 +73,19 @@ WEIGHTED_DEFAULTS = (1.0, 0.0, 0.0, 0.0, -3.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 character, so a new pile (a play handed to every opponent holding that character) waits until
 nothing else sheds as much. One seat of it among ``greedy`` seats wins 26.9 % at 4 players
 (fair share 25 %), more than its share at every player count (docs/strategies/wigout.md)."""
-TUNED_WEIGHTS = WEIGHTED_DEFAULTS
-"""``tuned``'s default weights (for now ``weighted``'s; a tuner's result goes here)."""
+TUNED_WEIGHTS = (
+    0.30272458787409123,
+    11.478332596378136,
+    -0.44564108941904923,
+    -3.5317696057024994,
+    -4.0,
+    -4.0,
+    -1.630162329140429,
+    -1.788997101295445,
+    4.0,
+    2.0,
+)
+"""``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game wigout`` (record: ``docs/tuning/wigout.json``), against greedy at 4 players: held out on 100,000 deals x 4 seatings it wins 26.90 % [26.81, 27.00], +0.02 points over ``weighted``'s defaults (paired)."""
 BOUNDS = (
     (0.0, 4.0), (0.0, 20.0), (-4.0, 2.0), (-4.0, 4.0), (-4.0, 4.0), (-4.0, 2.0), (-4.0, 2.0),
     (-8.0, 2.0), (-4.0, 4.0), (-4.0, 2.0),
