@@ -224,13 +224,14 @@ def tuned_section(
         "Tuned players",
         f"`tuned` is the `weighted` player with the weights the project's tuning run found "
         f"(`scripts/tune_builtins.py`, [docs/tuning.md](../../docs/tuning.md)); its features are "
-        f"in `docs/strategies/{spec.name}.md`. {tuned.doc}".strip(),
+        f"in `docs/strategies/{spec.name}.md`. Every figure below is on the report's seed, which no "
+        "tuning run used (held out).",
     )
     rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": spec.weighted["weighted"].default,
                             "tuned": tuned.default}), digits=3, index=False)
     n_for = dict(n_for or {})
     for rival in rivals:
-        deals = min([n] + [n_for[s] for s in (rival,) if s in n_for])
+        deals = deals_for(n, n_for, ("tuned", rival))
         res = timed(rep, f"tuned vs {rival}, {players} players", f"{deals:,} deals × {players} seatings",
                     lambda rival=rival, deals=deals: matchups(rep.game, ["tuned", rival], players=players,
                                                               n=deals, params=params, seed=rep.seed, jobs=rep.jobs))
@@ -261,6 +262,12 @@ def tuned_section(
     rep.end_list()
 
 
+def deals_for(n: int, n_for: dict[str, int], names: Sequence[str]) -> int:
+    """``n``, or the smallest ``n_for`` of the strategies in ``names`` (a key also covers that
+    built-in with explicit weights: ``ismcts`` covers ``ismcts[100,0.7,0]``)."""
+    return min([n] + [k for s, k in n_for.items() for name in names if name == s or name.startswith(s + "[")])
+
+
 def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
     """``strong`` in one seat against ``weak`` in every other, every rotation: the table row."""
     from montecards.analysis import matchups
@@ -287,7 +294,7 @@ def skill_section(
     n_for = dict(n_for or {})
 
     def deals(*names: str) -> int:
-        return min([n] + [n_for[s] for s in names if s in n_for])
+        return deals_for(n, n_for, names)
 
     fair = 1 / players
     rep.section(

@@ -4,7 +4,7 @@ length, the variants (nine split, joker from track, decks) (docs/rules/marbles.m
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, share_interval
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section, metrics_section
 
 
@@ -61,7 +61,12 @@ def build(rep: Report) -> None:
     rep.end_list()
 
     # --- strategies -----------------------------------------------------------------------------
-    matchup_section(rep, list(spec.strategies), 4, rep.n(2_000, 100))
+    matchup_section(rep, ["random", "greedy", "aggressive"], 4, rep.n(2_000, 100))
+
+    # --- tuned players and skill ------------------------------------------------------------
+    tuned_section(rep, 4, ["greedy", "aggressive"], rep.n(5_000, 60))
+    skill_section(rep, 4, ["random", "greedy", "tuned"], rep.n(3_000, 60), seat_players=[4],
+                  n_seats=rep.n(5_000, 60))
 
     # --- variants -------------------------------------------------------------------------------
     variants = {

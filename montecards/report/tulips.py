@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
-from montecards.report.base import Report, pm, seat_section, timed
+from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section
 
 SOURCES = ("keep_points", "give_points", "majority_points")
@@ -64,6 +64,11 @@ def build(rep: Report) -> None:
     matchup_section(
         rep, ["random", "greedy", "majority"], 4, rep.n(60_000, 300), n_for={"majority": rep.n(10_000, 60)}
     )
+
+    # --- tuned players and skill ------------------------------------------------------------
+    tuned_section(rep, 4, ["majority", "greedy"], rep.n(20_000, 150))
+    skill_section(rep, 4, ["random", "majority", "greedy", "tuned"], rep.n(20_000, 150),
+                  seat_players=range(2, 7), n_seats=rep.n(20_000, 150))
 
     # --- card-value model -------------------------------------------------------------------
     n_var = rep.n(200_000, 1_000)

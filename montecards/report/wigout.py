@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from montecards.analysis import compare_variants, mean_interval, sweep
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section
 
 
@@ -163,3 +163,8 @@ def build(rep: Report) -> None:
 
     # --- matchups -------------------------------------------------------------------------------
     matchup_section(rep, ["greedy", "singles_first", "random"], 4, rep.n(50_000, 300))
+
+    # --- tuned players and skill ------------------------------------------------------------
+    tuned_section(rep, 4, ["greedy", "singles_first"], rep.n(50_000, 300))
+    skill_section(rep, 4, ["random", "greedy", "tuned"], rep.n(50_000, 300), seat_players=range(2, 7),
+                  n_seats=rep.n(50_000, 300))
