@@ -51,9 +51,13 @@ from montecards.games.parade.strategies import (
     RANDOM,
     ROLLOUT,
     SCRIPTED,
+    TUNED,
+    WEIGHTED,
     greedy_discard,
     greedy_play,
     rollout_play,
+    weighted_discard,
+    weighted_play,
 )
 from montecards.games.parade.view import (
     MAX_LEGAL,
@@ -145,9 +149,10 @@ def ask_user(g, seat, kind, seats):
 
 
 @hot_inline
-def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats):
+def choose_play(g, seat, strategy, params, choice_rng, rollout, no_trace, script_plays, seats):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
-    strategy's index outside the legal moves).
+    strategy's index outside the legal moves). ``params``: the run's parameter vector (the
+    weighted built-ins read their seat's weights from its end, ``engine.weights``).
 
     ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
     only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
@@ -163,6 +168,8 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, 
         return greedy_play(g, seat)
     if strategy == SCRIPTED:
         return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if strategy == WEIGHTED or strategy == TUNED:
+        return weighted_play(g, seat, params)
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
@@ -181,7 +188,7 @@ def pair_of(g, seat, first, second):
 
 
 @hot_inline
-def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
+def choose_discard(g, seat, strategy, params, choice_rng, script_discards, seats):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
     user strategy's index outside the legal moves)."""
     if seats is not None:
@@ -194,6 +201,8 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards, seats):
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
         return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
+    if strategy == WEIGHTED or strategy == TUNED:
+        return weighted_discard(g, seat, params)
     return greedy_discard(g, seat)
 
 
@@ -212,12 +221,13 @@ def log_decision(g, seat, kind, log):
 
 @hot
 def play_game(
-    g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
+    g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
     no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
-    ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
+    ``params``: the run's parameter vector (``choose_play``). ``lazy``: deal from the deck
+    stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
     from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
     ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
@@ -235,7 +245,7 @@ def play_game(
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
-        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats)
+        k = choose_play(g, seat, strategy, params, choice_rng, rollout, no_trace, script_plays, seats)
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
@@ -249,7 +259,7 @@ def play_game(
         if log is not None:
             slot = log_decision(g, s, DECISION_DISCARD, log)
         seat_tmp[SEAT_DISCARD, s] = choose_discard(
-            g, s, strategies[s], choice_rng, script_discards, seats
+            g, s, strategies[s], params, choice_rng, script_discards, seats
         )
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
@@ -295,14 +305,14 @@ def play_one(seed, index, players, params, strategies, work, rollout, row, trace
     margin = np.int64(params[PARAM_MARGIN])
     if seats is None and log is None:
         err = play_game(
-            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, seat_tmp,
+            trace, no_trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
-            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards, seats, log,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, seat_tmp,
+            trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -399,8 +409,8 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, False, None, seat_tmp, trace,
-        no_trace, plays, discards,
+        g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
+        seat_tmp, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
