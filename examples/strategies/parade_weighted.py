@@ -13,7 +13,8 @@ played. Lower Parade scores win, so a weight on a score change is negative to av
   values), ``colours_started`` (colours the seat had none of and now takes),
   ``majorities_gained``, ``rival_majorities_broken`` (colours another seat holds in majority
   and no longer would), ``rival_score_change`` (change of the lowest other score),
-  ``played_value``, ``parade_after`` (the parade's length after the play),
+  ``played_value``, ``six_colours_lead`` (when the play completes the seat's six colours and
+  so starts the last round: the lowest other score minus the seat's, else 0),
   ``early_cards_taken`` and ``early_score_change`` (``cards_taken`` and ``score_change`` times
   the fraction of the draw pile left), ``next_play_change`` (before the last round: the lowest
   score change of the seat's next play, one of its other hand cards on the parade this play
@@ -199,7 +200,10 @@ def play_features(obs, card, memory, features):
     features[5] = broken
     features[6] = rival_score(obs, taken) - rival_score(obs, none)
     features[7] = view.value_of(card)
-    features[8] = n - cards + 1
+    six = view.obs_turns_left(obs) < 0
+    for colour in range(N_COLOURS):
+        six = six and view.obs_collection_count(obs, seat, colour) + int(taken[colour]) >= 1
+    features[8] = rival_score(obs, taken) - after if six else 0
     features[9] = cards * early
     features[10] = (after - now) * early
     features[11] = 0.0

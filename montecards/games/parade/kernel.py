@@ -83,6 +83,10 @@ COL_TURNS = 0
 COL_SIX_COLOURS = 2
 FIRST_SEAT_COL = 3
 
+# the optional strategies of ``kernel_options``'s pair
+OPTION_ROLLOUT = 0
+OPTION_WEIGHTED = 1
+
 ERR_NONE = 0
 ERR_PLAY_NOT_IN_HAND = 1
 ERR_TOO_FEW_PLAYS = 2
@@ -112,22 +116,41 @@ def new_work():
     )
 
 
-def new_rollout_space(with_rollout):
+def _option_on(options, k):
+    """Is option ``k`` of a ``kernel_options`` value's numba type on (not None)?"""
+    return isinstance(options, types.BaseTuple) and not isinstance(options.types[k], types.NoneType)
+
+
+def new_rollout_space(options):
     """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
-    or None when ``with_rollout`` is None: the kernels then compile without ``rollout``, which
-    would otherwise double their compile time (see ``run_chunk``). Jitted code only."""
+    or None when ``options`` (``kernel_options``) leave ``rollout`` out: the kernels then
+    compile without it, which would otherwise double their compile time (see ``run_chunk``).
+    Jitted code only."""
     raise NotImplementedError("new_rollout_space is only callable from jitted code")
 
 
 @overload(new_rollout_space, jit_options={"cache": True})
-def _new_rollout_space(with_rollout):
-    if isinstance(with_rollout, types.NoneType):
-        return lambda with_rollout: None
-    return lambda with_rollout: (
+def _new_rollout_space(options):
+    if not _option_on(options, OPTION_ROLLOUT):
+        return lambda options: None
+    return lambda options: (
         np.zeros((2, STATE_SIZE), np.int64),
         np.zeros(N_CARDS, np.int64),
         np.zeros(HAND_SIZE, np.int64),
     )
+
+
+def weighted_option(options):
+    """True when ``options`` (``kernel_options``) compile the weighted built-ins in, else None
+    (``choose_play`` and ``choose_discard`` then leave them out). Jitted code only."""
+    raise NotImplementedError("weighted_option is only callable from jitted code")
+
+
+@overload(weighted_option, jit_options={"cache": True})
+def _weighted_option(options):
+    if not _option_on(options, OPTION_WEIGHTED):
+        return lambda options: None
+    return lambda options: True
 
 
 @hot
@@ -149,14 +172,16 @@ def ask_user(g, seat, kind, seats):
 
 
 @hot_inline
-def choose_play(g, seat, strategy, params, choice_rng, rollout, no_trace, script_plays, seats):
+def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, no_trace, script_plays, seats):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
     strategy's index outside the legal moves). ``params``: the run's parameter vector (the
     weighted built-ins read their seat's weights from its end, ``engine.weights``).
 
     ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
-    only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
-    or None in kernels compiled without them (runs of built-in strategies only).
+    only calls those for runs in which no seat plays ``rollout``); ``weighted`` is True, or
+    None in kernels compiled without ``weighted`` and ``tuned`` (``weighted_option``);
+    ``seats`` the user seats, or None in kernels compiled without them (runs of built-in
+    strategies only).
     """
     if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
         if strategy == USER:
@@ -168,8 +193,9 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, no_trace, script
         return greedy_play(g, seat)
     if strategy == SCRIPTED:
         return find_in_hand(g, seat, script_plays[g[TURNS]])
-    if strategy == WEIGHTED or strategy == TUNED:
-        return weighted_play(g, seat, params)
+    if weighted is not None:
+        if strategy == WEIGHTED or strategy == TUNED:
+            return weighted_play(g, seat, params)
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
@@ -188,9 +214,10 @@ def pair_of(g, seat, first, second):
 
 
 @hot_inline
-def choose_discard(g, seat, strategy, params, choice_rng, script_discards, seats):
+def choose_discard(g, seat, strategy, params, weighted, choice_rng, script_discards, seats):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
-    user strategy's index outside the legal moves)."""
+    user strategy's index outside the legal moves). ``params`` and ``weighted`` as for
+    ``choose_play``."""
     if seats is not None:
         if strategy == USER:
             move = ask_user(g, seat, DECISION_DISCARD, seats)
@@ -201,8 +228,9 @@ def choose_discard(g, seat, strategy, params, choice_rng, script_discards, seats
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
         return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
-    if strategy == WEIGHTED or strategy == TUNED:
-        return weighted_discard(g, seat, params)
+    if weighted is not None:
+        if strategy == WEIGHTED or strategy == TUNED:
+            return weighted_discard(g, seat, params)
     return greedy_discard(g, seat)
 
 
@@ -221,13 +249,13 @@ def log_decision(g, seat, kind, log):
 
 @hot
 def play_game(
-    g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards, seats=None, log=None,
+    g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted,
+    seat_tmp, trace, no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
-    ``params``: the run's parameter vector (``choose_play``). ``lazy``: deal from the deck
-    stream (a run); otherwise ``g`` already holds the explicit
+    ``params``, ``rollout`` and ``weighted``: as for ``choose_play``. ``lazy``: deal from the
+    deck stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
     from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
     ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
@@ -245,7 +273,9 @@ def play_game(
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
-        k = choose_play(g, seat, strategy, params, choice_rng, rollout, no_trace, script_plays, seats)
+        k = choose_play(
+            g, seat, strategy, params, choice_rng, rollout, weighted, no_trace, script_plays, seats
+        )
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
@@ -259,7 +289,7 @@ def play_game(
         if log is not None:
             slot = log_decision(g, s, DECISION_DISCARD, log)
         seat_tmp[SEAT_DISCARD, s] = choose_discard(
-            g, s, strategies[s], params, choice_rng, script_discards, seats
+            g, s, strategies[s], params, weighted, choice_rng, script_discards, seats
         )
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
@@ -289,13 +319,13 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, row, trace, seats=None,
-             log=None):
+def play_one(seed, index, players, params, strategies, work, rollout, weighted, row, trace,
+             seats=None, log=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
-    ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
-    strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
+    ``rollout`` and ``weighted``: as for ``choose_play``. ``seats`` (user seats) and ``log`` (a
+    decision log to fill, ``trace_one``): runs of built-in strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
@@ -305,14 +335,14 @@ def play_one(seed, index, players, params, strategies, work, rollout, row, trace
     margin = np.int64(params[PARAM_MARGIN])
     if seats is None and log is None:
         err = play_game(
-            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, seat_tmp,
-            trace, no_trace, no_plays, no_discards,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
+            seat_tmp, trace, no_trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
-            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, seat_tmp,
-            trace, no_trace, no_plays, no_discards, seats, log,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
+            seat_tmp, trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -320,27 +350,33 @@ def play_one(seed, index, players, params, strategies, work, rollout, row, trace
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows, with_rollout, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
     strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    ``options``: ``kernel_options``'s value (the optional strategies compiled in).
     """
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
         owned[4], owned[5], owned[6],
     )
-    rollout_owned = new_rollout_space(with_rollout)
+    rollout_owned = new_rollout_space(options)
     rollout = borrow_all(rollout_owned)
+    weighted = weighted_option(options)
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
         if seats is None:
-            play_one(seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4])
+            play_one(
+                seed, start + g, players, params, seat_strategies, work, rollout, weighted, rows[g],
+                work[4],
+            )
         elif play_one(
-            seed, start + g, players, params, seat_strategies, work, rollout, rows[g], work[4], seats
+            seed, start + g, players, params, seat_strategies, work, rollout, weighted, rows[g],
+            work[4], seats,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -362,13 +398,21 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``rollout``, else None (the kernels then leave it out).
+def kernel_options(strategies: np.ndarray) -> tuple | None:
+    """The optional strategies the kernels compile in: None when no seat plays one (runs of
+    ``random`` and ``greedy``), else the pair ``(rollout, weighted)``, each True when a seat
+    plays it (``weighted`` or ``tuned`` for the second), else None.
 
     ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
     leaving it out of the kernels that do not need it halves the first run's compile time.
+    The weighted built-ins added ~4 s (CPU) to a cold compile of the default kernel.
     """
-    return True if (np.asarray(strategies) == ROLLOUT).any() else None
+    codes = np.asarray(strategies)
+    rollout = bool((codes == ROLLOUT).any())
+    weighted = bool(((codes == WEIGHTED) | (codes == TUNED)).any())
+    if not (rollout or weighted):
+        return None
+    return (True if rollout else None, True if weighted else None)
 
 
 
@@ -386,14 +430,19 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, with_rollout, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, options, log, user):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
-    rollout = new_rollout_space(with_rollout)
+    ``options``: ``kernel_options``'s value; ``user``: the user strategies (``engine.user``), or
+    None. Returns ``ERR_*``."""
+    rollout = new_rollout_space(options)
+    weighted = weighted_option(options)
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, new_work(), rollout, row, trace, seats, log)
+    err = play_one(
+        seed, index, players, params, strategies, new_work(), rollout, weighted, row, trace, seats,
+        log,
+    )
     end_block(seats)
     return err
 
@@ -410,7 +459,7 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
-        seat_tmp, trace, no_trace, plays, discards,
+        None, seat_tmp, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

@@ -22,6 +22,7 @@ from montecards.games.parade.packed import (
     card_tally,
     card_value,
     colour_field,
+    every_field_set,
     field_max,
     field_total,
     fields_set,
@@ -287,7 +288,7 @@ FEATURES = (
     "rival_majorities_broken",
     "rival_score_change",
     "played_value",
-    "parade_after",
+    "six_colours_lead",
     "early_cards_taken",
     "early_score_change",
     "next_play_change",
@@ -306,7 +307,7 @@ F_MAJORITIES_GAINED = 4
 F_RIVAL_MAJORITIES_BROKEN = 5
 F_RIVAL_SCORE_CHANGE = 6
 F_PLAYED_VALUE = 7
-F_PARADE_AFTER = 8
+F_SIX_COLOURS_LEAD = 8
 F_EARLY_CARDS_TAKEN = 9
 F_EARLY_SCORE_CHANGE = 10
 F_NEXT_PLAY_CHANGE = 11
@@ -328,7 +329,7 @@ WEIGHT_BOUNDS = (
     (-3.0, 3.0),  # rival_majorities_broken
     (-2.0, 2.0),  # rival_score_change
     (-1.0, 1.0),  # played_value
-    (-1.0, 1.0),  # parade_after
+    (-1.0, 1.0),  # six_colours_lead
     (-3.0, 3.0),  # early_cards_taken
     (-2.0, 2.0),  # early_score_change
     (-2.0, 2.0),  # next_play_change
@@ -442,12 +443,12 @@ def weighted_play(g, seat, params):
     w_broken = weight(params, seat, F_RIVAL_MAJORITIES_BROKEN)
     w_rival = weight(params, seat, F_RIVAL_SCORE_CHANGE)
     w_value = weight(params, seat, F_PLAYED_VALUE)
-    w_parade = weight(params, seat, F_PARADE_AFTER)
+    w_six = weight(params, seat, F_SIX_COLOURS_LEAD)
     w_early_taken = weight(params, seat, F_EARLY_CARDS_TAKEN)
     w_early_score = weight(params, seat, F_EARLY_SCORE_CHANGE)
     w_next = weight(params, seat, F_NEXT_PLAY_CHANGE)
     w_last = weight(params, seat, F_LAST_KEEP_CHANGE)
-    rivals = w_broken != 0.0 or w_rival != 0.0
+    rivals = w_broken != 0.0 or w_rival != 0.0 or w_six != 0.0
     rival_now = np.int64(0)
     rival_held_now = np.int64(0)
     if rivals:
@@ -474,10 +475,13 @@ def weighted_play(g, seat, params):
         taken = field_total(got_counts)
         broken = np.int64(0)
         rival_change = np.int64(0)
+        lead = np.int64(0)
         if rivals:
             rival_after, held_after = rival_standing(g, seat, c1)
             broken = fields_set(rival_held_now & ~held_after)
             rival_change = rival_after - rival_now
+            if not last_round and every_field_set(c1):  # the play starts the last round
+                lead = rival_after - after
         next_change = np.int64(0)
         if look_next:
             next_change = next_play_change(g, seat, k, card, taken, c1, s1, after, threshold)
@@ -493,7 +497,7 @@ def weighted_play(g, seat, params):
             + w_broken * broken
             + w_rival * rival_change
             + w_value * value_of(card)
-            + w_parade * (parade_n - taken + 1)
+            + w_six * lead
             + w_early_taken * (taken * early)
             + w_early_score * (change * early)
             + w_next * next_change
