@@ -162,7 +162,7 @@ def expected_choices(d, weights, mutation=None) -> set[int]:
     return set(near)
 
 
-def logged_weighted_games(games_per_case: int = 4):
+def logged_weighted_games(games_per_case: int = 8):
     """(weights, decision log) of seeded games, 2-6 players, a weighted seat 0 with random
     weights among greedy and random seats."""
     rng = np.random.default_rng(SEED)
@@ -193,7 +193,7 @@ def test_kernel_chooses_the_argmax_of_the_features_read_from_the_observation(log
                 plays += 1
             else:
                 discards += 1
-    assert plays > 500 and discards >= 20
+    assert plays > 500 and discards >= 50
 
 
 @pytest.mark.parametrize("mutation", ["started_any", "rival_sum", "next_on_old_parade", "keep_played_card"])
@@ -324,7 +324,7 @@ def test_cli_takes_weights_in_the_name_and_refuses_a_wrong_count():
 def test_twin_plays_the_builtin_games(players):
     rng = np.random.default_rng(players)
     for weights in (strategies.DEFAULT_WEIGHTS, random_weights(rng), random_weights(rng)):
-        others = ["random", "greedy", "weighted"][: players - 1]
+        others = (["random", "greedy", "weighted"] * 2)[: players - 1]
         mine = mc.simulate("parade", n=300, seed=SEED, players=players, strategies=[TWIN, *others],
                            strategy_params=[list(weights)] + [None] * (players - 1), keep_games=True)
         builtin = mc.simulate("parade", n=300, seed=SEED, players=players,
