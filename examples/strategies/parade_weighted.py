@@ -26,7 +26,8 @@ played. Lower Parade scores win, so a weight on a score change is negative to av
 ``choose(obs, legal, params, memory, rng) -> int`` returns an index into ``legal``. ``params``
 holds the weights in that order; missing ones (a shorter ``params``, none at all) take the
 defaults ``DEFAULT_WEIGHTS``, greedy's weighting (``-1`` on both score changes, ``0`` on the
-rest), so without params this plays greedy. ``memory`` (at least ``MEMORY_NEEDED`` floats; the
+rest), so without params this plays greedy; ``params = [-1, -c]`` is greedy's score plus a
+price ``c`` per card taken (what this example computed before it became ``weighted``'s twin). ``memory`` (at least ``MEMORY_NEEDED`` floats; the
 default 128) is working space, ``rng`` is not used.
 
     montecards simulate parade -s examples/strategies/parade_weighted.py:choose -s greedy \\
