@@ -255,9 +255,9 @@ def play_game(
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
     ``params``, ``rollout`` and ``weighted``: as for ``choose_play``. ``lazy``: deal from the
-    deck stream (a run); otherwise ``g`` already holds the explicit
-    deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
-    from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
+    deck stream (a run); otherwise ``g`` already holds the explicit deck order (scripted play).
+    Seats whose strategy is ``SCRIPTED`` read their decisions from ``script_plays`` (one card
+    per turn, all seats) and ``script_discards``.
     ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: a decision log
     (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
