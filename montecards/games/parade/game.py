@@ -15,6 +15,7 @@ from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import events_of
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
+from montecards.engine.weights import Weights
 from montecards.games.parade import kernel, rules, search, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
 
@@ -92,12 +93,12 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    entries = [SPEC.strategy_codes(1, n)[0] if isinstance(n, str) else n for n in strategy_names]
+    entries = SPEC.strategy_codes(players, strategy_names)
     strategies = SPEC.strategy_array(entries)
-    user = user_arg(strategy_names, 1)
-    serial_call(strategy_names, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, SPEC.kernel_params(players, params, entries), strategies, row,
-        buffer, kernel.kernel_options(strategies), None, user,
+    user = user_arg(entries, 1)
+    serial_call(entries, user, lambda: kernel.trace_one(
+        np.uint64(seed), index, players, SPEC.kernel_params(players, params, entries), strategies,
+        row, buffer, kernel.kernel_options(strategies), None, user,
     ))
     return _trace_frame(buffer), row
 
@@ -125,8 +126,8 @@ def decisions(
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, entries), strategies, row,
-        np.zeros((0, 4), np.int64), kernel.kernel_options(strategies), log, user,
+        np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, entries),
+        strategies, row, np.zeros((0, 4), np.int64), kernel.kernel_options(strategies), log, user,
     ))
     return read_log(log)
 
@@ -230,7 +231,19 @@ SPEC = GameSpec(
     trace=trace,
     rate_metrics=("six_colours",),
     notes="lowest score wins; ties: fewest cards, then shared",
-    weighted={"ismcts": search.PARAMETERS, "omniscient": search.PARAMETERS},
+    weighted={
+        "ismcts": search.PARAMETERS,
+        "omniscient": search.PARAMETERS,
+        "weighted": Weights(
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.WEIGHT_BOUNDS,
+            "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
+            "the default weights play exactly greedy",
+        ),
+        "tuned": Weights(
+            strategies.FEATURES, strategies.TUNED_WEIGHTS, strategies.WEIGHT_BOUNDS,
+            "weighted with tuned default weights (strategies.TUNED_WEIGHTS)",
+        ),
+    },
 )
 
 

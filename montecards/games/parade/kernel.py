@@ -28,7 +28,6 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
-from montecards.games.parade import search as tree_search
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
@@ -48,6 +47,7 @@ from montecards.games.parade.rules import (
     set_up,
     win_shares,
 )
+from montecards.games.parade import search as tree_search
 from montecards.games.parade.search import borrow_space, search_space, set_key
 from montecards.games.parade.strategies import (
     GREEDY,
@@ -56,9 +56,13 @@ from montecards.games.parade.strategies import (
     RANDOM,
     ROLLOUT,
     SCRIPTED,
+    TUNED,
+    WEIGHTED,
     greedy_discard,
     greedy_play,
     rollout_play,
+    weighted_discard,
+    weighted_play,
 )
 from montecards.games.parade.view import (
     MAX_LEGAL,
@@ -83,6 +87,11 @@ PARAM_MARGIN = 0
 COL_TURNS = 0
 COL_SIX_COLOURS = 2
 FIRST_SEAT_COL = 3
+
+# the optional strategies of ``kernel_options``'s pair
+OPTION_ROLLOUT = 0
+OPTION_WEIGHTED = 1
+OPTION_SEARCH = 2  # (read by search.search_space)
 
 ERR_NONE = 0
 ERR_PLAY_NOT_IN_HAND = 1
@@ -113,24 +122,41 @@ def new_work():
     )
 
 
-def new_rollout_space(with_rollout):
+def _option_on(options, k):
+    """Is option ``k`` of a ``kernel_options`` value's numba type on (not None)?"""
+    return isinstance(options, types.BaseTuple) and not isinstance(options.types[k], types.NoneType)
+
+
+def new_rollout_space(options):
     """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
-    or None when ``with_rollout`` is None: the kernels then compile without ``rollout``, which
-    would otherwise double their compile time (see ``run_chunk``). Jitted code only."""
+    or None when ``options`` (``kernel_options``) leave ``rollout`` out: the kernels then
+    compile without it, which would otherwise double their compile time (see ``run_chunk``).
+    Jitted code only."""
     raise NotImplementedError("new_rollout_space is only callable from jitted code")
 
 
 @overload(new_rollout_space, jit_options={"cache": True})
-def _new_rollout_space(with_rollout):
-    if isinstance(with_rollout, types.BaseTuple):  # (rollout, search): see kernel_options
-        with_rollout = with_rollout.types[0]
-    if isinstance(with_rollout, types.NoneType):
-        return lambda with_rollout: None
-    return lambda with_rollout: (
+def _new_rollout_space(options):
+    if not _option_on(options, OPTION_ROLLOUT):
+        return lambda options: None
+    return lambda options: (
         np.zeros((2, STATE_SIZE), np.int64),
         np.zeros(N_CARDS, np.int64),
         np.zeros(HAND_SIZE, np.int64),
     )
+
+
+def weighted_option(options):
+    """True when ``options`` (``kernel_options``) compile the weighted built-ins in, else None
+    (``choose_play`` and ``choose_discard`` then leave them out). Jitted code only."""
+    raise NotImplementedError("weighted_option is only callable from jitted code")
+
+
+@overload(weighted_option, jit_options={"cache": True})
+def _weighted_option(options):
+    if not _option_on(options, OPTION_WEIGHTED):
+        return lambda options: None
+    return lambda options: True
 
 
 @hot
@@ -152,17 +178,18 @@ def ask_user(g, seat, kind, seats):
 
 
 @hot_inline
-def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats, params,
-                search, deck_rng):
+def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
+                script_plays, seats):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
-    strategy's index outside the legal moves).
+    strategy's index outside the legal moves). ``params``: the run's parameter vector (the
+    weighted built-ins read their seat's weights from its end, ``engine.weights``).
 
     ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
-    only calls those for runs in which no seat plays ``rollout``); ``seats`` the user seats,
-    or None in kernels compiled without them (runs of built-in strategies only); ``search``
-    the tree search's space (``search.py``), or None likewise. ``params``: the run's parameter
-    vector (the searches' per-seat parameters at its tail, ``engine/weights.py``); ``deck_rng``
-    is read by ``omniscient`` alone.
+    only calls those for runs in which no seat plays ``rollout``); ``weighted`` is True, or
+    None in kernels compiled without ``weighted`` and ``tuned`` (``weighted_option``);
+    ``search`` the tree search's space (``search.py``), or None likewise; ``deck_rng`` is read
+    by ``omniscient`` alone; ``seats`` the user seats, or None in kernels compiled without them
+    (runs of built-in strategies only).
     """
     if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
         if strategy == USER:
@@ -174,6 +201,9 @@ def choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, 
         return greedy_play(g, seat)
     if strategy == SCRIPTED:
         return find_in_hand(g, seat, script_plays[g[TURNS]])
+    if weighted is not None:
+        if strategy == WEIGHTED or strategy == TUNED:
+            return weighted_play(g, seat, params)
     if search is not None:
         if strategy == ISMCTS or strategy == OMNISCIENT:
             return tree_search.play(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
@@ -195,9 +225,11 @@ def pair_of(g, seat, first, second):
 
 
 @hot_inline
-def choose_discard(g, seat, strategy, choice_rng, script_discards, seats, params, search, deck_rng):
+def choose_discard(g, seat, strategy, params, weighted, search, deck_rng, choice_rng, script_discards,
+                   seats):
     """Index into ``PAIRS`` of the two hand cards the seat discards (-1: illegal script, or a
-    user strategy's index outside the legal moves)."""
+    user strategy's index outside the legal moves). ``params`` and ``weighted`` as for
+    ``choose_play``."""
     if seats is not None:
         if strategy == USER:
             move = ask_user(g, seat, DECISION_DISCARD, seats)
@@ -208,6 +240,9 @@ def choose_discard(g, seat, strategy, choice_rng, script_discards, seats, params
         return bounded(choice_rng, PAIRS.shape[0])
     if strategy == SCRIPTED:
         return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
+    if weighted is not None:
+        if strategy == WEIGHTED or strategy == TUNED:
+            return weighted_discard(g, seat, params)
     if search is not None:
         if strategy == ISMCTS or strategy == OMNISCIENT:
             return tree_search.discard(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
@@ -229,14 +264,15 @@ def log_decision(g, seat, kind, log):
 
 @hot
 def play_game(
-    g, players, margin, strategies, deck_rng, choice_rng, lazy, rollout, seat_tmp, trace,
-    no_trace, script_plays, script_discards, params, search, seats=None, log=None,
+    g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
+    seat_tmp, trace, no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
-    ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
-    deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their decisions
-    from ``script_plays`` (one card per turn, all seats) and ``script_discards``.
+    ``params``, ``rollout`` and ``weighted``: as for ``choose_play``. ``lazy``: deal from the
+    deck stream (a run); otherwise ``g`` already holds the explicit deck order (scripted play).
+    Seats whose strategy is ``SCRIPTED`` read their decisions from ``script_plays`` (one card
+    per turn, all seats) and ``script_discards``.
     ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: a decision log
     (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
@@ -252,8 +288,10 @@ def play_game(
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
-        k = choose_play(g, seat, strategy, choice_rng, rollout, no_trace, script_plays, seats,
-                        params, search, deck_rng)
+        k = choose_play(
+            g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
+            script_plays, seats,
+        )
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
@@ -267,7 +305,7 @@ def play_game(
         if log is not None:
             slot = log_decision(g, s, DECISION_DISCARD, log)
         seat_tmp[SEAT_DISCARD, s] = choose_discard(
-            g, s, strategies[s], choice_rng, script_discards, seats, params, search, deck_rng
+            g, s, strategies[s], params, weighted, search, deck_rng, choice_rng, script_discards, seats
         )
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
@@ -297,13 +335,13 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, rollout, search, row, trace,
+def play_one(seed, index, players, params, strategies, work, rollout, weighted, search, row, trace,
              seats=None, log=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
-    ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
-    strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
+    ``rollout`` and ``weighted``: as for ``choose_play``. ``seats`` (user seats) and ``log`` (a
+    decision log to fill, ``trace_one``): runs of built-in strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
@@ -315,14 +353,14 @@ def play_one(seed, index, players, params, strategies, work, rollout, search, ro
         set_key(search, seed, index)
     if seats is None and log is None:
         err = play_game(
-            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards, params, search,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
+            search, seat_tmp, trace, no_trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
-            g, players, margin, strategies, deck_rng, choice_rng, True, rollout, seat_tmp, trace,
-            no_trace, no_plays, no_discards, params, search, seats, log,
+            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
+            search, seat_tmp, trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -330,31 +368,35 @@ def play_one(seed, index, players, params, strategies, work, rollout, search, ro
 
 
 @njit(cache=True)
-def play_block(seed, start, players, params, strategies, rows, with_rollout, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
     strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    ``options``: ``kernel_options``'s value (the optional strategies compiled in).
     """
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
         owned[4], owned[5], owned[6],
     )
-    rollout_owned = new_rollout_space(with_rollout)
+    rollout_owned = new_rollout_space(options)
     rollout = borrow_all(rollout_owned)
-    search_owned = search_space(with_rollout)
+    weighted = weighted_option(options)
+    search_owned = search_space(options)
     search = borrow_space(search_owned)
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
         if seats is None:
-            play_one(seed, start + g, players, params, seat_strategies, work, rollout, search, rows[g],
-                     work[4])
+            play_one(
+                seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
+                work[4],
+            )
         elif play_one(
-            seed, start + g, players, params, seat_strategies, work, rollout, search, rows[g], work[4],
-            seats,
+            seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
+            work[4], seats,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -377,20 +419,24 @@ def run_games(seed, start, players, params, strategies, rows, options, fns, user
         play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | tuple | None:
-    """True when a seat plays ``rollout``, else None (the kernels then leave it out); when a
-    seat plays ``ismcts`` or ``omniscient``, the pair ``(that, True)`` (the kernels then
-    allocate and compile the tree search, ``search.search_space``).
+def kernel_options(strategies: np.ndarray) -> tuple | None:
+    """The optional strategies the kernels compile in: None when no seat plays one (runs of
+    ``random`` and ``greedy``), else the triple ``(rollout, weighted, search)`` (slots
+    ``OPTION_*``), each True when a seat plays it (``weighted`` or ``tuned`` for the second,
+    ``ismcts`` or ``omniscient`` for the third), else None.
 
     ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
     leaving it out of the kernels that do not need it halves the first run's compile time.
+    The weighted built-ins added ~4 s (CPU) to a cold compile of the default kernel; the tree
+    search allocates its tree only in the kernels that search.
     """
     codes = np.asarray(strategies)
-    rollout = True if (codes == ROLLOUT).any() else None
-    if ((codes == ISMCTS) | (codes == OMNISCIENT)).any():
-        return (rollout, True)
-    return rollout
-
+    rollout = bool((codes == ROLLOUT).any())
+    weighted = bool(((codes == WEIGHTED) | (codes == TUNED)).any())
+    search = bool(((codes == ISMCTS) | (codes == OMNISCIENT)).any())
+    if not (rollout or weighted or search):
+        return None
+    return (True if rollout else None, True if weighted else None, True if search else None)
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -407,16 +453,20 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, with_rollout, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, options, log, user):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None. Returns ``ERR_*``."""
-    rollout = new_rollout_space(with_rollout)
-    search = search_space(with_rollout)
+    ``options``: ``kernel_options``'s value; ``user``: the user strategies (``engine.user``), or
+    None. Returns ``ERR_*``."""
+    rollout = new_rollout_space(options)
+    weighted = weighted_option(options)
+    search = search_space(options)
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, new_work(), rollout, search, row, trace,
-                   seats, log)
+    err = play_one(
+        seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
+        seats, log,
+    )
     end_block(seats)
     return err
 
@@ -432,8 +482,8 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, players, margin, strategies, deck_rng, choice_rng, False, None, seat_tmp, trace,
-        no_trace, plays, discards, np.zeros(1, np.float64), None,
+        g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
+        None, None, seat_tmp, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

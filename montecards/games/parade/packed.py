@@ -142,3 +142,22 @@ def packed_score(counts, sums, other_best, margin):
     """The score of a collection (``score_against``) against the best other counts
     ``other_best`` with the majority ``margin`` in force."""
     return score_against(counts, sums, majority_threshold(other_best, margin))
+
+
+@hot
+def nonzero_fields(word):
+    """The top bit of every field of a packed count word that is at least 1 (a field mask)."""
+    return (word + ONES * (TOP_BIT - 1)) & HIGH_BITS
+
+
+@hot
+def majority_fields(counts, threshold):
+    """The top bit of every colour in which ``counts`` reach ``threshold`` (``score_against``'s
+    majority test; ``threshold`` from ``majority_threshold``)."""
+    return (counts + HIGH_BITS - threshold) & HIGH_BITS
+
+
+@hot
+def fields_set(mask):
+    """How many fields of a field mask (top bits only, as from ``nonzero_fields``) are set."""
+    return field_total(mask >> (FIELD_BITS - 1))

@@ -162,15 +162,21 @@ def new_search_space():
     )
 
 
+SEARCH_OPTION = 2
+"""The slot of ``kernel.kernel_options``'s triple that says a seat searches (``OPTION_SEARCH``)."""
+
+
 def search_space(with_search):
-    """``new_search_space()``, or None when ``with_search`` is not a pair whose second entry
-    is True (``kernel.kernel_options``): kernels then compile without the search. Jitted only."""
+    """``new_search_space()``, or None unless slot ``SEARCH_OPTION`` of ``with_search`` (a
+    ``kernel.kernel_options`` value) is True: kernels then compile without the search.
+    Jitted code only."""
     raise NotImplementedError("search_space is only callable from jitted code")
 
 
 @overload(search_space, jit_options={"cache": True})
 def _search_space(with_search):
-    if isinstance(with_search, types.BaseTuple) and isinstance(with_search.types[1], types.Boolean):
+    if (isinstance(with_search, types.BaseTuple) and len(with_search.types) > SEARCH_OPTION
+            and isinstance(with_search.types[SEARCH_OPTION], types.Boolean)):
         return lambda with_search: new_search_space()
     return lambda with_search: None
 

@@ -3,8 +3,11 @@
 Each strategy sees only what its seat sees at the table (rules: What a strategy may see):
 its hand, the parade, every collection, the size of the draw pile and, in the last round,
 the turns left. ``rollout`` also uses the set of unseen cards (draw pile and other hands
-together), which a player can work out from what is on the table. ``ismcts`` (``search.py``)
-samples the unseen cards the same way; its ``omniscient`` twin alone sees the true state.
+together), which a player can work out from what is on the table. ``weighted`` and ``tuned``
+score every move by a weighted sum of the features ``FEATURES`` (docs/strategies/parade.md,
+"weighted and tuned: the features"), with the seat's weights read from the run's parameter
+vector (``engine.weights``). ``ismcts`` (``search.py``) samples the unseen cards as ``rollout``
+does; its ``omniscient`` twin alone sees the true state.
 """
 
 from __future__ import annotations
@@ -13,12 +16,19 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
-from montecards.games.parade.cards import HAND_SIZE, N_CARDS, N_VALUES, VALUE_OF, value_of
+from montecards.engine.weights import weight_index
+from montecards.games.parade.cards import HAND_SIZE, N_CARDS, N_VALUES, OPENING_PARADE, VALUE_OF, value_of
 from montecards.games.parade.packed import (
     card_count,
     card_tally,
     card_value,
     colour_field,
+    every_field_set,
+    field_max,
+    field_total,
+    fields_set,
+    majority_fields,
+    nonzero_fields,
     majority_threshold,
     packed_score,
     score_against,
@@ -35,6 +45,7 @@ from montecards.games.parade.rules import (
     PAIRS,
     PARADE,
     PARADE_N,
+    LAST_ROUND_LEFT,
     PLAYERS,
     SCRATCH,
     SUMS,
@@ -48,15 +59,18 @@ from montecards.games.parade.rules import (
     play_card,
     removal_end,
     seat_score,
+    taken_mask,
 )
 from montecards.rng import shuffle
 
 RANDOM = 0
 GREEDY = 1
 ROLLOUT = 2
-ISMCTS = 3  # information-set MCTS, and its twin that sees the true state (``search.py``)
-OMNISCIENT = 4
-NAMES = ("random", "greedy", "rollout", "ismcts", "omniscient")
+WEIGHTED = 3
+TUNED = 4
+ISMCTS = 5  # information-set MCTS, and its twin that sees the true state (``search.py``)
+OMNISCIENT = 6
+NAMES = ("random", "greedy", "rollout", "weighted", "tuned", "ismcts", "omniscient")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 ROLLOUTS_PER_DECISION = 6
@@ -264,3 +278,271 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
     for k in range(n_cards):
         best = min(best, greedy_key(-totals[k], g[hand_at(seat, k)], k))
     return best & HAND_INDEX_MASK
+
+
+# --- weighted and tuned: a weighted sum of features (docs/strategies/parade.md) ---------------
+
+FEATURES = (
+    "score_change",
+    "cards_taken",
+    "points_taken",
+    "colours_started",
+    "majorities_gained",
+    "rival_majorities_broken",
+    "rival_score_change",
+    "played_value",
+    "six_colours_lead",
+    "early_cards_taken",
+    "early_score_change",
+    "next_play_change",
+    "last_keep_change",
+    "keep_score_change",
+    "keep_rival_score_change",
+)
+"""The features ``weighted`` and ``tuned`` weigh, in weight order: 0-12 score a play, 13-14 a
+final discard (docs/strategies/parade.md, "weighted and tuned: the features")."""
+
+F_SCORE_CHANGE = 0
+F_CARDS_TAKEN = 1
+F_POINTS_TAKEN = 2
+F_COLOURS_STARTED = 3
+F_MAJORITIES_GAINED = 4
+F_RIVAL_MAJORITIES_BROKEN = 5
+F_RIVAL_SCORE_CHANGE = 6
+F_PLAYED_VALUE = 7
+F_SIX_COLOURS_LEAD = 8
+F_EARLY_CARDS_TAKEN = 9
+F_EARLY_SCORE_CHANGE = 10
+F_NEXT_PLAY_CHANGE = 11
+F_LAST_KEEP_CHANGE = 12
+F_KEEP_SCORE_CHANGE = 13
+F_KEEP_RIVAL_SCORE_CHANGE = 14
+PLAY_FEATURES = 13
+"""Features 0 .. 12 score a play, the rest a final discard."""
+
+DEFAULT_WEIGHTS = (-1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0)
+"""``weighted``'s defaults: greedy exactly (minus the score change, same tie-breaks)."""
+
+WEIGHT_BOUNDS = (
+    (-3.0, 1.0),  # score_change
+    (-2.0, 2.0),  # cards_taken
+    (-1.0, 1.0),  # points_taken
+    (-3.0, 3.0),  # colours_started
+    (-3.0, 3.0),  # majorities_gained
+    (-3.0, 3.0),  # rival_majorities_broken
+    (-2.0, 2.0),  # rival_score_change
+    (-1.0, 1.0),  # played_value
+    (-1.0, 1.0),  # six_colours_lead
+    (-3.0, 3.0),  # early_cards_taken
+    (-2.0, 2.0),  # early_score_change
+    (-2.0, 2.0),  # next_play_change
+    (-2.0, 2.0),  # last_keep_change
+    (-3.0, 1.0),  # keep_score_change
+    (-2.0, 2.0),  # keep_rival_score_change
+)
+"""Per feature the range a tuner searches (wide enough for every sign that makes sense)."""
+
+TUNED_WEIGHTS = DEFAULT_WEIGHTS
+"""``tuned``'s defaults: the weighted defaults until a tuner's result is filled in."""
+
+NO_RIVAL = np.int64(1) << 30  # above any score (at most 6 x 55 + 10)
+
+
+@njit(cache=True, inline="always")
+def weight(params, seat, k):
+    """The seat's weight ``k`` (the weights table at the end of the run's parameter vector)."""
+    return params[weight_index(params, seat, k)]
+
+
+@hot
+def rival_standing(g, seat, mine):
+    """Against the other seats, if the seat's collection had the packed counts ``mine`` and the
+    game ended now: (the lowest score among them, the colours any of them holds in majority as
+    a field mask, ``packed.majority_fields``)."""
+    players = g[PLAYERS]
+    margin = g[MARGIN]
+    lowest = NO_RIVAL
+    held = np.int64(0)
+    for other in range(players):
+        if other != seat:
+            against = mine
+            for third in range(players):
+                if third != seat and third != other:
+                    against = field_max(against, g[COUNTS + third])
+            threshold = majority_threshold(against, margin)
+            counts = g[COUNTS + other]
+            lowest = min(lowest, score_against(counts, g[SUMS + other], threshold))
+            held |= majority_fields(counts, threshold)
+    return lowest, held
+
+
+@hot
+def next_play_change(g, seat, k, played, taken, counts, sums, after, threshold):
+    """Feature ``next_play_change``: the lowest score change among the seat's other hand cards
+    played next on the parade that playing hand card ``k`` (``played``, taking ``taken`` cards)
+    leaves, with the collection ``counts``/``sums`` it then has (score ``after``). The other
+    seats' turns and the seat's draw in between are left out. 0 with no other hand card.
+
+    The parade left is the old one without the cards taken, closed up, and ``played`` at its
+    end; a card's new position is the count of cards kept before it.
+    """
+    parade_n = g[PARADE_N]
+    end = removal_end(parade_n, played)
+    left = parade_n - taken + 1
+    lowest = NO_RIVAL
+    for r in range(g[at(HAND_N, seat)]):
+        if r != k:
+            card = g[hand_at(seat, r)]
+            stop = max(left - value_of(card), 0)  # new positions before this are in removal mode
+            got = card_tally(played) & taken_mask(card, played) & -np.int64(left - 1 < stop)
+            j = 0
+            for i in range(parade_n):
+                old = g[PARADE + i]
+                kept = ~(taken_mask(played, old) & -np.int64(i < end))  # all ones, or zero
+                got += card_tally(old) & kept & taken_mask(card, old) & -np.int64(j < stop)
+                j += kept & 1
+            score = score_against(counts + tally_counts(got), sums + tally_sums(got), threshold)
+            lowest = min(lowest, score)
+    return 0 if lowest == NO_RIVAL else lowest - after
+
+
+@hot
+def last_keep_change(g, seat, k, counts, sums, after, threshold):
+    """Feature ``last_keep_change``: the lowest score change of keeping two of the hand cards
+    left after playing hand card ``k`` (the seat's final hand, in the last round), from the
+    collection ``counts``/``sums`` the play leaves (score ``after``). 0 with fewer than two."""
+    hand_n = g[at(HAND_N, seat)]
+    lowest = NO_RIVAL
+    for a in range(hand_n):
+        for b in range(a + 1, hand_n):
+            if a != k and b != k:
+                x = g[hand_at(seat, a)]
+                y = g[hand_at(seat, b)]
+                score = score_against(
+                    counts + card_count(x) + card_count(y), sums + card_value(x) + card_value(y),
+                    threshold,
+                )
+                lowest = min(lowest, score)
+    return 0 if lowest == NO_RIVAL else lowest - after
+
+
+@hot
+def weighted_play(g, seat, params):
+    """Hand index of the card whose play features (``FEATURES`` 0 .. 12) have the highest
+    weighted sum, with the seat's weights; ties: greedy's (the highest value, then the lowest
+    card id). A feature of weight 0 is not computed (its term is 0 whatever its value)."""
+    tabulate_takings(g)
+    counts = g[at(COUNTS, seat)]
+    sums = g[at(SUMS, seat)]
+    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
+    now = score_against(counts, sums, threshold)
+    held_now = majority_fields(counts, threshold)
+    started_now = nonzero_fields(counts)
+    w_score = weight(params, seat, F_SCORE_CHANGE)
+    w_taken = weight(params, seat, F_CARDS_TAKEN)
+    w_points = weight(params, seat, F_POINTS_TAKEN)
+    w_started = weight(params, seat, F_COLOURS_STARTED)
+    w_gained = weight(params, seat, F_MAJORITIES_GAINED)
+    w_broken = weight(params, seat, F_RIVAL_MAJORITIES_BROKEN)
+    w_rival = weight(params, seat, F_RIVAL_SCORE_CHANGE)
+    w_value = weight(params, seat, F_PLAYED_VALUE)
+    w_six = weight(params, seat, F_SIX_COLOURS_LEAD)
+    w_early_taken = weight(params, seat, F_EARLY_CARDS_TAKEN)
+    w_early_score = weight(params, seat, F_EARLY_SCORE_CHANGE)
+    w_next = weight(params, seat, F_NEXT_PLAY_CHANGE)
+    w_last = weight(params, seat, F_LAST_KEEP_CHANGE)
+    rivals = w_broken != 0.0 or w_rival != 0.0 or w_six != 0.0
+    rival_now = np.int64(0)
+    rival_held_now = np.int64(0)
+    if rivals:
+        rival_now, rival_held_now = rival_standing(g, seat, counts)
+    early = (N_CARDS - g[DRAWN]) / (N_CARDS - HAND_SIZE * g[PLAYERS] - OPENING_PARADE)
+    last_round = g[LAST_ROUND_LEFT] >= 0
+    look_next = w_next != 0.0 and not last_round
+    look_last = w_last != 0.0 and last_round
+    parade_n = g[PARADE_N]
+    best = 0
+    best_sum = 0.0
+    best_tie = np.int64(0)
+    for k in range(g[at(HAND_N, seat)]):
+        card = g[hand_at(seat, k)]
+        own_colour = colour_field(card)
+        gained = (g[at(BY_VALUE, value_of(card))] & ~own_colour) | (
+            g[at(PREFIX, removal_end(parade_n, card))] & own_colour
+        )
+        got_counts = tally_counts(gained)
+        c1 = counts + got_counts
+        s1 = sums + tally_sums(gained)
+        after = score_against(c1, s1, threshold)
+        change = after - now
+        taken = field_total(got_counts)
+        broken = np.int64(0)
+        rival_change = np.int64(0)
+        lead = np.int64(0)
+        if rivals:
+            rival_after, held_after = rival_standing(g, seat, c1)
+            broken = fields_set(rival_held_now & ~held_after)
+            rival_change = rival_after - rival_now
+            if not last_round and every_field_set(c1):  # the play starts the last round
+                lead = rival_after - after
+        next_change = np.int64(0)
+        if look_next:
+            next_change = next_play_change(g, seat, k, card, taken, c1, s1, after, threshold)
+        last_change = np.int64(0)
+        if look_last:
+            last_change = last_keep_change(g, seat, k, c1, s1, after, threshold)
+        total = (
+            w_score * change
+            + w_taken * taken
+            + w_points * field_total(tally_sums(gained))
+            + w_started * fields_set(nonzero_fields(got_counts) & ~started_now)
+            + w_gained * fields_set(majority_fields(c1, threshold) & ~held_now)
+            + w_broken * broken
+            + w_rival * rival_change
+            + w_value * value_of(card)
+            + w_six * lead
+            + w_early_taken * (taken * early)
+            + w_early_score * (change * early)
+            + w_next * next_change
+            + w_last * last_change
+        )
+        tie = TIE_BREAK[np.uint64(card)]
+        if k == 0 or total > best_sum or (total == best_sum and tie < best_tie):
+            best = k
+            best_sum = total
+            best_tie = tie
+    return best
+
+
+@hot
+def weighted_discard(g, seat, params):
+    """Index into ``PAIRS`` of the two cards to discard: the kept pair whose features 13 - 14
+    (``keep_score_change``, ``keep_rival_score_change``) have the highest weighted sum; ties:
+    greedy's (keep the pair with the lowest ids)."""
+    counts = g[COUNTS + seat]
+    sums = g[SUMS + seat]
+    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
+    now = score_against(counts, sums, threshold)
+    w_keep = weight(params, seat, F_KEEP_SCORE_CHANGE)
+    w_rival = weight(params, seat, F_KEEP_RIVAL_SCORE_CHANGE)
+    rival_now = np.int64(0)
+    if w_rival != 0.0:
+        rival_now = rival_standing(g, seat, counts)[0]
+    best = 0
+    best_sum = 0.0
+    best_tie = np.int64(0)
+    for p in range(PAIRS.shape[0]):
+        a = g[hand_at(seat, PAIRS[complement(p), 0])]
+        b = g[hand_at(seat, PAIRS[complement(p), 1])]
+        c1 = counts + card_count(a) + card_count(b)
+        change = score_against(c1, sums + card_value(a) + card_value(b), threshold) - now
+        rival_change = np.int64(0)
+        if w_rival != 0.0:
+            rival_change = rival_standing(g, seat, c1)[0] - rival_now
+        total = w_keep * change + w_rival * rival_change
+        tie = (min(a, b) << 8) | max(a, b)
+        if p == 0 or total > best_sum or (total == best_sum and tie < best_tie):
+            best = p
+            best_sum = total
+            best_tie = tie
+    return best
