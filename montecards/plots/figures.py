@@ -62,7 +62,7 @@ def win_share_by_seat(obj: Any):
         share = np.array(res.win_share) * 100
         ci = np.array(res.win_share_ci95) * 100
         seats = np.arange(1, p + 1)
-        err = np.vstack([share - ci[:, 0], ci[:, 1] - share])
+        err = np.clip(np.vstack([share - ci[:, 0], ci[:, 1] - share]), 0, None)  # (rounding: never < 0)
         ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
         ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
         ax.axhline(100 / p, color=FAIR, ls="--", lw=1, label=f"fair share {100 / p:.1f} %")
@@ -425,7 +425,7 @@ def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
     fig, ax = new_figure(1, 1, width=max(6.0, 1.6 * len(labels)), height=4.0)
     x = np.arange(len(labels))
     y = 100 * np.array(shares)
-    err = [y - 100 * np.array(lows), 100 * np.array(highs) - y]
+    err = np.clip(np.nan_to_num([y - 100 * np.array(lows), 100 * np.array(highs) - y]), 0, None)
     ax.bar(x, y, color=[colour(0)] * len(rungs) + [colour(3)], yerr=err, capsize=4)
     ax.axhline(100 / players, color=FAIR, ls="--", lw=1, label="fair share")
     ax.set_xticks(x, labels, fontsize=8)

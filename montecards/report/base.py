@@ -281,7 +281,7 @@ def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: in
 def skill_section(
     rep: Report, players: int, ladder: Sequence[str], n: int, n_for: dict[str, int] | None = None,
     hidden: tuple[str, str] | None = None, seat_players: Sequence[int] | None = None,
-    n_seats: int | None = None, params=None, note: str = "",
+    n_seats: int | None = None, params=None, note: str = "", seat_strategy: str | None = None,
 ) -> None:
     """"How much skill pays": a strength ladder (weakest first), each rung in one seat against
     the rung below in every other seat over every rotation; the skill gap (the strongest
@@ -328,15 +328,18 @@ def skill_section(
                "Each rung's win share in one seat against the rung below (last bar: the strongest "
                "against the weakest), 95 % intervals; dashed: fair share.")
     counts = list(seat_players or [players])
-    n_seats = n_seats or deals(top)
-    sa = timed(rep, f"seat advantage ({top} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
-               lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=top, params=params,
+    strong = seat_strategy or top  # the strongest player affordable in every seat
+    n_seats = n_seats or deals(strong)
+    sa = timed(rep, f"seat advantage ({strong} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
+               lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=strong, params=params,
                                       seed=rep.seed, jobs=rep.jobs))
+    rep.figure(sa.plot.win_share(), "seat_advantage_strong",
+               f"Win share by seat with `{strong}` in every seat, 95 % intervals; dashed: fair share.")
     for p in sa.player_counts:
         share, low, high = sa.first_seat(p)
         m = sa.results[p].metrics()
         shared, turns = m["shared_wins"], m["turns"]
-        rep.finding(f"Strong play (`{top}` in every seat), {p} players: the first seat wins "
+        rep.finding(f"Strong play (`{strong}` in every seat), {p} players: the first seat wins "
                     f"{rate(share, low, high)} (fair {100 / p:.1f} %); {rate(shared['mean'], *shared['ci95'])} "
                     f"of games are shared wins; a game lasts {turns['mean']:.1f} {pm(*turns['ci95'], 1, 1)} turns.")
     rep.end_list()

@@ -4,7 +4,7 @@ and 0), end triggers, game length, strategy matchups (docs/rules/parade.md, Ques
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, matchups, seat_advantage
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 
 
 def build(rep: Report) -> None:
@@ -153,6 +153,18 @@ def build(rep: Report) -> None:
     )
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
     rep.table(mu.ranking())
+
+    # --- tuned players and skill ------------------------------------------------------------
+    tuned_section(rep, 2, ["greedy", "rollout"], rep.n(100_000, 1_000), n_for={"rollout": rep.n(600, 10)})
+    ismcts = [f"ismcts[{k},0.7,0]" for k in (100, 1000, 10000)]
+    skill_section(
+        rep, 2, ["random", "greedy", "tuned", *ismcts], rep.n(50_000, 500),
+        n_for={"ismcts[100,0.7,0]": rep.n(2_000, 20), "ismcts[1000,0.7,0]": rep.n(500, 6),
+               "ismcts[10000,0.7,0]": rep.n(150, 2), "omniscient": rep.n(500, 6)},
+        hidden=("omniscient[1000,0.7,0]", "ismcts[1000,0.7,0]"),
+        seat_strategy="ismcts[1000,0.7,0]", seat_players=range(2, 7), n_seats=rep.n(600, 6),
+        note="`ismcts[k,0.7,0]`: information-set MCTS with k iterations per decision, random play-outs.",
+    )
 
     # --- adaptive run ---------------------------------------------------------------------------
     precision = 0.02 if rep.quick else 0.002

@@ -343,7 +343,9 @@ TUNED_WEIGHTS = (
     -10.0,
     -1.6232472709424552,
 )
-"""``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game tulips`` (record: ``docs/tuning/tulips.json``), against majority at 4 players: held out on 20,000 deals x 4 seatings it wins 54.09 % [53.75, 54.43], +19.33 points over ``weighted``'s defaults (paired)."""
+"""``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game tulips`` (record:
+``docs/tuning/tulips.json``), against majority at 4 players: held out on 20,000 deals x 4
+seatings it wins 54.09 % [53.75, 54.43], +19.33 points over ``weighted``'s defaults (paired)."""
 WEIGHT_BOUNDS = (
     (0.0, 3.0),  # points
     (-1.0, 3.0),  # majority

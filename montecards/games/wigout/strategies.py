@@ -85,7 +85,9 @@ TUNED_WEIGHTS = (
     4.0,
     2.0,
 )
-"""``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game wigout`` (record: ``docs/tuning/wigout.json``), against greedy at 4 players: held out on 100,000 deals x 4 seatings it wins 26.90 % [26.81, 27.00], +0.02 points over ``weighted``'s defaults (paired)."""
+"""``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game wigout`` (record:
+``docs/tuning/wigout.json``), against greedy at 4 players: held out on 100,000 deals x 4
+seatings it wins 26.90 % [26.81, 27.00], +0.02 points over ``weighted``'s defaults (paired)."""
 BOUNDS = (
     (0.0, 4.0), (0.0, 20.0), (-4.0, 2.0), (-4.0, 4.0), (-4.0, 4.0), (-4.0, 2.0), (-4.0, 2.0),
     (-8.0, 2.0), (-4.0, 4.0), (-4.0, 2.0),
