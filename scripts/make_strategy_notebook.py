@@ -90,10 +90,12 @@ cells = [
     new_code_cell("table.plot()"),
     new_markdown_cell(
         "## 5. Weights: tune a strategy without recompiling\n"
-        "`examples/strategies/parade_weighted.py` scores a play by `params[0] * (greedy's score after "
-        "it) + params[1] * (cards it takes)`. `params` are run-time data: every weight below reuses "
-        "the same compiled code. Each point is a head-to-head share against `greedy` over both "
-        "seatings, with its interval."
+        "`examples/strategies/parade_weighted.py` (the `weighted` built-in over the interface) scores "
+        "a play by `params[0] * (its score change) + params[1] * (cards it takes) + ...`; with "
+        "`[-1, -w]` that is greedy's score plus a price `w` per card taken. `params` are run-time "
+        "data: every weight below reuses the same compiled code. Each point is a head-to-head "
+        "share against `greedy` over both seatings, with its interval. (To search weights "
+        "rather than sweep one, see `mc.tune` in docs/tuning.md.)"
     ),
     new_code_cell(
         "import matplotlib.pyplot as plt\n\n"
@@ -101,7 +103,7 @@ cells = [
         "weights = [0.0, 0.25, 0.5, 1.0, 2.0]\n"
         "shares = []\n"
         "for w in weights:\n"
-        "    m = matchups(\"parade\", [weighted.bind([1.0, w]), \"greedy\"], n=N, seed=SEED)\n"
+        "    m = matchups(\"parade\", [weighted.bind([-1.0, -w]), \"greedy\"], n=N, seed=SEED)\n"
         "    shares.append(m.table().iloc[0])\n"
         "rows = [(w, s[\"win_share\"], s[\"low\"], s[\"high\"]) for w, s in zip(weights, shares)]\n"
         "fig, ax = plt.subplots(figsize=(6, 3.5))\n"

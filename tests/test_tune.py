@@ -19,7 +19,8 @@ tune_module = import_module("montecards.analysis.tune")  # (montecards.analysis.
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTED = str(ROOT / "examples/strategies/parade_weighted.py") + ":choose"
 SMALL = dict(players=2, opponents="greedy", budget=24_000, deals=1_000, holdout=1_500, seed=11,
-             popsize=4, progress=False, x0=[1.0, 0.5], bounds=[(-1, 3), (-1, 3)])
+             popsize=4, progress=False, x0=[-1.0, -0.5], bounds=[(-3, 1), (-2, 2)])
+# (parade_weighted reads its first two weights, score_change and cards_taken; the rest default)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def test_cma_result_has_history_winner_and_holdout(small):
     assert list(r.history.generation.unique()) == [0, 1]
     assert (r.history.role == "candidate").sum() == 4 * generations
     assert r.games_played == generations * 6 * 2_000 + 2 * 1_500 * 2
-    assert all(-1 <= w <= 3 for w in r.best)
+    assert -3 <= r.best[0] <= 1 and -2 <= r.best[1] <= 2
     h = r.holdout
     assert h["deals"] == 1_500 and h["low"] <= h["share"] <= h["high"]
     assert h["gain_low"] <= h["gain"] <= h["gain_high"]
@@ -47,7 +48,7 @@ def test_cma_result_has_history_winner_and_holdout(small):
     assert len(fig.axes) == 2
     # the baseline row each generation is the starting weights; gen 0's centre is x0 too
     base = r.history[r.history.role == "baseline"]
-    assert (base.w_w0 == 1.0).all() and (base.w_w1 == 0.5).all()
+    assert (base.w_w0 == -1.0).all() and (base.w_w1 == -0.5).all()
     centre0 = r.history[(r.history.role == "centre") & (r.history.generation == 0)].iloc[0]
     assert centre0.gain == 0 and centre0.share == base.iloc[0].share
 
@@ -84,17 +85,17 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(small, tmp_path, monke
 
 def test_every_candidate_plays_the_same_deals_and_streams():
     """Two identical candidates score identically in every round: common random numbers."""
-    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[1, 0.5], [1, 0.5], [0, 1]],
+    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[-1, -0.5], [-1, -0.5], [0, 1]],
                 players=2, budget=12_000, deals=500, holdout=500, seed=3, progress=False)
     first = r.history[r.history.generation == 0].set_index("candidate").share
     assert first[0] == first[1]
 
 
 def test_racing_keeps_the_better_candidate():
-    """[0, 1] ignores the score entirely (it only avoids taking cards): it loses clearly."""
-    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[0, 1], [1, 0.5], [0, 1]],
+    """[0, 1] ignores the score and takes as many cards as it can: it loses clearly."""
+    r = mc.tune("parade", strategy=WEIGHTED, method="race", candidates=[[0, 1], [-1, -0.5], [0, 1]],
                 players=2, budget=20_000, deals=1_000, holdout=1_000, seed=5, progress=False)
-    assert list(r.best) == [1, 0.5]
+    assert list(r.best) == [-1, -0.5]
     r0 = r.history[r.history.generation == 0]
     assert r0.kept.sum() == 2 and r0[r0.candidate == 1].kept.all()
     assert r.holdout["gain"] > 0.1 and r.holdout["gain_low"] > 0  # vs the first (the baseline)
@@ -105,8 +106,8 @@ def test_racing_keeps_the_better_candidate():
     ({"strategy": "greedy"}, "reads no weights"),
     ({"method": "grid"}, "unknown tuning method"),
     ({"bounds": [(0, 1)]}, "one \\(low, high\\) pair per weight"),
-    ({"bounds": [(2, 3), (0, 1)]}, "outside the bounds"),
-    ({"candidates": [[1, 0]]}, "candidates are for method='race'"),
+    ({"bounds": [(2, 3), (-1, 1)]}, "outside the bounds"),
+    ({"candidates": [[-1, 0]]}, "candidates are for method='race'"),
     ({"method": "race", "candidates": [[1, 0]]}, "at least 2 candidates"),
     ({"method": "race", "candidates": [[1, 0], [1]]}, "list of 2"),
     ({"opponents": ["greedy", "greedy"]}, "exactly 1"),
@@ -114,7 +115,7 @@ def test_racing_keeps_the_better_candidate():
     ({"sigma": 2}, "sigma"),
 ])
 def test_bad_tuning_input_is_named(kwargs, words):
-    args = {"strategy": WEIGHTED, "x0": [1, 0.5], "players": 2, "budget": 1000, "deals": 10,
+    args = {"strategy": WEIGHTED, "x0": [-1, -0.5], "players": 2, "budget": 1000, "deals": 10,
             "holdout": 10, "seed": 1, "progress": False, **kwargs}
     with pytest.raises(InputError, match=words):
         mc.tune("parade", **args)
@@ -138,7 +139,7 @@ def _cli(*args):
 
 def test_cli_tune_json_plot_and_errors(tmp_path):
     plot = tmp_path / "t.png"
-    ok = _cli("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--bounds", "-1:3,-1:3", "--budget", "12000",
+    ok = _cli("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--bounds=-3:1,-2:2", "--budget", "12000",
               "--deals", "1000", "--popsize", "4", "--holdout", "500", "--seed", "2", "--json",
               "--plot", str(plot), "-j", "1")
     assert ok.returncode == 0, ok.stderr
@@ -147,9 +148,27 @@ def test_cli_tune_json_plot_and_errors(tmp_path):
     assert plot.stat().st_size > 10_000
     for args, words in [(("parade", "-s", "greedy"), "reads no weights"),
                         (("parade", "-s", WEIGHTED, "--x0", "1,x"), "--x0 takes numbers"),
-                        (("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--bounds", "0-1,2"), "--bounds takes"),
-                        (("parade", "-s", WEIGHTED, "--x0", "1,0.5", "--checkpoint", str(tmp_path / "x.txt")),
+                        (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--bounds", "0-1,2"), "--bounds takes"),
+                        (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--checkpoint", str(tmp_path / "x.txt")),
                          "must end in .pkl")]:
         bad = _cli(*args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_tuning_the_weighted_builtin_and_playing_the_winner():
+    """The built-in ``weighted``: its features and bounds come from the spec; the winner's label
+    plays again as a strategy and serves as a later run's opponent."""
+    r = mc.tune("parade", strategy="weighted", players=2, budget=12_000, deals=200, holdout=400,
+                seed=8, progress=False)
+    spec = mc.get_game("parade")
+    w = spec.weighted["weighted"]
+    assert r.features == w.features and r.baseline == w.default
+    assert all(lo <= b <= hi for b, (lo, hi) in zip(r.best, w.bounds, strict=True))
+    assert r.label.startswith("weighted[")
+    res = mc.simulate("parade", n=200, seed=1, strategies=[r.label, "greedy"], progress=False)
+    assert res.to_dict()["strategies"][0] == r.label
+    again = mc.tune("parade", strategy="weighted", opponents=r.label, players=2, method="race",
+                    candidates=[list(w.default), list(r.best)], budget=2_000, deals=200, holdout=200,
+                    seed=9, progress=False)
+    assert again.opponents == [r.label]
