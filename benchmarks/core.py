@@ -363,17 +363,32 @@ import json, sys, time
 t0 = time.perf_counter()
 from montecards.api import prepare
 from montecards.engine.runner import warm_up
+from numba.core import event
 t1 = time.perf_counter()
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev):
+        d = ev.data["dispatcher"].py_func
+        compiled.append(f"{d.__module__}.{d.__qualname__}")
+    def on_end(self, ev):
+        pass
 spec, config, _, _ = prepare(sys.argv[1], None, None, None, 1)
-warm_up(spec, config)
+with event.install_listener("numba:compile", Count()):
+    warm_up(spec, config)
 t2 = time.perf_counter()
-print(json.dumps({"import_s": t1 - t0, "first_game_s": t2 - t1, "first_result_s": t2 - t0}))
+print(json.dumps({"import_s": t1 - t0, "first_game_s": t2 - t1, "first_result_s": t2 - t0,
+                  "specialisations": len(compiled), "functions": len(set(compiled))}))
 """
+"""Time to the first game of the game's default run, and what numba compiled for it
+(``specialisations``: one per function and argument types; ``functions``: distinct functions)."""
 
 
-def _run_timed(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, int, str, str]:
-    """(wall seconds, peak RSS in kB of the child, stdout, stderr) of one subprocess."""
+def _run_timed(cmd: list[str], env: dict[str, str], cwd: Path = ROOT,
+               usage_out: dict | None = None) -> tuple[float, int, str, str]:
+    """(wall seconds, peak RSS in kB of the child, stdout, stderr) of one subprocess;
+    ``usage_out`` gets its ``cpu_s`` (user + sys) and the load average before it ran."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        load = load_average()
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd, stdin=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -385,6 +400,8 @@ def _run_timed(cmd: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[f
         stderr = err.read().decode(errors="replace")
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {stderr.strip()[-500:]}")
+    if usage_out is not None:
+        usage_out.update(cpu_s=usage.ru_utime + usage.ru_stime, load=load)
     return wall, int(usage.ru_maxrss), stdout, stderr
 
 
@@ -398,24 +415,43 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def compile_times(game: str, warm_repeats: int = 3) -> dict[str, Any]:
-    """Time to the first game in a fresh process: with an empty numba cache, then a warm one."""
+    """Time to the first game in a fresh process: with an empty numba cache, then a warm one.
+
+    Wall times (``*_wall_s``, ``*_first_result_s``; ``cold_compile_s`` is the cold process's
+    time from its imports to its first game) move with the machine's load; ``*_cpu_s`` (the
+    child's user + sys) much less; ``specialisations`` (what numba compiled cold) not at all.
+    Each figure comes with the load average before its process (``*_load``)."""
     with tempfile.TemporaryDirectory(prefix="montecards-bench-cache-") as cache:
         env = _env(NUMBA_CACHE_DIR=cache)
         cmd = [sys.executable, "-c", _PROBE, game]
-        wall, _, stdout, _ = _run_timed(cmd, env)
+        usage: dict[str, Any] = {}
+        wall, _, stdout, _ = _run_timed(cmd, env, usage_out=usage)
         cold = json.loads(stdout.strip().splitlines()[-1])
-        warm_walls, warm_first = [], []
+        cold_cpu, cold_load = usage["cpu_s"], usage["load"]
+        warm_walls, warm_first, warm_cpu, warm_load, warm_compiled = [], [], [], [], []
         for _ in range(warm_repeats):
-            w, _, out, _ = _run_timed(cmd, env)
+            w, _, out, _ = _run_timed(cmd, env, usage_out=usage)
             warm_walls.append(w)
-            warm_first.append(json.loads(out.strip().splitlines()[-1])["first_result_s"])
+            probe = json.loads(out.strip().splitlines()[-1])
+            warm_first.append(probe["first_result_s"])
+            warm_compiled.append(probe.get("specialisations", 0))
+            warm_cpu.append(usage["cpu_s"])
+            warm_load.append(usage["load"])
     return {
         "cold_wall_s": wall,
         "cold_first_result_s": cold["first_result_s"],
         "cold_compile_s": cold["first_game_s"],
+        "cold_cpu_s": cold_cpu,
+        "cold_load": cold_load,
+        "cold_specialisations": cold.get("specialisations"),
+        "cold_functions": cold.get("functions"),
         "warm_wall_s": median(warm_walls),
         "warm_first_result_s": median(warm_first),
+        "warm_cpu_s": median(warm_cpu),
+        "warm_specialisations": max(warm_compiled),
         "warm_reps_wall_s": warm_walls,
+        "warm_reps_cpu_s": warm_cpu,
+        "warm_load": warm_load,
     }
 
 

@@ -61,7 +61,7 @@ def run_suite(
         for game in games:
             _say(f"compile time: {game} (fresh process, empty numba cache) ...")
             try:
-                entry["compile"][game] = core.compile_times(game, warm_repeats=3)
+                entry["compile"][game] = core.compile_times(game, warm_repeats=1 if settings.quick else 3)
             except Exception as exc:
                 entry["errors"].append({"game": game, "stage": "compile", "error": repr(exc)})
     if cli:
@@ -115,11 +115,15 @@ def format_entry(entry: dict[str, Any]) -> str:
         )
     if entry.get("compile"):
         lines += ["", f"{'compile (fresh process)':<24} {'cold: to 1st game':>18} {'of which jit':>13} "
-                      f"{'warm cache':>11} {'wall cold':>10} {'wall warm':>10}"]
+                      f"{'cold CPU':>9} {'compiled':>9} {'warm cache':>11} {'warm CPU':>9} "
+                      f"{'wall cold':>10} {'wall warm':>10} {'load (cold)':>12}"]
         for game, c in entry["compile"].items():
+            load = c.get("cold_load") or []
             lines.append(
                 f"{game:<24} {c['cold_first_result_s']:>17.1f}s {c['cold_compile_s']:>12.1f}s "
-                f"{c['warm_first_result_s']:>10.2f}s {c['cold_wall_s']:>9.1f}s {c['warm_wall_s']:>9.2f}s"
+                f"{c.get('cold_cpu_s', float('nan')):>8.1f}s {c.get('cold_specialisations') or 0:>9} "
+                f"{c['warm_first_result_s']:>10.2f}s {c.get('warm_cpu_s', float('nan')):>8.2f}s "
+                f"{c['cold_wall_s']:>9.1f}s {c['warm_wall_s']:>9.2f}s {load[0] if load else '':>12}"
             )
     if entry.get("cli"):
         lines += ["", f"{'warm CLI (median of 3)':<58} {'wall':>7} {'peak RSS':>9}"]

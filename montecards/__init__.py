@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from montecards import _cache  # noqa: F401  (first: every later jitted function uses its cache locator)
+from montecards.engine import specialise  # noqa: F401  (no integer-literal copies of jitted functions)
 
 __version__ = "0.1.0"
 

@@ -207,16 +207,37 @@ def _plain(value: Any) -> Any:
 
 
 @cli.command()
-@click.argument("game", required=False)
-def warmup(game) -> None:
-    """Compile (or load from cache) the kernels of GAME, or of every game."""
-    from montecards.api import simulate as run_simulation
+@click.argument("game_names", metavar="[GAME]...", nargs=-1)
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Processes compiling games side by side (default: one per core, at most one per game).")
+@click.option("--user", is_flag=True, help="Also compile the kernels' user-strategy path.")
+def warmup(game_names, jobs, user) -> None:
+    """Compile (or load from numba's cache) the kernels of every game, or of the GAMEs named:
+    every built-in strategy's and the trace kernel. Later runs then start at once."""
+    import time
 
-    for name in [game] if game else games.names():
-        spec = games.get(name)
-        for strategy in spec.strategies:
-            run_simulation(name, n=1, strategies=strategy, seed=0, jobs=1)
-        click.echo(f"{name}: ready")
+    from montecards.warmup import default_jobs, warm
+
+    names = list(dict.fromkeys(game_names)) or games.names()
+    for name in names:
+        games.get(name)  # an unknown game: exit 2 before compiling anything
+    start = time.perf_counter()
+    processes = default_jobs(len(names)) if jobs is None else min(jobs, len(names))
+    click.echo(f"compiling the kernels of {len(names)} game{'s' if len(names) > 1 else ''} "
+               f"in {processes} process{'es' if processes > 1 else ''}...", err=True)
+
+    def report(warmed, k, total):
+        state = "ready" if not warmed.error else f"FAILED ({warmed.error})"
+        click.echo(f"[{k}/{total}] {warmed.game}: {state} in {warmed.seconds:.1f} s "
+                   f"({warmed.cpu_seconds:.1f} s CPU; {', '.join(warmed.kernels) or 'nothing'}) "
+                   f"at {time.perf_counter() - start:.1f} s")
+
+    results = warm(names, processes, user, report)
+    failed = [w.game for w in results if w.error]
+    click.echo(f"warmup: {len(results) - len(failed)} of {len(results)} games ready in "
+               f"{time.perf_counter() - start:.1f} s")
+    if failed:
+        raise click.ClickException(f"warmup failed for {', '.join(failed)}")
 
 
 def interrupted() -> None:

@@ -82,9 +82,10 @@ def test_the_lowest_keys_share_the_win():
 
 
 def test_every_game_has_the_same_chunk_glue():
-    """numba forces a per-game chunk kernel (engine/CONTRACT.md: a cached parallel kernel cannot
-    take another jitted function as an argument), so every game keeps a copy of ``run_games``
-    and ``run_chunk``: the copies must stay identical, text and all (the template too)."""
+    """Every game keeps a copy of ``run_chunk`` (engine/CONTRACT.md: it names the game's own
+    ``play_block`` and ``kernel_options``): the copies must stay identical, text and all (the
+    template too), and ``play_block`` releases the GIL (``engine.kernel.run_blocks`` plays
+    blocks on Python threads)."""
     import inspect
     from importlib import import_module
 
@@ -94,7 +95,9 @@ def test_every_game_has_the_same_chunk_glue():
     modules.append(import_module("montecards.games.template.kernel"))
     texts = {}
     for module in modules:
-        for name in ("run_games", "run_chunk"):
+        assert module.play_block.targetoptions.get("nogil"), module.__name__
+        assert not hasattr(module, "run_games"), module.__name__  # no parallel kernel any more
+        for name in ("run_chunk",):
             function = getattr(module, name)
             texts.setdefault(name, {})[module.__name__] = inspect.getsource(getattr(function, "py_func", function))
     for name, by_module in texts.items():

@@ -244,17 +244,17 @@ def test_one_kernel_serves_every_user_strategy():
         return len(legal) - 1
 
     mc.simulate("parade", n=50, strategies=[first, "greedy"], seed=1)
-    before = len(parade_kernel.run_games.signatures)
+    before = len(parade_kernel.play_block.signatures)
     mc.simulate("parade", n=50, strategies=[last, first], seed=1)
     mc.simulate("parade", n=50, strategies=["greedy", TWIN], seed=1)
-    assert len(parade_kernel.run_games.signatures) == before
-    user_sigs = [sig for sig in parade_kernel.run_games.signatures if "FunctionType" in str(sig)]
+    assert len(parade_kernel.play_block.signatures) == before
+    user_sigs = [sig for sig in parade_kernel.play_block.signatures if "FunctionType" in str(sig)]
     assert user_sigs and all("Dispatcher" not in str(sig) for sig in user_sigs)
 
 
 def test_builtin_runs_keep_the_user_path_compiled_out():
     mc.simulate("parade", n=50, strategies="greedy", seed=1)
-    builtin = [sig for sig in parade_kernel.run_games.signatures if "none" in str(sig[-1]).lower()]
+    builtin = [sig for sig in parade_kernel.play_block.signatures if "none" in str(sig[-2]).lower()]
     assert builtin, "a run of built-ins must call the kernel with user=None"
 
 
@@ -263,7 +263,7 @@ def test_a_later_process_loads_the_user_kernel_from_cache(tmp_path):
         "import montecards as mc\n"
         "from montecards.games.parade import kernel\n"
         f"mc.simulate('parade', n=200, strategies=[{TWIN!r}, 'greedy'], seed=1)\n"
-        "stats = kernel.run_games.stats\n"
+        "stats = kernel.play_block.stats\n"
         "print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, cwd=ROOT, timeout=900)

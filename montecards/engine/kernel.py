@@ -1,22 +1,34 @@
-"""Small jitted helpers every game's chunk kernel uses (nothing game-specific here).
+"""The chunk glue every game's kernel uses (nothing game-specific here).
 
-A game's ``run_chunk`` is a ``prange`` over blocks of consecutive games; each block allocates
-the game's working arrays once and plays its games one after the other::
+A game's ``run_chunk`` splits a chunk of games into blocks of consecutive games and plays
+them with :func:`run_blocks`: a pool of Python threads, each calling the game's jitted
+``play_block`` (compiled ``nogil``) on the next block not yet taken. Each block allocates the
+game's working arrays once and plays its games one after the other::
 
-    @njit(cache=True, parallel=True)
-    def run_chunk(seed, start, players, params, strategies, rows):
-        blocks = block_count(rows.shape[0])
-        for b in prange(blocks):
-            work = new_work(players)
-            for g in range(block_start(rows.shape[0], blocks, b), block_start(rows.shape[0], blocks, b + 1)):
-                play_one(seed, start + g, players, params, strategies, work, rows[g])
+    @njit(cache=True, nogil=True)
+    def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+        work = new_work(players)
+        for g in range(rows.shape[0]):
+            play_one(seed, start + g, players, params, strategies, work, rows[g])
 
 Which thread plays which block never changes a game's result: game ``i`` only reads the
-random stream of ``(seed, i)``.
+random stream of ``(seed, i)``; block ``b`` keeps its index (user strategies' fault records,
+``engine/user.py``).
+
+Why threads and not numba's ``parallel=True`` ``prange`` (which the games used before): the
+parallel kernel was one more compiled level above ``play_block`` (a gufunc that LLVM
+optimised and turned into machine code again with the whole game inside), its parfor
+lowering alone took ~1.5 s of Parade's first run, and its ``prange`` index (uint64) compiled
+``play_block`` a second time next to the serial path's (int64). The threads run the same
+machine code at the same speed (a ``play_block`` call costs ~1 us of dispatch for ~500 us
+of games), and an exception raised in a block (a user strategy's) comes out as itself.
 """
 
 from __future__ import annotations
 
+import threading
+
+import numba
 from numba import njit
 
 BLOCK_GAMES = 256
@@ -33,3 +45,57 @@ def block_count(n_games):
 def block_start(n_games, blocks, b):
     """First game (relative to the chunk) of block ``b`` of ``blocks``."""
     return n_games * b // blocks
+
+
+def block_bounds(n_games: int) -> list[tuple[int, int]]:
+    """``(lo, hi)`` of every block of a chunk of ``n_games`` (``block_count``/``block_start``)."""
+    blocks = max(1, (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES)
+    return [(n_games * b // blocks, n_games * (b + 1) // blocks) for b in range(blocks)]
+
+
+def threads() -> int:
+    """Threads a chunk is played on: numba's thread count for this thread
+    (``numba.set_num_threads``; the engine's runner sets it to the run's ``jobs``)."""
+    return numba.get_num_threads()
+
+
+def run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, user):
+    """Play every block of ``rows`` (games ``start ..``) with ``play_block`` on :func:`threads`
+    threads (this one among them). An exception raised in a block is re-raised after every
+    thread has stopped (the one of the lowest block); blocks not yet started then stay unplayed."""
+    bounds = block_bounds(rows.shape[0])
+    n_threads = min(threads(), len(bounds))
+
+    def play(b):
+        lo, hi = bounds[b]
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+
+    if n_threads <= 1:
+        for b in range(len(bounds)):
+            play(b)
+        return
+    taken = iter(range(len(bounds)))  # next() on a range iterator is atomic under the GIL
+    lock = threading.Lock()
+    errors: dict[int, BaseException] = {}
+
+    def worker():
+        while not errors:
+            with lock:
+                b = next(taken, None)
+            if b is None:
+                return
+            try:
+                play(b)
+            except BaseException as error:  # noqa: BLE001 - handed to the calling thread
+                errors[b] = error
+
+    helpers = [threading.Thread(target=worker, daemon=True) for _ in range(n_threads - 1)]
+    for helper in helpers:
+        helper.start()
+    try:
+        worker()
+    finally:
+        for helper in helpers:
+            helper.join()
+    if errors:
+        raise errors[min(errors)]

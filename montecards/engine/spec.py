@@ -4,8 +4,8 @@ The engine knows no game. A game describes itself with a :class:`GameSpec`: play
 parameters (with defaults, parsing and validation), strategy names and its per-game output
 columns, and hands over three entry points:
 
-* ``run_chunk(seed, start, players, params, strategies, rows)`` — an ``@njit(parallel=True)``
-  kernel (or a function picking one) that plays games ``start .. start + len(rows) - 1``
+* ``run_chunk(seed, start, players, params, strategies, rows)`` — the chunk glue
+  (``engine.kernel.run_blocks`` over the game's ``nogil`` ``play_block``) that plays games ``start .. start + len(rows) - 1``
   of the run, game ``i`` drawing only from the stream of ``(seed, i)``, and writes one
   int64 row per game;
 * ``trace(seed, index, players, params, strategies)`` — one game of a run, event by event;

@@ -31,9 +31,10 @@ code is :data:`USER`, and :func:`end_block` after its last game. ``ask`` returns
 game then stops, and so does its block (:func:`stopped`). Every one of these is a no-op, or
 compiled out, when ``user`` is None.
 
-Faults. An exception raised inside a user strategy called from a ``prange`` loop is not
-propagated by numba (measured on 0.68: the thread's remaining games are silently skipped),
-so nothing here relies on it: ``faults[block]`` says, at every moment, which game the block
+Faults. An exception raised inside a user strategy called from a ``prange`` loop was not
+propagated by numba (measured on 0.68: the thread's remaining games were silently skipped).
+The blocks now run on Python threads (``engine.kernel.run_blocks``), where the exception does
+come out of its block, but nothing here relies on it: ``faults[block]`` says, at every moment, which game the block
 plays and whether it is inside a strategy call. After the run, a block that did not reach
 :data:`DONE` stopped on a bad index (``BAD_INDEX``, with the index and the number of legal
 moves) or inside a call (``IN_CALL``: the strategy raised), and the Python side

@@ -15,11 +15,11 @@ an argument), so runs, traces and scripted play share one kernel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import block_count, block_start
+from montecards.engine.kernel import run_blocks
 from montecards.engine.spec import WIN_UNIT
 from montecards.games.anomia.cards import MAX_PLAYERS
 from montecards.games.anomia.rules import (
@@ -324,7 +324,7 @@ def play_one(seed, index, g, deck_rng, fo_rng, no_script, trace, rows, r):
     write_row(g, err, rows, r)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order on working arrays allocated once.
 
@@ -357,35 +357,22 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rows)
 
 
-@njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, options, fns, user):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
-    in blocks of consecutive games spread over the threads. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        lo = block_start(n, blocks, b)
-        hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
-
-
 def kernel_options(strategies: np.ndarray) -> None:
     """None: Anomia's kernels have no optional compiled parts."""
     return None
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
-    block on this thread when ``serial`` (so that an exception a user strategy raises comes
-    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
-    every game: see ``engine/CONTRACT.md``.)"""
+    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
+    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
+    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     options = kernel_options(strategies)
     fns, data = (None, None) if user is None else user
     if serial:
         play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
     else:
-        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)

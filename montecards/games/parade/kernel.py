@@ -10,13 +10,13 @@ and rule-variant comparisons run on common random numbers. The tree searches (``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import block_count, block_start
+from montecards.engine.kernel import run_blocks
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
@@ -367,7 +367,7 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
@@ -389,7 +389,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
-        if seats is None:
+        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             play_one(
                 seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
                 work[4],
@@ -404,19 +404,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rollout_owned)
     keep_alive(search_owned)
     keep_alive(strategies)
-
-
-@njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, options, fns, user):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
-    in blocks of consecutive games spread over the threads. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        lo = block_start(n, blocks, b)
-        hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
 def kernel_options(strategies: np.ndarray) -> tuple | None:
@@ -440,16 +427,16 @@ def kernel_options(strategies: np.ndarray) -> tuple | None:
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
-    block on this thread when ``serial`` (so that an exception a user strategy raises comes
-    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
-    every game: see ``engine/CONTRACT.md``.)"""
+    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
+    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
+    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     options = kernel_options(strategies)
     fns, data = (None, None) if user is None else user
     if serial:
         play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
     else:
-        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)

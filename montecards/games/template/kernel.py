@@ -11,11 +11,11 @@ cards whatever the strategies, so strategy comparisons run on common random numb
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import block_count, block_start
+from montecards.engine.kernel import run_blocks
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
@@ -224,7 +224,7 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
@@ -235,26 +235,13 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     work = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for k in range(rows.shape[0]):
-        if seats is None:
+        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             play_one(seed, start + k, players, params, strategies, work, rows[k], work[4])
         elif play_one(
             seed, start + k, players, params, strategies, work, rows[k], work[4], seats
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
-
-
-@njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, options, fns, user):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
-    in blocks of consecutive games spread over the threads. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        lo = block_start(n, blocks, b)
-        hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
 
 
 def kernel_options(strategies: np.ndarray) -> None:
@@ -268,16 +255,16 @@ def kernel_options(strategies: np.ndarray) -> None:
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
-    block on this thread when ``serial`` (so that an exception a user strategy raises comes
-    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
-    every game: see ``engine/CONTRACT.md``.)"""
+    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
+    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
+    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     options = kernel_options(strategies)
     fns, data = (None, None) if user is None else user
     if serial:
         play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
     else:
-        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)

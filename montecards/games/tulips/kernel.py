@@ -13,12 +13,12 @@ went to the secret festival.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
-from montecards.engine.kernel import block_count, block_start
+from montecards.engine.kernel import run_blocks
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
@@ -454,7 +454,7 @@ def play_one(
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
@@ -478,7 +478,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     weighting_owned = open_weighting(options, params, owned[0])
     weighting = borrow_all(weighting_owned)
     for k in range(rows.shape[0]):
-        if seats is None and weighting is None:
+        if fns is None and weighting is None:  # (fns: an argument, numba prunes the other branch)
             play_one(
                 seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
                 no_trace, no_trace, no_1d, no_2d,
@@ -500,19 +500,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rows)
 
 
-@njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, options, fns, user):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
-    in blocks of consecutive games spread over the threads. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        lo = block_start(n, blocks, b)
-        hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
-
-
 def kernel_options(strategies: np.ndarray) -> bool | None:
     """True when a seat plays ``weighted`` or ``tuned``, else None: the kernels then leave their
     code out (as Parade's leave ``rollout`` out), so the default kernels compile as before."""
@@ -520,16 +507,16 @@ def kernel_options(strategies: np.ndarray) -> bool | None:
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
-    block on this thread when ``serial`` (so that an exception a user strategy raises comes
-    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
-    every game: see ``engine/CONTRACT.md``.)"""
+    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
+    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
+    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     options = kernel_options(strategies)
     fns, data = (None, None) if user is None else user
     if serial:
         play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
     else:
-        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)

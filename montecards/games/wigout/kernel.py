@@ -19,10 +19,10 @@ numbers. Outside trace mode the waiting time's uniform is consumed but its logar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
-from montecards.engine.kernel import block_count, block_start
+from montecards.engine.kernel import run_blocks
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
@@ -332,7 +332,7 @@ def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, 
     return err
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order (game ``start + k`` into ``rows[k]``), allocating
     the working arrays once. The games run on borrowed views (``engine.borrow``) of the
@@ -359,7 +359,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     owned_seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     seats = borrow_seats(owned_seats)
     for k in range(rows.shape[0]):
-        if seats is None:
+        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             play_game(g, fw, seed, start + k, seat_strategies, run_params, options, ev_rng,
                       ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
             write_row(g, rows[k])
@@ -381,19 +381,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(params)
 
 
-@njit(cache=True, parallel=True)
-def run_games(seed, start, players, params, strategies, rows, options, fns, user):
-    """Play games ``start .. start + len(rows) - 1`` of the run into ``rows`` (one per game),
-    in blocks of consecutive games spread over the threads. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    n = rows.shape[0]
-    blocks = block_count(n)
-    for b in prange(blocks):
-        lo = block_start(n, blocks, b)
-        hi = block_start(n, blocks, b + 1)
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
-
-
 def kernel_options(strategies: np.ndarray) -> bool | None:
     """True when a seat plays ``weighted`` or ``tuned``, else None (the kernels then leave
     their scoring out: it would add about a second to the first compile of every kernel)."""
@@ -402,16 +389,16 @@ def kernel_options(strategies: np.ndarray) -> bool | None:
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, on every thread, or in one
-    block on this thread when ``serial`` (so that an exception a user strategy raises comes
-    out as itself). ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in
-    every game: see ``engine/CONTRACT.md``.)"""
+    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
+    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
+    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
+    ``engine/CONTRACT.md``.)"""
     options = kernel_options(strategies)
     fns, data = (None, None) if user is None else user
     if serial:
         play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
     else:
-        run_games(seed, start, players, params, strategies, rows, options, fns, data)
+        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
 
 
 @njit(cache=True)
