@@ -9,7 +9,7 @@ figure). The target (issue "Tuned players"): Parade <= 1 s for 100,000 games on 
 
     python benchmarks/tune_speed.py [--game parade] [--games 100000] [--jobs 2] [--record]
 
-``--record`` writes ``benchmarks/history/tune/<date>-<commit>.json``.
+``--record`` writes ``benchmarks/history/tune/<date>-<commit>[-<strategy>].json``.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def main() -> None:
                                 cwd=ROOT).stdout.strip()
         folder = ROOT / "benchmarks" / "history" / "tune"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{datetime.date.today().isoformat()}-{commit}.json"
+        tail = "" if args.strategy == "weighted" else f"-{args.strategy}"
+        path = folder / f"{datetime.date.today().isoformat()}-{commit}{tail}.json"
         path.write_text(json.dumps({"commit": commit, "date": datetime.datetime.now().isoformat(),
                                     "results": results}, indent=1))
         print(f"recorded {path.relative_to(ROOT)}")

@@ -160,9 +160,9 @@ def build(rep: Report) -> None:
     skill_section(
         rep, 2, ["random", "greedy", "tuned", *ismcts], rep.n(50_000, 500),
         n_for={"ismcts[100,0.7,0]": rep.n(2_000, 20), "ismcts[1000,0.7,0]": rep.n(500, 6),
-               "ismcts[10000,0.7,0]": rep.n(150, 2), "omniscient": rep.n(500, 6)},
+               "ismcts[10000,0.7,0]": rep.n(400, 2), "omniscient": rep.n(500, 6)},
         hidden=("omniscient[1000,0.7,0]", "ismcts[1000,0.7,0]"),
-        seat_strategy="ismcts[1000,0.7,0]", seat_players=range(2, 7), n_seats=rep.n(600, 6),
+        seat_strategy="ismcts[1000,0.7,0]", seat_players=range(2, 7), n_seats=rep.n(3_000, 6),
         note="`ismcts[k,0.7,0]`: information-set MCTS with k iterations per decision, random play-outs.",
     )
 
