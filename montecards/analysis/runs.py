@@ -179,7 +179,7 @@ def prepare(
     return spec, config, labels_of(entries), resolved
 
 
-def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec | None = None) -> list[Any]:
+def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec) -> list[Any]:
     """``entries`` with each seat's ``params`` bound (``prepare``): a user strategy's, or a
     weighted built-in's weights (``spec.weighted``)."""
     if strategy_params is None:
@@ -197,7 +197,7 @@ def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec | None 
         )
     bound = []
     for seat, (entry, params) in enumerate(zip(entries, per_seat)):
-        if isinstance(entry, WeightedSeat) or (spec is not None and isinstance(entry, str) and entry in spec.weighted):
+        if isinstance(entry, WeightedSeat) or (isinstance(entry, str) and entry in spec.weighted):
             name = entry.name if isinstance(entry, WeightedSeat) else entry
             bound.append(spec.with_weights(name, params) if params is not None and len(params) else entry)
         elif isinstance(entry, str):

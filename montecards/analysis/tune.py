@@ -33,7 +33,6 @@ uninterrupted run (the CMA-ES sampler's state is part of the file).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import pickle
@@ -49,6 +48,7 @@ from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
 from montecards.engine.paths import check_output_file
+from montecards.engine.runner import progress_bar
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
 from montecards.engine.strategies import UserStrategy
 from montecards.engine.weights import WeightedSeat, format_weight
@@ -301,12 +301,6 @@ class _Checkpoint:
         os.replace(tmp, self.path)
 
 
-def _progress(total: int, enabled: bool | None):
-    from montecards.engine.runner import progress_bar
-
-    return progress_bar(total, enabled)
-
-
 @with_backend
 def tune(
     game: str,
@@ -378,7 +372,7 @@ def tune(
     extra = {"popsize": popsize, "sigma": float(sigma)} if method == "cma" else {"candidates": race}
     rows, best, played = search(tuned, measure, seed, budget, deals, players, state, store, progress, **extra)
 
-    advance = _progress(2 * holdout * players, progress)
+    advance = progress_bar(2 * holdout * players, progress)
     held = measure([best, tuned.x0], derived_seed(seed, HOLDOUT), holdout, advance)
     holdout_info = _holdout(held, holdout)
     import pandas as pd
@@ -484,7 +478,7 @@ def _cma(tuned, measure, seed, budget, deals, players, state, store, progress, p
         es, rows, generation, played = state["es"], state["rows"], state["generation"], state["played"]
     per_generation = (es.popsize + 2) * deals * players
     generations = max(1, budget // per_generation)
-    advance = _progress(generations * per_generation, progress)
+    advance = progress_bar(generations * per_generation, progress)
     if advance is not None and played:
         advance(played)
     while generation < generations:
@@ -531,7 +525,7 @@ def _race(tuned, measure, seed, budget, deals, players, state, store, progress, 
         sizes.append(block)
         spent += len(survivors) * block * players
         survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
-    advance = _progress(max(spent - played, 1), progress)
+    advance = progress_bar(max(spent - played, 1), progress)
     for block in sizes:
         shares = measure([candidates[c] for c in alive], derived_seed(seed, SEARCH, round_), block, None)
         if advance is not None:
@@ -559,8 +553,3 @@ def _race(tuned, measure, seed, budget, deals, players, state, store, progress, 
         alive = [max(alive, key=lambda c: totals[c])]
     return rows, candidates[alive[0]], played
 
-
-def signature_hash(result: TuneResult) -> str:
-    """A short digest of the tuned configuration (for file names)."""
-    text = json.dumps([result.game, result.players, result.strategy, result.opponents, result.seed])
-    return hashlib.sha256(text.encode()).hexdigest()[:10]

@@ -81,6 +81,16 @@ class Weights:
         return values
 
 
+def weighted_and_tuned(features: tuple[str, ...], default: tuple[float, ...], tuned: tuple[float, ...],
+                       bounds: tuple[tuple[float, float], ...], doc: str) -> dict[str, Weights]:
+    """A game's two usual weighted built-ins, for ``GameSpec.weighted``: ``weighted`` (defaults
+    ``default``) and ``tuned``, the same features and bounds with a tuning run's weights."""
+    return {
+        "weighted": Weights(features, default, bounds, doc),
+        "tuned": Weights(features, tuned, bounds, "weighted with a tuning run's weights (TUNED_WEIGHTS)"),
+    }
+
+
 @dataclass(frozen=True)
 class WeightedSeat:
     """A seat playing the weighted built-in ``name`` with explicit ``weights``."""

@@ -216,7 +216,7 @@ def tuned_section(
     against each of ``rivals`` (one ``tuned`` seat against the rival in every other seat, over
     every seat rotation, on the report's seed, which no tuning run used), and the seat
     advantage when every seat plays ``tuned``."""
-    from montecards.analysis import matchups, seat_advantage
+    from montecards.analysis import seat_advantage
 
     spec = rep.spec
     tuned = spec.weighted["tuned"]
@@ -232,10 +232,7 @@ def tuned_section(
     n_for = dict(n_for or {})
     for rival in rivals:
         deals = deals_for(n, n_for, ("tuned", rival))
-        res = timed(rep, f"tuned vs {rival}, {players} players", f"{deals:,} deals × {players} seatings",
-                    lambda rival=rival, deals=deals: matchups(rep.game, ["tuned", rival], players=players,
-                                                              n=deals, params=params, seed=rep.seed, jobs=rep.jobs))
-        row = res.table().set_index(["strategy", "opponent"]).loc[("tuned", rival)]
+        row = _one_seat_share(rep, "tuned", rival, players, deals, params)
         others = f"{players - 1} seats of `{rival}`" if players > 2 else f"`{rival}`"
         verdict = {"wins": "more than", "loses": "less than", "undecided": "not clearly different from"}[
             row.verdict]

@@ -29,7 +29,7 @@ from montecards.engine.spec import (
     parse_bool,
 )
 from montecards.engine.strategies import serial_call, user_arg
-from montecards.engine.weights import Weights
+from montecards.engine.weights import weighted_and_tuned
 from montecards.games.marbles import kernel, rules, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
@@ -522,14 +522,11 @@ SPEC = replace(
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
     decision_kinds=2,
-    weighted={
-        "weighted": Weights(strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.BOUNDS,
-                            "each legal move scored by a weighted sum of features "
-                            "(docs/strategies/marbles.md); defaults: greedy's score less the "
-                            "risk of being bumped"),
-        "tuned": Weights(strategies.FEATURES, strategies.TUNED_WEIGHTS, strategies.BOUNDS,
-                         "weighted with tuned default weights (strategies.TUNED_WEIGHTS)"),
-    },
+    weighted=weighted_and_tuned(
+        strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS, strategies.BOUNDS,
+        "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
+        "defaults: greedy's score less the risk of being bumped",
+    ),
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

@@ -15,7 +15,7 @@ from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import events_of
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
-from montecards.engine.weights import Weights
+from montecards.engine.weights import weighted_and_tuned
 from montecards.games.parade import kernel, rules, search, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
 
@@ -234,14 +234,11 @@ SPEC = GameSpec(
     weighted={
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
-        "weighted": Weights(
-            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.WEIGHT_BOUNDS,
+        **weighted_and_tuned(
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
+            strategies.WEIGHT_BOUNDS,
             "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
             "the default weights play exactly greedy",
-        ),
-        "tuned": Weights(
-            strategies.FEATURES, strategies.TUNED_WEIGHTS, strategies.WEIGHT_BOUNDS,
-            "weighted with tuned default weights (strategies.TUNED_WEIGHTS)",
         ),
     },
 )

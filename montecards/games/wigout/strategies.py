@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.weights import Weights, weight_index
+from montecards.engine.weights import weight_index, weighted_and_tuned
 from montecards.games.wigout.rules import (
     ADD,
     COPIES,
@@ -94,10 +94,7 @@ BOUNDS = (
 )
 WEIGHTS_DOC = ("each legal play scores sum_k w_k * feature_k; the highest is played, ties by "
                "the legal order (docs/strategies/wigout.md)")
-WEIGHTS = {
-    "weighted": Weights(FEATURES, WEIGHTED_DEFAULTS, BOUNDS, WEIGHTS_DOC),
-    "tuned": Weights(FEATURES, TUNED_WEIGHTS, BOUNDS, WEIGHTS_DOC),
-}
+WEIGHTS = weighted_and_tuned(FEATURES, WEIGHTED_DEFAULTS, TUNED_WEIGHTS, BOUNDS, WEIGHTS_DOC)
 """``GameSpec.weighted``: the built-ins that read run-time weights."""
 
 
