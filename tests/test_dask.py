@@ -73,6 +73,27 @@ def test_dask_gives_the_local_result_for_every_game(client, name):
     assert remote.games.equals(local.games)
 
 
+SEARCHING = [name for name in games.names() if "ismcts" in games.get(name).strategies]
+
+
+@pytest.mark.parametrize("name", SEARCHING)
+def test_the_search_player_gives_the_local_result_on_the_cluster(client, name):
+    """``ismcts`` (few iterations, so the test stays short) against the game's ``greedy``: the
+    local numbers and rows, whichever worker plays a chunk."""
+    spec = games.get(name)
+    weights = spec.weighted["ismcts"].default
+    label = "ismcts[" + ",".join(str(v) for v in (20, *weights[1:])) + "]"
+    players = spec.default_players
+    run = dict(n=24, players=players, strategies=[label] + ["greedy"] * (players - 1), seed=11,
+               chunk_size=6, keep_games=True)
+    local = mc.simulate(name, jobs=1, **run)
+    remote = mc.simulate(name, client=client, **run)
+    assert remote.backend == "dask"
+    assert_same_run(local, remote)
+    assert remote.games.equals(local.games)
+    assert local.strategies[0].startswith("ismcts[20,")  # the seat played the label given
+
+
 def test_user_strategies_play_on_the_cluster(client, tmp_path):
     """A worker imports a user strategy by its file path (hash-checked): the local numbers; a
     strategy defined only here (not importable) and a fault on a worker are one clear line."""
