@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from montecards.engine.jit import hot, hot_inline
+from montecards.engine.jit import hot
 from montecards.games.marbles.cards import JOKER_RANK
 from montecards.games.marbles.rules import (
     CASTLE0,
@@ -111,7 +111,7 @@ def route_ends(p, d, gap, cm, n, L, optional):
     return ce, te
 
 
-@hot_inline
+@hot
 def marble_info(g, owner):
     """Fill the owner's marble table ``O_INFO``: position, holes to the entry, and the
     nearest and second-nearest own track marbles ahead and behind (distance ``L``: none)."""
@@ -349,11 +349,9 @@ def gen_joker(g, owner, slot, n, weight):
     return n
 
 
-@hot_inline
+@hot
 def gen_card(g, owner, slot, rank, n, weight):
-    """Append the legal moves of a card of ``rank`` for ``owner`` (documented order).
-    (Inlined into ``gen_hand``, its one caller: no compiled level of its own, whose LLVM pass
-    over every generator cost a cold first run ~0.3 s.)"""
+    """Append the legal moves of a card of ``rank`` for ``owner`` (documented order)."""
     if rank == 1 or (rank >= 11 and rank <= 13):
         n = gen_out(g, owner, slot, n, weight)
     if rank == JOKER_RANK:
