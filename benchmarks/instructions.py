@@ -5,8 +5,9 @@ with the machine's load, for telling what a kernel change does when timings cann
     python benchmarks/instructions.py -s random -n 20000 --players 4
 
 How (benchmarks/README.md, "Instructions per game"): the serial ``play_block`` is compiled
-natively for a fixed CPU model (``NUMBA_CPU_NAME=haswell``: valgrind cannot run the AVX-512
-code numba would otherwise emit) into a fresh numba cache; a second process then loads it from
+natively for a fixed CPU model and its features (``NUMBA_CPU_NAME=haswell``,
+``NUMBA_CPU_FEATURES``: valgrind cannot run the AVX-512 code numba would otherwise emit, and
+with the host's features the cache would miss under valgrind) into a fresh numba cache; a second process then loads it from
 that cache and plays 1 game, then ``n`` games, under callgrind. Only the jitted code is counted
 (callgrind's anonymous objects), divided by ``n + 1``. The serial block is used because
 through the parallel ``run_chunk`` valgrind made numba compile afresh instead of loading.
@@ -26,6 +27,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = ("random", "greedy")
 CPU_NAME = "haswell"
+CPU_FEATURES = (
+    "+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,+lzcnt,+mmx,+movbe,"
+    "+pclmul,+popcnt,+rdrnd,+sahf,+sse,+sse2,+sse3,+sse4.1,+sse4.2,+ssse3,+xsave,+xsaveopt"
+)
+"""Haswell's features, given explicitly: with the CPU name alone numba takes the host's features,
+which differ under valgrind (its CPU has no AVX-512), so numba's cache index (keyed on them)
+missed and the measured process compiled every kernel again under valgrind (~8 min a run)."""
 
 
 def play(strategy: str, players: int, n: int) -> None:
@@ -81,7 +89,8 @@ def jitted_instructions(callgrind_out: Path) -> int:
 
 def measure(strategy: str, players: int, n: int) -> float:
     cache = Path(tempfile.mkdtemp(prefix="montecards-cg-"))
-    env = dict(os.environ, NUMBA_CPU_NAME=CPU_NAME, NUMBA_CACHE_DIR=str(cache))
+    env = dict(os.environ, NUMBA_CPU_NAME=CPU_NAME, NUMBA_CPU_FEATURES=CPU_FEATURES,
+               NUMBA_CACHE_DIR=str(cache))
     child = [sys.executable, __file__, "--child", "-s", strategy, "--players", str(players)]
     try:
         subprocess.run([*child, "-n", "10"], env=env, check=True)  # compile, natively

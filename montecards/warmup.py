@@ -3,8 +3,11 @@
 A first run with an empty numba cache spends most of its time compiling (``benchmarks/
 compile_profile.py`` shows where). ``warmup`` does that once, up front: for each game it plays
 one game with every built-in strategy (each distinct kernel, e.g. Parade's with and without
-``rollout``) and traces one (the trace kernel), and with ``user=True`` also plays one with a
-user strategy (the kernels' user path). Games compile in separate processes (numba compiles
+``rollout``), traces one (the trace kernel), replays it as a scripted game (the scripted
+kernel) and logs its decisions (the decision-log kernel), and with ``user=True`` also plays
+one with a user strategy (the kernels' user path). (The scripted and decision-log kernels are
+compiled here, in the parallel processes, rather than one after the other by the first tests
+that need them.) Games compile in separate processes (numba compiles
 on one thread per process, and the games share no jitted code but ``engine``'s small helpers),
 the largest first; each process writes its kernels to the same cache (``NUMBA_CACHE_DIR``, or
 ``__pycache__`` beside the sources), which every later process then loads.
@@ -39,7 +42,8 @@ def _first_legal(obs, legal, params, memory, rng):
 
 def warm_game(game: str, user: bool = False) -> Warmed:
     """Compile (or load) ``game``'s kernels in this process: every built-in strategy's run
-    kernel, the trace kernel, and with ``user`` the user-strategy path."""
+    kernel, the trace, scripted-game and decision-log kernels (those the game has), and with
+    ``user`` the user-strategy path."""
     import numba
 
     from montecards import games
@@ -54,8 +58,15 @@ def warm_game(game: str, user: bool = False) -> Warmed:
         for strategy in spec.strategies:
             simulate(game, n=1, strategies=strategy, seed=0, jobs=1, progress=False)
         done.append("run")
-        trace(game, seed=0, index=0)
+        events = trace(game, seed=0, index=0)
         done.append("trace")
+        names = [spec.default_strategy] * spec.default_players
+        if spec.play_scripted is not None and spec.script_from_trace is not None:
+            spec.play_scripted(**spec.script_from_trace(events, spec.default_players, names, {}))
+            done.append("script")
+        if spec.decisions is not None:
+            spec.decisions(0, 0, spec.default_players, None, names)
+            done.append("decisions")
         if user:
             try:
                 simulate(game, n=1, strategies=_first_legal, seed=0, jobs=1, progress=False)

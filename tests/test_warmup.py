@@ -17,7 +17,7 @@ def test_warm_reports_each_game():
     seen = []
     results = warm(["anomia"], jobs=1, report=lambda w, k, total: seen.append((w.game, k, total)))
     assert seen == [("anomia", 1, 1)]
-    assert not results[0].error and results[0].kernels == ["run", "trace"]
+    assert not results[0].error and results[0].kernels == ["run", "trace", "script", "decisions"]
 
 
 def test_the_command_says_how_long_it_took():

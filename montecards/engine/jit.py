@@ -37,4 +37,12 @@ For the rule functions the game loop calls once per turn (or once per seat at th
 one place: numba passes every array argument as seven machine words on the stack, and these
 functions are too large for LLVM to inline on its own, so each call cost ~50 instructions of
 argument copying. Inlining a function called from many places multiplies its compile time.
+
+Also for a small function with one call site in the kernels (Joker Marbles' ``deal``,
+``check_win``, ``random_choice``, ``best_move``, ...): it is one separately compiled function
+less. Each costs a cold first run ~50 ms of numba's fixed work (its own pipeline, CPython
+wrapper, cache file) plus LLVM's optimisation and machine code of everything it calls, which
+numba links into it and compiles again for each caller. Not for a larger function full of
+inlined accessors: Marbles' ``gen_card`` and ``marble_info`` inlined into ``gen_hand`` made
+``gen_hand`` compile ~1 s slower than the three apart (``benchmarks/compile_profile.py``).
 """

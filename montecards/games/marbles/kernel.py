@@ -169,15 +169,17 @@ ERR_USER = 10
 
 @njit(cache=True)
 def new_work():
-    """Working arrays of one thread's block of games (allocated once per block)."""
+    """Working arrays of one thread's block of games (allocated once per block). Runs and
+    traces have no scripted deck orders, offsets or decisions: None (``play_game`` then
+    compiles the scripted game's path out; ``play_script`` passes its own)."""
     return (
         new_state_jit(),
         np.zeros(4, np.uint64),  # deck stream
         np.zeros(4, np.uint64),  # choice stream
         np.zeros((0, TRACE_WIDTH), np.int64),  # no trace
-        np.zeros(0, np.int64),  # no scripted deck orders
-        np.zeros(1, np.int64),  # their offsets
-        np.zeros((0, D_WIDTH), np.int64),  # no scripted decisions
+        None,  # no scripted deck orders
+        None,  # their offsets
+        None,  # no scripted decisions
     )
 
 
@@ -300,10 +302,11 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
               seats=None, weighted=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
-    A run (``offsets`` of length 1) draws its cards from the deck stream; a scripted game
-    has its deck orders in ``orders`` (the first, then one per reshuffle; ``offsets`` delimit
-    them) and every seat's decisions in ``script`` (one row per turn). The flag is a runtime
-    value, so runs, traces and scripted games share one compiled function. ``log`` is a
+    A run or trace (``orders``, ``offsets`` and ``script`` None: numba compiles the scripted
+    path out) draws its cards from the deck stream; a scripted game has its deck orders in
+    ``orders`` (the first, then one per reshuffle; ``offsets`` delimit them; ``offsets`` of
+    length 1: the deck stream as in a run) and every seat's decisions in ``script`` (one row
+    per turn). ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
     types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
     seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
@@ -316,12 +319,14 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
     )
-    lazy = offsets.shape[0] < 2
+    lazy = True
+    if script is not None:
+        lazy = offsets.shape[0] < 2
+        if not lazy:
+            for i in range(offsets[1] - offsets[0]):
+                g[pile_at(i)] = orders[offsets[0] + i]
     max_turns = np.int64(params[P_MAX_TURNS])
     used = 1
-    if not lazy:
-        for i in range(offsets[1] - offsets[0]):
-            g[pile_at(i)] = orders[offsets[0] + i]
     deal(g, players, rd, lazy, trace)
     seat = 0
     turn = 0
@@ -330,7 +335,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     while turn < max_turns:
         g[S_TURNS] = turn
         if g[S_DRAWN] == g[S_PILE_N]:
-            if lazy:
+            if script is None or lazy:
                 reshuffle_lazy(g)
             else:
                 err = scripted_reshuffle(g, orders, offsets, used)
@@ -354,7 +359,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
                 break
         elif weighted is not None and (strategy == WEIGHTED or strategy == TUNED):
             slot, mv = weighted_choice(g, seat, owner, total, params)
-        elif strategy != SCRIPTED:
+        elif script is None or strategy != SCRIPTED:
             slot, mv = choose(g, seat, strategy, total, rc)
         else:
             err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
@@ -378,7 +383,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         g[S_TURNS] = turn
         for i in range(g[S_DRAWN], g[S_PILE_N]):
             record(trace, EV_UNDRAWN, turn, -1, g[pile_at(i)], -1, -1, -1, -1, 0)
-        if not lazy:
+        if script is not None and not lazy:
             if turn != script.shape[0]:
                 err = ERR_EXTRA_DECISIONS
             elif used != offsets.shape[0] - 1:
@@ -442,8 +447,14 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for game in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_one(seed, start + game, players, params, strategies, g, rd, rc, orders,
-                     offsets, script, rows[game], no_trace, None, None, options)
+            # play_one's built-in path, written out: one compiled level less (play_one is not
+            # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
+            # game cost the default run ~0.8 s of its cold compile)
+            seed_stream(rd, seed, start + game, DECK_STREAM)
+            seed_stream(rc, seed, start + game, CHOICE_STREAM)
+            play_game(g, rd, rc, players, params, strategies, orders, offsets, script, no_trace,
+                      None, None, options)
+            write_row(g, players, rows[game])
         elif play_one(
             seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
             rows[game], no_trace, None, seats, options,

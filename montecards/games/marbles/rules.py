@@ -562,7 +562,7 @@ def hand_remove(g, seat, slot):
     return card
 
 
-@hot
+@hot_inline
 def deal(g, players, rng, lazy, trace):
     """Five cards to each seat in blocks (seat k gets deck cards 5k .. 5k+4, top first)."""
     for seat in range(players):
@@ -573,7 +573,7 @@ def deal(g, players, rng, lazy, trace):
             record(trace, EV_DEAL, -1, seat, card, -1, k, 0, 0, 0)
 
 
-@hot
+@hot_inline
 def reshuffle_lazy(g):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""
     n = g[S_DISC_N]
@@ -761,7 +761,7 @@ def castle_done(g, seat):
     return in_castle(g, seat) == MARBLES
 
 
-@hot
+@hot_inline
 def check_win(g, owner):
     """Has the owner (individual) or the owner's team finished? Marks the winners."""
     players = g[S_PLAYERS]

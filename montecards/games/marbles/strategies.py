@@ -97,7 +97,7 @@ BEST_RANK = O_STRATEGY + 2
 BEST_M1 = O_STRATEGY + 3
 
 
-@hot
+@hot_inline
 def score_weight(strategy):
     """Weight of opponents' bump distance in the score (-1: the strategy needs no scores)."""
     if strategy == GREEDY:
@@ -130,7 +130,7 @@ def step_score(g, owner, m, end, weight):
     return score
 
 
-@hot
+@hot_inline
 def reset_best(g):
     """No best move yet (before a hand's moves are generated)."""
     g[BEST] = -1
@@ -153,20 +153,20 @@ def consider_move(g, n, slot, m1, score):
         g[BEST_M1] = m1
 
 
-@hot
+@hot_inline
 def best_move(g, seat):
     """Index of the best-scored move of the hand (greedy/aggressive; tie rules above), as
     ``moves.gen_hand`` with scores found it (``consider_move``); -1 when there is none."""
     return g[BEST]
 
 
-@hot
+@hot_inline
 def best_slot(g, move):
     """Hand slot of the card greedy plays for ``move``: the lowest rank (then id) of its group."""
     return group_best(g, g[move_at(move, MV_SLOT)])
 
 
-@hot
+@hot_inline
 def lowest_rank_slot(g, seat):
     """Hand slot of the lowest-ranked card (ties: the lowest id, the hand being sorted)."""
     best = 0
@@ -176,7 +176,7 @@ def lowest_rank_slot(g, seat):
     return best
 
 
-@hot
+@hot_inline
 def random_choice(g, seat, total, rng):
     """``(slot, move)`` uniform over the ``total`` (card, move) choices of the hand."""
     r = bounded(rng, total)

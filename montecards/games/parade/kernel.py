@@ -335,6 +335,15 @@ def write_row(g, players, seat_tmp, row):
 
 
 @hot
+def seed_game(work, seed, index, search):
+    """Seed game ``index``'s streams (and the search's key, unless ``search`` is None)."""
+    seed_stream(work[1], seed, index, DECK_STREAM)
+    seed_stream(work[2], seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search, seed, index)
+
+
+@hot
 def play_one(seed, index, players, params, strategies, work, rollout, weighted, search, row, trace,
              seats=None, log=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
@@ -346,11 +355,8 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
     g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
-    seed_stream(deck_rng, seed, index, DECK_STREAM)
-    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    seed_game(work, seed, index, search)
     margin = np.int64(params[PARAM_MARGIN])
-    if search is not None:
-        set_key(search, seed, index)
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
@@ -390,10 +396,17 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_one(
-                seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
-                work[4],
-            )
+            # play_one's built-in path, written out: play_one is then not compiled into runs of
+            # built-ins (one compiled level less: its own LLVM pass over the whole game cost the
+            # default run's cold compile ~0.5 s); play_game gets the very arguments play_one
+            # gives it, so it is the same specialisation
+            seed_game(work, seed, start + g, search)
+            if play_game(
+                work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
+                work[2], True, rollout, weighted, search, work[3], work[4], work[4], work[5],
+                work[6],
+            ) == ERR_NONE:
+                write_row(work[0], players, work[3], rows[g])
         elif play_one(
             seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
             work[4], seats,
