@@ -72,7 +72,7 @@ from numba.extending import overload
 
 from montecards.engine.borrow import borrow
 from montecards.engine.jit import hot
-from montecards.engine.weights import Weights, weight_index
+from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, Weights, weight_index
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     MARBLES,
@@ -119,7 +119,7 @@ from montecards.games.marbles.rules import (
     team,
     winner_at,
 )
-from montecards.games.marbles.strategies import GREEDY, RANDOM, choose
+from montecards.games.marbles.strategies import GREEDY, RANDOM, TUNED_WEIGHTS, choose, weighted_choice
 from montecards.rng import bounded, seed_stream
 
 MAX_NODES = 1 << 15
@@ -138,6 +138,7 @@ streams 0, 1, 16..21)."""
 
 PLAYOUT_RANDOM = 0
 PLAYOUT_GREEDY = 1
+PLAYOUT_TUNED = 2
 
 EVAL_SCALE = 18.0
 """Holes of remaining distance that cost a cut-off play-out's team a factor ``e`` of its
@@ -162,12 +163,29 @@ SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up
 LOG_TABLE = 4096
 """``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
 
+def check_parameters(values):
+    """Why a seat's ``(iterations, exploration, playout, cutoff)`` are not accepted, or None."""
+    iterations, exploration, playout, cutoff = values
+    if iterations != int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
+        return f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations:g}"
+    if not exploration >= 0:
+        return f"exploration must be at least 0, got {exploration:g}"
+    if playout not in (PLAYOUT_RANDOM, PLAYOUT_GREEDY, PLAYOUT_TUNED):
+        return f"playout must be 0 (random), 1 (greedy) or 2 (tuned), got {playout:g}"
+    if cutoff != int(cutoff) or cutoff < 0:
+        return f"cutoff must be a whole number of turns, at least 0 (0: to the end), got {cutoff:g}"
+    return None
+
+
+MAX_ITERATIONS = 1_000_000
+
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout", "cutoff"),
     default=(200.0, 0.7, 1.0, 40.0),
-    bounds=((10.0, 5000.0), (0.1, 2.0), (0.0, 1.0), (0.0, 400.0)),
-    doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy), "
+    bounds=((10.0, 5000.0), (0.1, 2.0), (0.0, 2.0), (0.0, 400.0)),
+    doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy, 2 tuned), "
         "play-out cut-off in turns (0: to the end; else a progress-based win estimate)",
+    validate=check_parameters,
 )
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
@@ -186,6 +204,17 @@ S_SQRT_LOG = 10  # float64 [LOG_TABLE]: sqrt(ln(a))
 S_HASH_KEY = 11  # int64 [HASH_SIZE]: the (parent, move) of a slot
 S_HASH_NODE = 12  # int64 [HASH_SIZE]: its child
 S_HASH_STAMP = 13  # int64 [HASH_SIZE + 1]: the decision that wrote the slot; [-1]: the count
+S_TUNED = 14  # float64 [TABLE_SIZE]: a weights table with ``tuned``'s weights for every seat
+
+
+def tuned_table():
+    """A weights table (``engine/weights.py``) giving every seat ``tuned``'s weights."""
+    table = np.zeros((TABLE_SIZE // MAX_WEIGHTS, MAX_WEIGHTS), np.float64)
+    table[:, : len(TUNED_WEIGHTS)] = TUNED_WEIGHTS
+    return table.ravel()
+
+
+TUNED_TABLE = tuned_table()
 
 
 @njit(cache=True)
@@ -206,6 +235,7 @@ def new_search_space():
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE + 1, np.int64),
+        TUNED_TABLE.copy(),
     )
 
 
@@ -241,6 +271,7 @@ def _borrow_space(space):
         borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
         borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), space[9],
         borrow(space[10]), borrow(space[11]), borrow(space[12]), borrow(space[13]),
+        borrow(space[14]),
     )
 
 
@@ -509,6 +540,7 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
     # play-out
     strategy = GREEDY if policy == PLAYOUT_GREEDY else RANDOM
     weight = 1 if policy == PLAYOUT_GREEDY else -1
+    tuned = space[S_TUNED]
     steps = 0
     while not won and turn < max_turns and (cutoff <= 0 or steps < cutoff):
         player = player + 1 if player + 1 < players else 0
@@ -516,7 +548,10 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
         begin_turn(w, player, draw_rng)
         owner = mover(w, player)
         total = gen_hand(w, player, owner, weight)
-        slot, mv = choose(w, player, strategy, total, rng)
+        if policy == PLAYOUT_TUNED:
+            slot, mv = weighted_choice(w, player, owner, total, tuned)
+        else:
+            slot, mv = choose(w, player, strategy, total, rng)
         if mv >= 0:
             won = play_card(w, player, owner, slot, mv, turn, no_trace)
         else:
