@@ -42,7 +42,7 @@ iteration restarts from a copy of the deck stream: the game draws one card per t
 is played, so the copy deals exactly the game's draws). The gap between the two measures
 what the hidden information is worth.
 
-**Run-time parameters** (``engine/weights.py``: per seat, ``ismcts[200,0.7,1,40]``):
+**Run-time parameters** (``engine/weights.py``: per seat, ``ismcts[300,0.7,2,40]``, the defaults):
 ``iterations`` per decision, the ``exploration`` constant ``c``, the ``playout`` policy (0
 random, 1 greedy) and the play-out ``cutoff`` in turns (0: play to the end). One compile
 plays every strength. A 4-player game lasts ~500 turns (~130 decisions of one seat), so a
@@ -181,7 +181,7 @@ MAX_ITERATIONS = 1_000_000
 
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout", "cutoff"),
-    default=(200.0, 0.7, 1.0, 40.0),
+    default=(300.0, 0.7, 2.0, 40.0),
     bounds=((10.0, 5000.0), (0.1, 2.0), (0.0, 2.0), (0.0, 400.0)),
     doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy, 2 tuned), "
         "play-out cut-off in turns (0: to the end; else a progress-based win estimate)",
