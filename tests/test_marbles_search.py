@@ -152,9 +152,11 @@ def test_run_time_parameters_labels_and_bad_ones():
     same = mc.simulate("marbles", n=3, seed=3, players=2, strategies=["ismcts", "greedy"],
                        strategy_params=[[20, 1, 0, 10], None])
     assert same.strategies == res.strategies and same.win_share == res.win_share
-    assert SPEC.strategy_codes(1, "omniscient[5,0.5,2,0]")[0] == WeightedSeat("omniscient", (5.0, 0.5, 2.0, 0.0))
+    seat = WeightedSeat("omniscient", (5.0, 0.5, 2.0, 0.0))
+    assert SPEC.strategy_codes(1, "omniscient[5,0.5,2,0]")[0] == seat
     for bad, message in (("ismcts[10]", "takes 4 weights"), ("ismcts[10,0.7,3,0]", "playout must be"),
-                         ("ismcts[0,0.7,1,0]", "iterations must be"), ("ismcts[10,0.7,1,-1]", "cutoff must be"),
+                         ("ismcts[0,0.7,1,0]", "iterations must be"),
+                         ("ismcts[10,0.7,1,-1]", "cutoff must be"),
                          ("ismcts[10,-1,1,0]", "exploration must be")):
         with pytest.raises(mc.InputError, match=message):
             mc.simulate("marbles", n=2, seed=1, players=2, strategies=[bad, "greedy"])
