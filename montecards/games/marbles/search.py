@@ -45,8 +45,9 @@ what the hidden information is worth.
 **Run-time parameters** (``engine/weights.py``: per seat, ``ismcts[300,0.7,2,40]``, the defaults):
 ``iterations`` per decision, the ``exploration`` constant ``c``, the ``playout`` policy (0
 random, 1 greedy) and the play-out ``cutoff`` in turns (0: play to the end). One compile
-plays every strength. A 4-player game lasts ~500 turns (~130 decisions of one seat), so a
-full play-out costs about a game's worth of turns per iteration; the defaults and their
+plays every strength. A 4-player game lasts ~160-500 turns (``tuned`` to ``greedy`` players),
+so a play-out to the end costs about half a game per iteration, and is weaker than one cut off
+after 40 turns (the result hardly depends on the move searched); the defaults and their
 measurement are in ``docs/strategies/marbles.md``.
 
 **Random numbers**: a decision's search draws only from its own stream, substream
