@@ -42,11 +42,14 @@ PLAYER_CASES: dict[str, list[tuple[int, dict[str, str]]]] = {
 }
 
 # Strategies measured with other run-time parameters than their defaults (the searches at 100
-# iterations per decision: at their default 1,000 a case would take minutes on all threads;
+# iterations per decision: at their defaults (1,000; Joker Marbles 300) a case would take
+# minutes on all threads;
 # ``benchmarks/search.py`` measures them at 1,000).
 BENCH_STRATEGIES: dict[tuple[str, str], str] = {
     ("parade", "ismcts"): "ismcts[100,0.7,0]",
     ("parade", "omniscient"): "omniscient[100,0.7,0]",
+    ("marbles", "ismcts"): "ismcts[100,0.7,2,40]",
+    ("marbles", "omniscient"): "omniscient[100,0.7,2,40]",
 }
 
 SLOWDOWN_ENV = "MONTECARDS_BENCH_SLOWDOWN"

@@ -1,15 +1,23 @@
-"""Parade's tree searches (``ismcts``, ``omniscient``): games per second per thread.
+"""The tree searches (``ismcts``, ``omniscient``) of Parade and Joker Marbles: games per
+second per thread.
 
 The target (issue #19): Parade, 2 players, 1,000 iterations per decision, at least 20 games
 per second per thread. Each configuration (strategy, iterations, play-out policy; one
-searching seat against ``greedy``, or both seats searching) plays the same ``--games`` games
+searching seat against ``greedy``, or every seat searching) plays the same ``--games`` games
 on one numba thread through the engine's ``play_chunk``, compile time excluded, ``--repeats``
 times; the figures are the medians of games per process CPU-second (this machine is shared:
 CPU time does not count the time it gave to others) and per wall-clock second.
 
-    python benchmarks/search.py [--iterations 100 1000] [--games 40] [--repeats 3] [--record]
+Joker Marbles (``--game marbles``) plays 4 players (its report's ladder), one searching seat
+against three ``tuned`` (the rung below it) or every seat searching, with the play-out
+policies and cut-offs of ``docs/strategies/marbles.md`` (its default ``[k,0.7,2,40]``: tuned
+play-outs cut off after 40 turns; ``[k,0.7,1,0]``: greedy play-outs to the end).
 
-``--record`` writes ``benchmarks/history/search/<date>-<commit>.json``.
+    python benchmarks/search.py [--game parade marbles] [--iterations 100 1000] [--games 40]
+                                [--repeats 3] [--record]
+
+Marbles' defaults: ``--iterations 100 300 1000 --games 8``. ``--record`` writes
+``benchmarks/history/search/<date>-<commit>.json``.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ TARGET = 20.0
 
 
 def configurations(iterations: list[int]) -> list[tuple[str, list[str]]]:
+    """Parade's configurations (2 players)."""
     out = []
     for it in iterations:
         for name, playout in (("ismcts", 0), ("ismcts", 1), ("omniscient", 0)):
@@ -48,8 +57,27 @@ def configurations(iterations: list[int]) -> list[tuple[str, list[str]]]:
     return out
 
 
-def measure(seats: list[str], games: int, repeats: int) -> dict:
-    spec, config, _, _ = prepare("parade", 2, seats, None, SEED)
+MARBLES_PLAYERS = 4
+
+
+def marbles_configurations(iterations: list[int]) -> list[tuple[str, list[str]]]:
+    """Joker Marbles' configurations (4 players; the rung below ``ismcts`` is ``tuned``)."""
+    out = []
+    others = ["tuned"] * (MARBLES_PLAYERS - 1)
+    for it in iterations:
+        for label in (f"ismcts[{it},0.7,2,40]", f"omniscient[{it},0.7,2,40]"):
+            out.append((label + " vs tuned", [label, *others]))
+        if it <= 100:
+            for label in (f"ismcts[{it},0.7,1,40]", f"ismcts[{it},0.7,1,0]"):
+                out.append((label + " vs tuned", [label, *others]))
+        if it <= 300:
+            label = f"ismcts[{it},0.7,2,40]"
+            out.append(("every seat " + label, [label] * MARBLES_PLAYERS))
+    return out
+
+
+def measure(seats: list[str], games: int, repeats: int, game: str = "parade") -> dict:
+    spec, config, _, _ = prepare(game, len(seats), seats, None, SEED)
     warm_up(spec, config)
     cpu_rates, wall_rates, turns = [], [], 0
     for _ in range(repeats):
@@ -57,8 +85,9 @@ def measure(seats: list[str], games: int, repeats: int) -> dict:
         rows = play_chunk(spec, config, 0, games)
         cpu_rates.append(games / (time.process_time() - cpu0))
         wall_rates.append(games / (time.perf_counter() - wall0))
-        turns = int(rows[:, spec.layout(2).column("turns")].sum())
+        turns = int(rows[:, spec.layout(len(seats)).column("turns")].sum())
     return {
+        "game": game,
         "seats": seats,
         "games": games,
         "turns_per_game": turns / games,
@@ -70,20 +99,26 @@ def measure(seats: list[str], games: int, repeats: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, nargs="+", default=[100, 1000])
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--game", nargs="+", choices=("parade", "marbles"), default=["parade"])
+    parser.add_argument("--iterations", type=int, nargs="+", default=None,
+                        help="default: 100 1000 (Parade), 100 300 1000 (Joker Marbles)")
+    parser.add_argument("--games", type=int, default=None, help="default: 40 (Parade), 8 (Joker Marbles)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     results = []
-    print(f"{'configuration':44s} {'cpu games/s':>12s} {'wall games/s':>13s} {'turns':>6s}")
-    for name, seats in configurations(args.iterations):
-        r = measure(seats, args.games, args.repeats)
-        r["configuration"] = name
-        results.append(r)
-        print(f"{name:44s} {r['cpu_games_per_s']:12.1f} {r['wall_games_per_s']:13.1f} "
-              f"{r['turns_per_game']:6.1f}")
+    print(f"{'configuration':52s} {'cpu games/s':>12s} {'wall games/s':>13s} {'turns':>6s}")
+    plans = {"parade": (configurations, [100, 1000], 40),
+             "marbles": (marbles_configurations, [100, 300, 1000], 8)}
+    for game in args.game:
+        make, iterations, games = plans[game]
+        for name, seats in make(args.iterations or iterations):
+            r = measure(seats, args.games or games, args.repeats, game)
+            r["configuration"] = name
+            results.append(r)
+            print(f"{game + ' ' + name:52s} {r['cpu_games_per_s']:12.2f} {r['wall_games_per_s']:13.2f} "
+                  f"{r['turns_per_game']:6.1f}", flush=True)
     for playout, words in ((0, "random play-outs, the default"), (1, "greedy play-outs")):
         label = f"ismcts[1000,0.7,{playout}]"
         for seats, who in (([label, "greedy"], "vs greedy"), ([label, label], "both seats")):

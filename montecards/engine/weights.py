@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,9 @@ class Weights:
     bounds: tuple[tuple[float, float], ...]
     """Per weight the ``(low, high)`` a tuner searches within."""
     doc: str = ""
+    validate: Callable[[tuple[float, ...]], str | None] | None = None
+    """An extra check of a seat's values (e.g. a search's parameters): the reason they are
+    not accepted, or None; ``check`` raises it as an InputError."""
 
     def __post_init__(self) -> None:
         if not 0 < len(self.features) <= MAX_WEIGHTS:
@@ -78,6 +81,9 @@ class Weights:
         bad = [v for v in values if not math.isfinite(v)]
         if bad:
             raise InputError(f"{name}'s weights must be finite numbers, got {bad[0]}")
+        reason = self.validate(values) if self.validate is not None else None
+        if reason:
+            raise InputError(f"{name}: {reason}")
         return values
 
 

@@ -65,8 +65,22 @@ def build(rep: Report) -> None:
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 4, ["greedy", "aggressive"], rep.n(5_000, 60))
-    skill_section(rep, 4, ["random", "greedy", "tuned"], rep.n(3_000, 60), seat_players=[4],
-                  n_seats=rep.n(5_000, 60))
+    # ismcts (search.py) with its defaults' play-outs (tuned, cut off after 40 turns and scored by
+    # progress); the searching rungs are sized to ~13 min of one loaded core together (one
+    # ismcts[300] seat plays ~2.4 games per CPU-second against tuned, four ~0.3:
+    # benchmarks/search.py --game marbles)
+    ismcts = [f"ismcts[{k},0.7,2,40]" for k in (300, 1000)]
+    skill_section(
+        rep, 4, ["random", "greedy", "tuned", *ismcts], rep.n(3_000, 60),
+        n_for={"ismcts[300,0.7,2,40]": rep.n(15, 1), "ismcts[1000,0.7,2,40]": rep.n(4, 1),
+               "omniscient": rep.n(6, 1)},
+        hidden=("omniscient[300,0.7,2,40]", "ismcts[300,0.7,2,40]"),
+        seat_strategy="ismcts[300,0.7,2,40]", seat_players=[4], n_seats=rep.n(48, 4),
+        note="`ismcts[k,0.7,2,40]`: information-set MCTS with k iterations per decision, `tuned` "
+             "play-outs cut off after 40 turns and scored by the teams' remaining distance "
+             "(docs/strategies/marbles.md). A rung's pair is played both ways (one seat of each "
+             "against the other in the rest), so the searching rungs are small runs.",
+    )
 
     # --- variants -------------------------------------------------------------------------------
     variants = {

@@ -30,7 +30,7 @@ from montecards.engine.spec import (
 )
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.weights import weighted_and_tuned
-from montecards.games.marbles import kernel, rules, strategies, view
+from montecards.games.marbles import kernel, rules, search, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
 TEAM_MODES = ("none", "pairs", "two")
@@ -333,7 +333,7 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
     entries = SPEC.strategy_codes(players, strategy_names)
     packed = SPEC.kernel_params(players, resolved, entries)
     codes = SPEC.strategy_array(entries)
-    weighted = kernel.kernel_options(codes)
+    options = kernel.kernel_options(codes)
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
     capacity = LOG_CAPACITY
     while True:
@@ -341,7 +341,7 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
         row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
         user = user_arg(entries, 1)
         serial_call(entries, user, lambda: kernel.trace_one(
-            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user, weighted))
+            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user, options))
         if log[0][0] <= capacity:
             return log, row
         capacity = int(log[0][0])
@@ -522,11 +522,16 @@ SPEC = replace(
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
     decision_kinds=2,
-    weighted=weighted_and_tuned(
-        strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS, strategies.BOUNDS,
-        "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
-        "defaults: greedy's score less the risk of being bumped",
-    ),
+    weighted={
+        "ismcts": search.PARAMETERS,
+        "omniscient": search.PARAMETERS,
+        **weighted_and_tuned(
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
+            strategies.BOUNDS,
+            "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
+            "defaults: greedy's score less the risk of being bumped",
+        ),
+    },
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

@@ -21,8 +21,10 @@ from an empty pile first turns the whole discard pile into the new draw pile.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
+from montecards.engine.borrow import keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
 from montecards.engine.spec import WIN_UNIT
@@ -36,6 +38,7 @@ from montecards.engine.user import (
     start_game,
     stopped,
 )
+from montecards.games.marbles import search as tree_search
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     EV_DRAW,
@@ -93,7 +96,10 @@ from montecards.games.marbles.rules import (
     suffered_at,
     winner_at,
 )
+from montecards.games.marbles.search import borrow_space, key_game, search_space, set_key
 from montecards.games.marbles.strategies import (
+    ISMCTS,
+    OMNISCIENT,
     SCRIPTED,
     TUNED,
     WEIGHTED,
@@ -153,6 +159,10 @@ D_C2 = 11
 D_WIDTH = 12
 PLAY = 1
 DISCARD = 2
+
+# the optional strategies of ``kernel_options``'s pair
+OPTION_WEIGHTED = 0
+OPTION_SEARCH = 1  # (read by search.search_space)
 
 ERR_NONE = 0
 ERR_NO_DECISION = 1
@@ -299,7 +309,7 @@ def ask_user(g, seat, total, seats, first):
 
 @hot
 def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log,
-              seats=None, weighted=None):
+              seats=None, weighted=None, search=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run or trace (``orders``, ``offsets`` and ``script`` None: numba compiles the scripted
@@ -313,6 +323,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     compiles that path out. A user strategy's index outside the legal moves stops the game
     (``ERR_USER``; the block's fault record says which and why). ``weighted``: True when a seat
     may play ``weighted``/``tuned`` (``kernel_options``), or None: their code is compiled out.
+    ``search``: the tree search's space (``search.py``) when a seat plays ``ismcts`` or
+    ``omniscient``, or None likewise (``omniscient`` reads the deck stream ``rd``).
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -359,6 +371,9 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
                 break
         elif weighted is not None and (strategy == WEIGHTED or strategy == TUNED):
             slot, mv = weighted_choice(g, seat, owner, total, params)
+        elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
+            slot, mv = tree_search.choose_searched(g, seat, owner, total, strategy == OMNISCIENT,
+                                                   params, search, rd)
         elif script is None or strategy != SCRIPTED:
             slot, mv = choose(g, seat, strategy, total, rc)
         else:
@@ -414,25 +429,28 @@ def write_row(g, players, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-             row, trace, log, seats=None, weighted=None):
+             row, trace, log, seats=None, weighted=None, search=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
 
     ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
     it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
-    ``weighted``: ``kernel_options``'s flag (None: ``weighted``/``tuned`` compiled out).
+    ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
+    ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
     """
     seed_stream(rd, seed, index, DECK_STREAM)
     seed_stream(rc, seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search, seed, index)
     if seats is None:
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
-                        log, None, weighted)
+                        log, None, weighted, search)
         write_row(g, players, row)
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
-                        log, seats, weighted)
+                        log, seats, weighted, search)
         if err == ERR_NONE:
             write_row(g, players, row)
     return err
@@ -442,9 +460,13 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
     user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
-    block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` compiled out)."""
+    block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
+    compiled out)."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
+    weighted = weighted_option(options)
+    search_owned = search_space(options)
+    search = borrow_space(search_owned)
     for game in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             # play_one's built-in path, written out: one compiled level less (play_one is not
@@ -452,23 +474,45 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # game cost the default run ~0.8 s of its cold compile)
             seed_stream(rd, seed, start + game, DECK_STREAM)
             seed_stream(rc, seed, start + game, CHOICE_STREAM)
+            key_game(search, seed, start + game)
             play_game(g, rd, rc, players, params, strategies, orders, offsets, script, no_trace,
-                      None, None, options)
+                      None, None, weighted, search)
             write_row(g, players, rows[game])
         elif play_one(
             seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
-            rows[game], no_trace, None, seats, options,
+            rows[game], no_trace, None, seats, weighted, search,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
+    keep_alive(search_owned)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``weighted`` or ``tuned``, else None (the kernels then leave
-    their code out: ``strategies.weighted_choice`` and its helpers cost a cold compile of the
-    default kernel several seconds)."""
+def kernel_options(strategies: np.ndarray) -> tuple | None:
+    """The optional strategies the kernels compile in: None when no seat plays one, else the
+    pair ``(weighted, search)`` (slots ``OPTION_WEIGHTED``, ``OPTION_SEARCH``), each True when
+    a seat plays it (``weighted`` or ``tuned``; ``ismcts`` or ``omniscient``), else None.
+    ``strategies.weighted_choice`` and its helpers cost a cold compile of the default kernel
+    several seconds; the search allocates its tree only in the kernels that search."""
     codes = np.asarray(strategies)
-    return True if bool(np.any((codes == WEIGHTED) | (codes == TUNED))) else None
+    weighted = bool(np.any((codes == WEIGHTED) | (codes == TUNED)))
+    search = bool(np.any((codes == ISMCTS) | (codes == OMNISCIENT)))
+    if not (weighted or search):
+        return None
+    return (True if weighted else None, True if search else None)
+
+
+def weighted_option(options):
+    """True when ``options`` (``kernel_options``) compile ``weighted``/``tuned`` in, else
+    None. Jitted code only."""
+    raise NotImplementedError("weighted_option is only callable from jitted code")
+
+
+@overload(weighted_option, jit_options={"cache": True})
+def _weighted_option(options):
+    if (isinstance(options, types.BaseTuple)
+            and isinstance(options.types[OPTION_WEIGHTED], types.Boolean)):
+        return lambda options: True
+    return lambda options: None
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -485,16 +529,17 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, weighted=None):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
-    ``user``: the user strategies (``engine.user``), or None; ``weighted``:
-    ``kernel_options``'s flag. Returns ``ERR_*``."""
+    ``user``: the user strategies (``engine.user``), or None; ``options``:
+    ``kernel_options``'s value. Returns ``ERR_*``."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
     fns, data = (None, None) if user is None else user
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
+    search = search_space(options)
     err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
-                   row, trace, log, seats, weighted)
+                   row, trace, log, seats, weighted_option(options), search)
     end_block(seats)
     return err
 

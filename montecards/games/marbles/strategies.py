@@ -86,7 +86,9 @@ GREEDY = 1
 AGGRESSIVE = 2
 WEIGHTED = 3
 TUNED = 4
-NAMES = ("random", "greedy", "aggressive", "weighted", "tuned")
+ISMCTS = 5  # information-set MCTS, and its twin that sees the true state (``search.py``)
+OMNISCIENT = 6
+NAMES = ("random", "greedy", "aggressive", "weighted", "tuned", "ismcts", "omniscient")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 # greedy's running best over the generated moves, in the state's strategy scratch: the move
