@@ -1,13 +1,16 @@
-"""Parade's tree searches (``ismcts``, ``omniscient``): games per second per thread.
+"""The tree searches (``ismcts``, ``omniscient``) of Parade and Gift of Tulips: games per second
+per thread.
 
 The target (issue #19): Parade, 2 players, 1,000 iterations per decision, at least 20 games
 per second per thread. Each configuration (strategy, iterations, play-out policy; one
-searching seat against ``greedy``, or both seats searching) plays the same ``--games`` games
+searching seat against ``greedy``, or every seat searching) plays the same ``--games`` games
 on one numba thread through the engine's ``play_chunk``, compile time excluded, ``--repeats``
 times; the figures are the medians of games per process CPU-second (this machine is shared:
-CPU time does not count the time it gave to others) and per wall-clock second.
+CPU time does not count the time it gave to others) and per wall-clock second. Parade plays
+2 players, Gift of Tulips 4 (its report's ladder), at the ladder's iteration counts.
 
-    python benchmarks/search.py [--iterations 100 1000] [--games 40] [--repeats 3] [--record]
+    python benchmarks/search.py [--game parade tulips] [--iterations 100 1000] [--games 40]
+                                [--repeats 3] [--record]
 
 ``--record`` writes ``benchmarks/history/search/<date>-<commit>.json``.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -33,23 +37,28 @@ from montecards.engine.runner import play_chunk, warm_up  # noqa: E402
 
 SEED = 20240917
 TARGET = 20.0
-"""Games per second per thread at 1,000 iterations, 2 players."""
+"""Games per second per thread at 1,000 iterations, 2 players (Parade)."""
+
+PLAYERS = {"parade": 2, "tulips": 4}
+"""The player count each game is measured at."""
 
 
-def configurations(iterations: list[int]) -> list[tuple[str, list[str]]]:
+def configurations(iterations: list[int], players: int = 2) -> list[tuple[str, list[str]]]:
     out = []
+    others = ["greedy"] * (players - 1)
     for it in iterations:
         for name, playout in (("ismcts", 0), ("ismcts", 1), ("omniscient", 0)):
             label = f"{name}[{it},0.7,{playout}]"
-            out.append((label + " vs greedy", [label, "greedy"]))
+            out.append((label + " vs greedy", [label, *others]))
         for playout in (0, 1):
             label = f"ismcts[{it},0.7,{playout}]"
-            out.append(("both seats " + label, [label, label]))
+            out.append(("every seat " + label, [label] * players))
     return out
 
 
-def measure(seats: list[str], games: int, repeats: int) -> dict:
-    spec, config, _, _ = prepare("parade", 2, seats, None, SEED)
+def measure(seats: list[str], games: int, repeats: int, game: str = "parade") -> dict:
+    players = len(seats)
+    spec, config, _, _ = prepare(game, players, seats, None, SEED)
     warm_up(spec, config)
     cpu_rates, wall_rates, turns = [], [], 0
     for _ in range(repeats):
@@ -57,8 +66,10 @@ def measure(seats: list[str], games: int, repeats: int) -> dict:
         rows = play_chunk(spec, config, 0, games)
         cpu_rates.append(games / (time.process_time() - cpu0))
         wall_rates.append(games / (time.perf_counter() - wall0))
-        turns = int(rows[:, spec.layout(2).column("turns")].sum())
+        turns = int(rows[:, spec.layout(players).column("turns")].sum())
     return {
+        "game": game,
+        "players": players,
         "seats": seats,
         "games": games,
         "turns_per_game": turns / games,
@@ -70,6 +81,7 @@ def measure(seats: list[str], games: int, repeats: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", nargs="+", default=["parade", "tulips"], choices=sorted(PLAYERS))
     parser.add_argument("--iterations", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=3)
@@ -77,17 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     results = []
-    print(f"{'configuration':44s} {'cpu games/s':>12s} {'wall games/s':>13s} {'turns':>6s}")
-    for name, seats in configurations(args.iterations):
-        r = measure(seats, args.games, args.repeats)
-        r["configuration"] = name
-        results.append(r)
-        print(f"{name:44s} {r['cpu_games_per_s']:12.1f} {r['wall_games_per_s']:13.1f} "
-              f"{r['turns_per_game']:6.1f}")
+    print(f"{'game':7s} {'configuration':44s} {'cpu games/s':>12s} {'wall games/s':>13s} {'turns':>6s}")
+    for game in args.game:
+        for name, seats in configurations(args.iterations, PLAYERS[game]):
+            r = measure(seats, args.games, args.repeats, game)
+            r["configuration"] = name
+            results.append(r)
+            print(f"{game:7s} {name:44s} {r['cpu_games_per_s']:12.1f} {r['wall_games_per_s']:13.1f} "
+                  f"{r['turns_per_game']:6.1f}", flush=True)
     for playout, words in ((0, "random play-outs, the default"), (1, "greedy play-outs")):
         label = f"ismcts[1000,0.7,{playout}]"
         for seats, who in (([label, "greedy"], "vs greedy"), ([label, label], "both seats")):
-            key = next((r for r in results if r["seats"] == seats), None)
+            key = next((r for r in results if r["seats"] == seats and r["game"] == "parade"), None)
             if key is not None:
                 verdict = "meets" if key["cpu_games_per_s"] >= TARGET else "misses"
                 print(f"target {TARGET:g} games per CPU-second on one thread: ismcts (1,000 iterations, "
@@ -98,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         out = ROOT / "benchmarks" / "history" / "search"
         out.mkdir(parents=True, exist_ok=True)
         now = datetime.datetime.now(datetime.UTC)
-        path = out / f"{now:%Y-%m-%d}-{commit}.json"
+        path = out / f"{now:%Y-%m-%d}-{commit}{'-' + '-'.join(args.game) if args.game != ['parade'] else ''}.json"
+        load = os.getloadavg()[0]
         path.write_text(json.dumps({"date": now.isoformat(), "commit": commit, "threads": 1,
-                                    "results": results}, indent=1))
+                                    "load_average_1min": load, "results": results}, indent=1))
         print(f"recorded {path.relative_to(ROOT)}")
     return 0
 
