@@ -43,11 +43,15 @@ really draw it (the deck stream is copied and the lazy shuffle carried out ahead
 end-of-game reveal drawn from the deck stream as the game will draw it (the copy's state after
 the last draw). The gap between the two measures what the hidden information is worth.
 
-**Run-time parameters** (``engine/weights.py``: per seat, ``ismcts[1000,0.7,1]``):
+**Run-time parameters** (``engine/weights.py``: per seat, ``ismcts[1000,0.7,0]``):
 ``iterations`` per decision, the ``exploration`` constant ``c`` and the ``playout`` policy (0
-random, 1 greedy). One compile plays every strength. The defaults are ``1000,0.7,1``: greedy
-play-outs (in Tulips a random play-out gives points away at random, and the greedy ones win
-head to head; docs/strategies/tulips.md has the figures).
+random, 1 greedy). One compile plays every strength. The defaults are ``1000,0.7,0``: random
+play-outs, as Parade's. Greedy play-outs look better against ``greedy`` itself at 2 players,
+but they model every opponent as ``greedy`` and stop improving with iterations: at 4 players
+``ismcts[100,0.7,1]`` wins 12.6 % [10.8, 14.4] in one seat against three
+``ismcts[100,0.7,0]`` (fair 25 %), and 1,000 greedy-play-out iterations are not clearly better
+than 100 (23.7 % [20.8, 26.7]), while 1,000 random-play-out iterations beat 100 (46.5 %
+[41.4, 51.6]; ``analysis.matchups``, 300 / 150 / 100 deals x 4 seatings, seed 20240607).
 
 **Random numbers**: a decision's search draws only from its own stream, substream
 ``SEARCH_STREAM + (2 * actions + kind) * MAX_PLAYERS + seat`` of the game (``actions`` the
@@ -149,7 +153,7 @@ LOG_TABLE = 4096
 
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout"),
-    default=(1000.0, 0.7, 1.0),
+    default=(1000.0, 0.7, 0.0),
     bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)),
     doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)",
 )
