@@ -111,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         out = ROOT / "benchmarks" / "history" / "search"
         out.mkdir(parents=True, exist_ok=True)
         now = datetime.datetime.now(datetime.UTC)
-        path = out / f"{now:%Y-%m-%d}-{commit}{'-' + '-'.join(args.game) if args.game != ['parade'] else ''}.json"
+        games = "" if args.game == ["parade"] else "-" + "-".join(args.game)
+        path = out / f"{now:%Y-%m-%d}-{commit}{games}.json"
         load = os.getloadavg()[0]
         path.write_text(json.dumps({"date": now.isoformat(), "commit": commit, "threads": 1,
                                     "load_average_1min": load, "results": results}, indent=1))
