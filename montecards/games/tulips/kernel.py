@@ -31,6 +31,7 @@ from montecards.engine.user import (
     stopped,
 )
 from montecards.engine.weights import weight_index
+from montecards.games.tulips import search as tree_search
 from montecards.games.tulips.rules import (
     ACTIONS,
     DECK,
@@ -74,7 +75,6 @@ from montecards.games.tulips.rules import (
     turns_begun,
     win_share,
 )
-from montecards.games.tulips import search as tree_search
 from montecards.games.tulips.search import borrow_space, search_space, set_key
 from montecards.games.tulips.strategies import (
     GREEDY,
