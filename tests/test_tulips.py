@@ -469,6 +469,7 @@ def test_parameters_from_text_and_defaults():
     p = SPEC.resolve_params(2, {"majority_points": [[9, 0, 0], [6, 0, 0], [3, 0, 0]]})
     assert p["majority_points"][3] == [0, 0, 0]
     assert SPEC.default_players == 4 and SPEC.default_strategy == "greedy"
-    assert set(SPEC.strategies) == set(STRATEGIES) | {"weighted", "tuned"}  # + tests/test_weighted_tulips.py
+    # + tests/test_weighted_tulips.py and tests/test_tulips_search.py
+    assert set(SPEC.strategies) == set(STRATEGIES) | {"weighted", "tuned", "ismcts", "omniscient"}
     with pytest.raises(InputError, match="strategy"):
         SPEC.strategy_codes(4, ["greedy", "nope"])

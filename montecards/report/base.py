@@ -301,12 +301,19 @@ def skill_section(
         f"seating on the same deals (fair share {100 * fair:.1f} %). {note}".strip(),
     )
     rungs = []
+    flat = []
     for weak, strong in zip(ladder[:-1], ladder[1:], strict=True):
         row = _one_seat_share(rep, strong, weak, players, deals(strong, weak), params)
         rungs.append((strong, weak, row.win_share, row.low, row.high))
         verdict = {"wins": "beats", "loses": "loses to", "undecided": "is not clearly better than"}[row.verdict]
         rep.finding(f"`{strong}` {verdict} `{weak}`: one seat wins {rate(row.win_share, row.low, row.high)} "
                     f"(fair {100 * fair:.1f} %, {players} players).")
+        if row.verdict != "wins":
+            flat.append(f"`{strong}` over `{weak}`")
+    if flat:
+        rep.finding("Where the ladder does not climb: " + "; ".join(flat) + " is not a significant step "
+                    "up at these run sizes (the game rewards that extra skill little or not at all there, "
+                    "or the runs are too small to tell).")
     top, bottom = ladder[-1], ladder[0]
     gap = _one_seat_share(rep, top, bottom, players, deals(top, bottom), params)
     rep.finding(f"Skill gap: one `{top}` seat against `{bottom}` in every other wins "

@@ -67,8 +67,16 @@ def build(rep: Report) -> None:
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 4, ["majority", "greedy"], rep.n(20_000, 150))
-    skill_section(rep, 4, ["random", "majority", "greedy", "tuned"], rep.n(20_000, 150),
-                  seat_players=range(2, 7), n_seats=rep.n(20_000, 150))
+    # the ladder in measured order: 100 iterations are not enough at 4 players to beat `tuned`
+    ismcts = [f"ismcts[{k},0.7,0]" for k in (100, 1000, 10000)]
+    skill_section(
+        rep, 4, ["random", "majority", "greedy", ismcts[0], "tuned", *ismcts[1:]], rep.n(20_000, 150),
+        n_for={ismcts[0]: rep.n(2_000, 20), ismcts[1]: rep.n(500, 6), ismcts[2]: rep.n(150, 2),
+               "omniscient": rep.n(300, 4)},
+        hidden=("omniscient[1000,0.7,0]", "ismcts[1000,0.7,0]"),
+        seat_strategy="ismcts[1000,0.7,0]", seat_players=range(2, 7), n_seats=rep.n(400, 4),
+        note="`ismcts[k,0.7,0]`: information-set MCTS with k iterations per decision, random play-outs.",
+    )
 
     # --- card-value model -------------------------------------------------------------------
     n_var = rep.n(200_000, 1_000)

@@ -22,7 +22,7 @@ from montecards.engine.spec import (
 )
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.weights import weighted_and_tuned
-from montecards.games.tulips import kernel, rules, strategies, view
+from montecards.games.tulips import kernel, rules, search, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
     MAX_PER_COLOUR,
@@ -536,12 +536,16 @@ SPEC = replace(
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decisions=decisions,
     decision_kinds=2,
-    weighted=weighted_and_tuned(
-        strategies.FEATURES, strategies.WEIGHTED_DEFAULT, strategies.TUNED_WEIGHTS,
-        strategies.WEIGHT_BOUNDS,
-        "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
-        "the defaults make greedy's choices",
-    ),
+    weighted={
+        "ismcts": search.PARAMETERS,
+        "omniscient": search.PARAMETERS,
+        **weighted_and_tuned(
+            strategies.FEATURES, strategies.WEIGHTED_DEFAULT, strategies.TUNED_WEIGHTS,
+            strategies.WEIGHT_BOUNDS,
+            "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
+            "the defaults make greedy's choices",
+        ),
+    },
 )
 """The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
 strategies, params)`` by ``montecards.testing``) and the decision log."""

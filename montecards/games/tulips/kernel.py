@@ -31,6 +31,7 @@ from montecards.engine.user import (
     stopped,
 )
 from montecards.engine.weights import weight_index
+from montecards.games.tulips import search as tree_search
 from montecards.games.tulips.rules import (
     ACTIONS,
     DECK,
@@ -74,11 +75,15 @@ from montecards.games.tulips.rules import (
     turns_begun,
     win_share,
 )
+from montecards.games.tulips.search import borrow_space, search_space, set_key
 from montecards.games.tulips.strategies import (
     GREEDY,
+    ISMCTS,
     MAJORITY,
+    OMNISCIENT,
     RANDOM,
     SCRIPTED,
+    TUNED,
     WEIGHTED,
     WORK_SIZE,
     decode,
@@ -132,6 +137,42 @@ ERR_BAD_RECEIVER = 8
 ERR_REVEAL = 9
 ERR_USER = 10
 
+# the optional strategies of ``kernel_options``'s triple
+OPTION_MAJORITY = 0
+OPTION_WEIGHTED = 1
+OPTION_SEARCH = 2  # (read by search.search_space)
+
+
+def _option_on(options, k):
+    """Is option ``k`` of a ``kernel_options`` value's numba type on (not None)?"""
+    return isinstance(options, types.BaseTuple) and not isinstance(options.types[k], types.NoneType)
+
+
+def majority_option(options):
+    """True when ``options`` (``kernel_options``) compile ``majority`` in, else None (its
+    look-ahead is then left out of the kernels). Jitted code only."""
+    raise NotImplementedError("majority_option is only callable from jitted code")
+
+
+@overload(majority_option, jit_options={"cache": True})
+def _majority_option(options):
+    if not _option_on(options, OPTION_MAJORITY):
+        return lambda options: None
+    return lambda options: True
+
+
+def search_arg(space, params):
+    """``(space, params)`` for the tree searches (``search.py``), or None when ``space`` is
+    None (no seat searches: compiled out). Jitted code only."""
+    raise NotImplementedError("search_arg is only callable from jitted code")
+
+
+@overload(search_arg, jit_options={"cache": True})
+def _search_arg(space, params):
+    if isinstance(space, types.NoneType):
+        return lambda space, params: None
+    return lambda space, params: (space, params)
+
 
 @hot
 def ask_user(g, seat, kind, first_class, seats):
@@ -147,11 +188,11 @@ def ask_user(g, seat, kind, first_class, seats):
     return -1 if k < 0 else legal[k]
 
 
-def open_weighting(with_weights, params, g):
+def open_weighting(options, params, g):
     """``weighted``/``tuned``'s working arrays: ``(params, observation, legal moves)``, the
     observation's block constants written (``g``: the block's state, its tables set); or None
-    when ``with_weights`` is None (no seat plays them: the kernels compile without them, see
-    :func:`kernel_options`). Jitted code only."""
+    when slot ``OPTION_WEIGHTED`` of ``options`` is None (no seat plays them: the kernels
+    compile without them, see :func:`kernel_options`). Jitted code only."""
     raise NotImplementedError("open_weighting is only callable from jitted code")
 
 
@@ -163,10 +204,10 @@ def _weighting_arrays(params, g):
 
 
 @overload(open_weighting, jit_options={"cache": True})
-def _open_weighting(with_weights, params, g):
-    if isinstance(with_weights, types.NoneType):
-        return lambda with_weights, params, g: None
-    return lambda with_weights, params, g: _weighting_arrays(params, g)
+def _open_weighting(options, params, g):
+    if not _option_on(options, OPTION_WEIGHTED):
+        return lambda options, params, g: None
+    return lambda options, params, g: _weighting_arrays(params, g)
 
 
 @njit(cache=True)
@@ -182,14 +223,13 @@ def weighted_move(g, seat, kind, first_class, weighting):
 
 
 @njit(cache=True)
-def setup_choice(g, seat, a, b, strategy, choice_rng, no_trace, script_setup):
-    """Hand index (0/1) of the seat's card that goes to the bouquet."""
+def setup_choice(g, seat, a, b, strategy, choice_rng, script_setup):
+    """Hand index (0/1) of the seat's card that goes to the bouquet (``greedy``, ``random`` or
+    scripted; the optional strategies are chosen in :func:`set_up`)."""
     if strategy == GREEDY:
         return greedy_setup(g, a, b)
     if strategy == RANDOM:
         return random_setup(choice_rng)
-    if strategy == MAJORITY:
-        return majority_setup(g, seat, a, b, no_trace)
     return script_setup[seat]
 
 
@@ -205,21 +245,23 @@ def open_user_seats(fns, user, block, g):
 
 
 @njit(cache=True, inline="always")
-def choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace):
-    """Decision code of a strategy seat's action with ``card`` (see strategies.decode)."""
+def choose_action(g, seat, card, first_class, strategy, choice_rng):
+    """Decision code of a ``greedy`` or ``random`` seat's action with ``card`` (see
+    strategies.decode; the optional strategies are chosen in :func:`play_game`)."""
     if strategy == GREEDY:
         return greedy_action(g, seat, card, first_class)
-    if strategy == RANDOM:
-        return random_action(g, seat, first_class, choice_rng)
-    return majority_action(g, seat, card, first_class, no_trace)
+    return random_action(g, seat, first_class, choice_rng)
 
 
 @njit(cache=True)
 def set_up(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
-    seats=None, log=None, weighting=None,
+    seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
+
+    ``majority``: True, or None (``majority``'s look-ahead compiled out: no seat plays it);
+    ``search``: the tree searches' ``(space, params)`` (``search_arg``), or None likewise.
 
     ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None (compiled
     out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None
@@ -248,10 +290,16 @@ def set_up(
             if move < 0:
                 return ERR_USER
             k = 0 if move_card(move) == a else 1
-        elif weighting is not None and strategies[seat] >= WEIGHTED:
+        elif weighting is not None and (strategies[seat] == WEIGHTED or strategies[seat] == TUNED):
             k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
+        elif majority is not None and strategies[seat] == MAJORITY:
+            k = majority_setup(g, seat, a, b, no_trace)
+        elif search is not None and (strategies[seat] == ISMCTS or strategies[seat] == OMNISCIENT):
+            k = tree_search.setup(
+                g, seat, strategies[seat] == OMNISCIENT, search[1], search[0], deck_rng
+            )
         else:
-            k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, no_trace, script_setup)
+            k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, script_setup)
         if k != 0 and k != 1:
             g[ERR_AT] = seat
             return ERR_SETUP_CHOICE
@@ -273,11 +321,13 @@ def set_up(
 def play_game(
     g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
     script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
+    majority=None, search=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
     ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None: no seat
-    plays them, and numba compiles that path out.
+    plays them, and numba compiles that path out. ``majority`` (True) and ``search`` (the tree
+    searches' ``(space, params)``) likewise, for ``majority`` and ``ismcts``/``omniscient``.
 
     ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
     drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
@@ -286,12 +336,13 @@ def play_game(
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
     stops the game (``ERR_USER``; the block's fault record says which and why).
     """
-    if seats is None and log is None and weighting is None:  # runs: no argument at all (Omitted)
+    if seats is None and log is None and weighting is None and majority is None and search is None:
+        # runs of greedy and random: no argument at all (Omitted)
         err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
     else:
         err = set_up(
             g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
-            seats, log, weighting,
+            seats, log, weighting, majority, search,
         )
     if err != ERR_NONE:
         return err
@@ -337,13 +388,21 @@ def play_game(
                     return ERR_USER
                 action = move_action(move)
                 receiver = move_receiver(move)  # 0 unless a gift, as decode's
-            elif weighting is not None and strategy >= WEIGHTED:
+            elif weighting is not None and (strategy == WEIGHTED or strategy == TUNED):
                 move = weighted_move(g, seat, DECISION_ACTION, first_class, weighting)
+                action = move_action(move)
+                receiver = move_receiver(move)
+            elif majority is not None and strategy == MAJORITY:
+                action, receiver = decode(majority_action(g, seat, card, first_class, no_trace))
+            elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
+                move = tree_search.action(
+                    g, seat, step, first_class, strategy == OMNISCIENT, search[1], search[0], deck_rng
+                )
                 action = move_action(move)
                 receiver = move_receiver(move)
             else:
                 action, receiver = decode(
-                    choose_action(g, seat, card, first_class, strategy, choice_rng, no_trace)
+                    choose_action(g, seat, card, first_class, strategy, choice_rng)
                 )
             if log is not None:
                 log_decision(
@@ -423,31 +482,34 @@ def new_work():
 @njit(cache=True)
 def play_one(
     seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d,
-    seats=None, log=None, weighting=None,
+    seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
 
     ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
     out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all); so do
-    runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``).
+    runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``),
+    ``majority`` with ``majority`` and a search with ``search`` (``kernel_options``).
     """
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search[0], seed, index)
     if seats is None and log is None:
-        if weighting is None:
+        if weighting is None and majority is None and search is None:
             play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
         else:
             play_game(
                 g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
-                None, None, weighting,
+                None, None, weighting, majority, search,
             )
         write_row(g, rows, k)
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
         g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
-        seats, log, weighting,
+        seats, log, weighting, majority, search,
     )
     if err == ERR_NONE:
         write_row(g, rows, k)
@@ -459,9 +521,9 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
-    ``owned`` keeps alive: no reference counting in the per-action calls. ``options``: True
-    when a seat plays ``weighted`` or ``tuned``, else None (their code is compiled out,
-    ``kernel_options``). ``user``: the user strategies
+    ``owned`` keeps alive: no reference counting in the per-action calls. ``options``:
+    ``kernel_options``'s value (the optional strategies compiled in; None: only ``greedy``
+    and ``random``). ``user``: the user strategies
     (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
     """
     owned = new_work()
@@ -477,8 +539,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = open_user_seats(fns, user, block, g)
     weighting_owned = open_weighting(options, params, owned[0])
     weighting = borrow_all(weighting_owned)
+    majority = majority_option(options)
+    search_owned = search_space(options)
+    search = search_arg(borrow_space(search_owned), params)
     for k in range(rows.shape[0]):
-        if fns is None and weighting is None:  # (fns: an argument, numba prunes the other branch)
+        if fns is None and options is None:  # (arguments: numba prunes the other branches)
             play_one(
                 seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
                 no_trace, no_trace, no_1d, no_2d,
@@ -486,24 +551,36 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
         elif seats is None:
             play_one(
                 seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                no_trace, no_trace, no_1d, no_2d, None, None, weighting,
+                no_trace, no_trace, no_1d, no_2d, None, None, weighting, majority, search,
             )
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d, seats, None, weighting,
+            no_trace, no_trace, no_1d, no_2d, seats, None, weighting, majority, search,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
+    keep_alive(search_owned)
     keep_alive(weighting_owned)
     keep_alive(owned)
     keep_alive(strategies)
     keep_alive(rows)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``weighted`` or ``tuned``, else None: the kernels then leave their
-    code out (as Parade's leave ``rollout`` out), so the default kernels compile as before."""
-    return True if (np.asarray(strategies) >= WEIGHTED).any() else None
+def kernel_options(strategies: np.ndarray) -> tuple | None:
+    """The optional strategies the kernels compile in: None when no seat plays one (runs of
+    ``random`` and ``greedy``), else the triple ``(majority, weighted, search)`` (slots
+    ``OPTION_*``), each True when a seat plays it (``weighted`` or ``tuned`` for the second,
+    ``ismcts`` or ``omniscient`` for the third), else None. Each value is its own numba type,
+    so a kernel compiles only the strategies its run plays: ``majority``'s look-ahead (about
+    4 s of the cold compile) only where a seat plays it, the search's tree only where a seat
+    searches."""
+    codes = np.asarray(strategies)
+    majority = bool((codes == MAJORITY).any())
+    weighted = bool(((codes == WEIGHTED) | (codes == TUNED)).any())
+    search = bool(((codes == ISMCTS) | (codes == OMNISCIENT)).any())
+    if not (majority or weighted or search):
+        return None
+    return (True if majority else None, True if weighted else None, True if search else None)
 
 
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
@@ -520,19 +597,21 @@ def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, with_weights=None):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None; ``with_weights``:
+    ``user``: the user strategies (``engine.user``), or None; ``options``:
     ``kernel_options``. Returns ``ERR_*``."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
     fns, data = (None, None) if user is None else user
     seats = open_user_seats(fns, data, 0, g)
-    weighting = open_weighting(with_weights, params, g)
+    weighting = open_weighting(options, params, g)
+    majority = majority_option(options)
+    search = search_arg(search_space(options), params)
     err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d, seats, log, weighting,
+        trace, no_trace, no_1d, no_2d, seats, log, weighting, majority, search,
     )
     end_block(seats)
     return err

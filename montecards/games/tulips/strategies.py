@@ -80,7 +80,9 @@ GREEDY = 1
 MAJORITY = 2
 WEIGHTED = 3
 TUNED = 4
-NAMES = ("random", "greedy", "majority", "weighted", "tuned")
+ISMCTS = 5  # information-set MCTS, and its twin that sees the true state (``search.py``)
+OMNISCIENT = 6
+NAMES = ("random", "greedy", "majority", "weighted", "tuned", "ismcts", "omniscient")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
 NEG = -(1 << 60)
