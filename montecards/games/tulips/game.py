@@ -21,6 +21,7 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.tulips import kernel, rules, strategies, view
 from montecards.games.tulips.cards import (
@@ -281,7 +282,7 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
         np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, names),
         codes, row, buffer, None, user, kernel.kernel_options(codes),
     ))
-    return buffer[1 : buffer[0, 0] + 1].copy(), row
+    return events_of(buffer).copy(), row
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[Any]):
@@ -466,7 +467,7 @@ def play_scripted(
         elif err == kernel.ERR_SETUP_CHOICE:
             where = f" (seat {err_at[0]})"
         raise ValueError(f"illegal script: {ERRORS[err]}{where}")
-    out = _scripted_result(buffer[1 : buffer[0, 0] + 1], row, players, p)
+    out = _scripted_result(events_of(buffer), row, players, p)
     if log is not None:
         out["decisions"] = read_log(log)
     return out

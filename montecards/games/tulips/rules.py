@@ -52,6 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.trace import trace_slot
 from montecards.games.tulips.cards import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -150,18 +151,17 @@ def new_state() -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def record(trace, kind, seat, card, a, b, c):
-    """Append one event to ``trace`` (a (0, k) buffer means tracing is off)."""
-    if trace.shape[0] == 0:
-        return
-    n = trace[0, 0] + 1
-    if n < trace.shape[0]:
+    """Append one event to ``trace`` by ``engine/trace.py``'s rule: a no-op when tracing is off
+    (a (0, k) buffer), counted but dropped when the buffer is full (reading it with
+    ``events_of`` then raises)."""
+    n = trace_slot(trace)
+    if n >= 0:
         trace[n, 0] = kind
         trace[n, 1] = seat
         trace[n, 2] = card
         trace[n, 3] = a
         trace[n, 4] = b
         trace[n, 5] = c
-        trace[0, 0] = n
 
 
 @njit(cache=True)
