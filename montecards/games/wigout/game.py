@@ -29,9 +29,9 @@ from montecards.engine.spec import (
 )
 from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import TraceOverflowError, events_of
+from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
-from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout.strategies import NAMES, WEIGHTS
 
 EVENT_NAMES = {
