@@ -17,7 +17,6 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
     ask,
@@ -325,7 +324,7 @@ def write_row(g, players, seat_tmp, row):
     for s in range(players):
         seat_tmp[SEAT_SCORE, s] = seat_score(g, s)
         seat_tmp[SEAT_SIZE, s] = collection_size(g, s)
-    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE], WIN_UNIT)
+    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE])
     row[COL_TURNS] = g[TURNS]
     row[COL_SIX_COLOURS] = 1 if g[TRIGGER] == SIX_COLOURS else 0
     for s in range(players):

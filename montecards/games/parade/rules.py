@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.rows import share_win
 from montecards.games.parade.cards import (
     COLOUR_OF,
     HAND_SIZE,
@@ -367,21 +368,15 @@ def rank(score, size):
 
 
 @hot
-def win_shares(scores, sizes, players, shares, unit):
-    """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring).
-
-    Seats are compared by ``rank``, one integer each, so that the comparisons compile without
+def win_shares(scores, sizes, players, shares):
+    """Lowest score wins; then the fewest cards; still tied: ``WIN_UNIT // k`` each (rules:
+    Scoring). Each seat's result key is its ``rank`` (one integer, lowest best), written into
+    ``shares`` and shared there by ``engine.rows.share_win``, whose comparisons compile without
     branches (which seat wins is unpredictable).
     """
-    best = rank(scores[0], sizes[0])
-    for seat in range(1, players):
-        best = min(best, rank(scores[seat], sizes[seat]))
-    tied = 0
     for seat in range(players):
-        tied += rank(scores[seat], sizes[seat]) == best
-    share = unit // tied
-    for seat in range(players):
-        shares[seat] = share * (rank(scores[seat], sizes[seat]) == best)
+        shares[seat] = rank(scores[seat], sizes[seat])
+    share_win(shares, players, True, shares)
 
 
 def new_state() -> np.ndarray:

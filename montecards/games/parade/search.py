@@ -323,7 +323,7 @@ def shares_of(w, seats):
     for s in range(players):
         seats[0, s] = seat_score(w, s)
         seats[1, s] = collection_size(w, s)
-    win_shares(seats[0], seats[1], players, seats[2], WIN_UNIT)
+    win_shares(seats[0], seats[1], players, seats[2])
 
 
 @hot
