@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -188,16 +188,6 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
     ]
     v[rules.P_REVEAL] = params["secret_reveal"]
     return v
-
-
-@dataclass(frozen=True)
-class TulipsSpec(GameSpec):
-    """The Tulips spec: also checks the parameters against each other (:func:`check_model`)."""
-
-    def resolve_params(self, players: int, given: dict[str, Any] | None) -> dict[str, Any]:
-        resolved = super().resolve_params(players, given)
-        check_model(players, resolved)
-        return resolved
 
 
 # --- trace --------------------------------------------------------------------------------------
@@ -508,7 +498,7 @@ def _scripted_result(raw: np.ndarray, row: np.ndarray, players: int, p: dict[str
     }
 
 
-SPEC = TulipsSpec(
+SPEC = GameSpec(
     name="tulips",
     title="Gift of Tulips",
     min_players=2,
@@ -524,6 +514,7 @@ SPEC = TulipsSpec(
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,
     trace=trace,
+    check_params=check_model,
     notes=(
         "most points wins; ties: most tulips in bouquet, then shared. Metrics keep_points, "
         "give_points, majority_points are stored per game as integer SUMS over seats; the "
