@@ -59,6 +59,7 @@ from montecards.games.parade.strategies import (
     WEIGHTED,
     greedy_discard,
     greedy_play,
+    new_takings,
     rollout_play,
     weighted_discard,
     weighted_play,
@@ -109,7 +110,7 @@ SEAT_DISCARD = 3
 @njit(cache=True)
 def new_work():
     """(game state, deck stream, choice stream, per-seat scratch table, empty trace, empty
-    script plays, empty script discards)."""
+    script plays, empty script discards, the strategies' takings table)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
@@ -118,6 +119,7 @@ def new_work():
         np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
+        new_takings(),
     )
 
 
@@ -178,7 +180,7 @@ def ask_user(g, seat, kind, seats):
 
 @hot_inline
 def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-                script_plays, seats):
+                script_plays, seats, takings):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
     strategy's index outside the legal moves). ``params``: the run's parameter vector (the
     weighted built-ins read their seat's weights from its end, ``engine.weights``).
@@ -188,7 +190,8 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
     None in kernels compiled without ``weighted`` and ``tuned`` (``weighted_option``);
     ``search`` the tree search's space (``search.py``), or None likewise; ``deck_rng`` is read
     by ``omniscient`` alone; ``seats`` the user seats, or None in kernels compiled without them
-    (runs of built-in strategies only).
+    (runs of built-in strategies only); ``takings`` the strategies' table
+    (``strategies.new_takings``).
     """
     if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
         if strategy == USER:
@@ -197,19 +200,19 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
     if strategy == RANDOM:
         return bounded(choice_rng, g[HAND_N + seat])
     if strategy == GREEDY:
-        return greedy_play(g, seat)
+        return greedy_play(g, seat, takings)
     if strategy == SCRIPTED:
         return find_in_hand(g, seat, script_plays[g[TURNS]])
     if weighted is not None:
         if strategy == WEIGHTED or strategy == TUNED:
-            return weighted_play(g, seat, params)
+            return weighted_play(g, seat, params, takings)
     if search is not None:
         if strategy == ISMCTS or strategy == OMNISCIENT:
             return tree_search.play(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
-    return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
+    return rollout_play(g, seat, choice_rng, spare, unseen, totals, takings, no_trace)
 
 
 @hot
@@ -264,7 +267,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, trace, no_trace, script_plays, script_discards, seats=None, log=None,
+    seat_tmp, takings, trace, no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -289,7 +292,7 @@ def play_game(
             slot = log_decision(g, seat, DECISION_PLAY, log)
         k = choose_play(
             g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-            script_plays, seats,
+            script_plays, seats, takings,
         )
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
@@ -344,7 +347,7 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
+    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards, takings = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     margin = np.int64(params[PARAM_MARGIN])
@@ -353,13 +356,13 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, trace, no_trace, no_plays, no_discards,
+            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, trace, no_trace, no_plays, no_discards, seats, log,
+            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -378,7 +381,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
-        owned[4], owned[5], owned[6],
+        owned[4], owned[5], owned[6], borrow(owned[7]),
     )
     rollout_owned = new_rollout_space(options)
     rollout = borrow_all(rollout_owned)
@@ -464,12 +467,12 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
     seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _ = new_work()
+    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _, takings = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
-        None, None, seat_tmp, trace, no_trace, plays, discards,
+        None, None, seat_tmp, takings, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

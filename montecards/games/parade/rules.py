@@ -9,8 +9,10 @@ no reference counting between calls, and copying a game (for rollouts) is one me
 * ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
   printed values per colour (all that scoring needs), one packed word each (``packed``: one
   10-bit field per colour; ``count_of`` and ``sum_of`` read a colour);
-* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied;
-* ``SCRATCH`` onwards: the strategies' working space (neither reset nor copied).
+* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied.
+
+The strategies keep their working space out of the state, in arrays of their own
+(``strategies.new_takings``).
 
 The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
 loops are branch-free: whether a parade card is taken is data, not control flow, because
@@ -44,7 +46,6 @@ from montecards.games.parade.cards import (
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
-    N_VALUES,
     OPENING_PARADE,
     VALUE_OF,
     value_of,
@@ -76,9 +77,7 @@ TRIGGER = DRAWN + 4
 PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
-SCRATCH = DISCARD + MAX_PLAYERS
-SCRATCH_SIZE = (N_CARDS + 1) + (N_VALUES + 1)
-STATE_SIZE = SCRATCH + SCRATCH_SIZE
+STATE_SIZE = DISCARD + MAX_PLAYERS
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -179,7 +178,7 @@ def set_up(g, players, margin, rng, lazy, trace):
     With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
     ``g[DECK:DECK + 66]`` already holds the explicit deck order.
     """
-    g[DECK + N_CARDS : SCRATCH] = 0
+    g[DECK + N_CARDS : STATE_SIZE] = 0
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0

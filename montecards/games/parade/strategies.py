@@ -47,7 +47,7 @@ from montecards.games.parade.rules import (
     PARADE_N,
     LAST_ROUND_LEFT,
     PLAYERS,
-    SCRATCH,
+    STATE_SIZE,
     SUMS,
     at,
     complement,
@@ -95,13 +95,22 @@ def greedy_key(score, card, hand_index):
 
 
 # What any play would take from the parade, tabulated once per decision as tallies (``packed``:
-# counts and value sums in one word) in the state's scratch
-PREFIX = SCRATCH  # [k]: the first k parade cards
+# counts and value sums in one word) in the strategies' own per-block array ``t``
+# (``new_takings``), not in the rules' state
+PREFIX = 0  # [k]: the first k parade cards
 BY_VALUE = PREFIX + N_CARDS + 1  # [v]: the cards a play of value v takes by value
+TAKINGS_SIZE = BY_VALUE + N_VALUES + 1
+
+
+@njit(cache=True)
+def new_takings():
+    """The takings table greedy and weighted fill at each decision (``tabulate_takings``):
+    one per block of games, allocated once."""
+    return np.zeros(TAKINGS_SIZE, np.int64)
 
 
 @hot_inline
-def tabulate_takings(g):
+def tabulate_takings(g, t):
     """Fill the tables from which ``score_after_play`` reads what a play would take.
 
     A play of value ``v`` takes from the first ``n - v`` parade cards those of its colour
@@ -113,60 +122,62 @@ def tabulate_takings(g):
     """
     parade_n = g[PARADE_N]
     for v in range(N_VALUES + 1):
-        g[BY_VALUE + v] = 0
+        t[BY_VALUE + v] = 0
     running = 0
-    g[PREFIX] = 0
+    t[PREFIX] = 0
     i = 0
     while i < g[PARADE_N]:  # re-read on every pass: not unrolled (see rules.play_card)
         card = g[PARADE + i]
         tally = card_tally(card)
         running += tally
-        g[at(PREFIX, i + 1)] = running
+        t[at(PREFIX, i + 1)] = running
         first = value_of(card)
         stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
-        g[at(BY_VALUE, first)] += tally & in_range
-        g[at(BY_VALUE, stop)] -= tally & in_range
+        t[at(BY_VALUE, first)] += tally & in_range
+        t[at(BY_VALUE, stop)] -= tally & in_range
         i += 1
     for v in range(1, N_VALUES):
-        g[BY_VALUE + v] += g[BY_VALUE + v - 1]
+        t[BY_VALUE + v] += t[BY_VALUE + v - 1]
 
 
 @hot
-def score_after_play(g, played, counts, sums, threshold):
+def score_after_play(t, parade_n, played, counts, sums, threshold):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
     ``counts`` and ``sums`` are the seat's collection as packed words, ``threshold`` its
     majority thresholds (``packed.majority_threshold``). What the play takes (rules: Removal)
-    comes from the tables of ``tabulate_takings``: in the played colour's field, every card of
-    that colour in removal mode; in the other fields, the cards in removal mode of value
-    ``<= v``.
+    comes from the tables ``t`` of ``tabulate_takings`` (for a parade of ``parade_n`` cards):
+    in the played colour's field, every card of that colour in removal mode; in the other
+    fields, the cards in removal mode of value ``<= v``.
     """
     own_colour = colour_field(played)
-    gained = (g[at(BY_VALUE, value_of(played))] & ~own_colour) | (
-        g[at(PREFIX, removal_end(g[PARADE_N], played))] & own_colour
+    gained = (t[at(BY_VALUE, value_of(played))] & ~own_colour) | (
+        t[at(PREFIX, removal_end(parade_n, played))] & own_colour
     )
     return score_against(counts + tally_counts(gained), sums + tally_sums(gained), threshold)
 
 
 @hot_inline
-def greedy_play(g, seat):
-    """Hand index of the card minimising the seat's score after taking.
+def greedy_play(g, seat, t):
+    """Hand index of the card minimising the seat's score after taking (``t``: the takings
+    table, ``new_takings``).
 
     Ties: the highest value, then the lowest card id. Every one of the ``HAND_SIZE`` hand
     slots is scored (a fixed count: the loop is unrolled, with no branch to mispredict);
     slots past the hand hold stale card ids (hands start zeroed and only ever hold cards),
     and a high bit in their key keeps them from winning.
     """
-    tabulate_takings(g)
+    tabulate_takings(g, t)
     counts = g[at(COUNTS, seat)]
     sums = g[at(SUMS, seat)]
     threshold = majority_threshold(other_best(g, seat), g[MARGIN])
     hand_n = g[at(HAND_N, seat)]
+    parade_n = g[PARADE_N]
     best = np.int64(1) << 62
     for k in range(HAND_SIZE):  # a fixed count, unrolled; slots past the hand never win
         card = g[hand_at(seat, k)]
-        score = score_after_play(g, card, counts, sums, threshold)
+        score = score_after_play(t, parade_n, card, counts, sums, threshold)
         best = min(best, greedy_key(score, card, k) | (np.int64(k >= hand_n) << 61))
     return best & HAND_INDEX_MASK
 
@@ -202,8 +213,8 @@ def greedy_discard(g, seat):
 
 @hot
 def copy_state(source, target):
-    """Copy a game state, not its scratch (a loop: a ``hot`` function may not allocate)."""
-    for i in range(SCRATCH):
+    """Copy a game state (a loop: a ``hot`` function may not allocate)."""
+    for i in range(STATE_SIZE):
         target[i] = source[i]
 
 
@@ -232,13 +243,14 @@ def determinize(g, seat, rng, unseen):
 
 
 @hot
-def play_out_greedy(g, seat, rng, no_trace):
-    """Finish the game from ``g`` with every seat greedy (no shuffling: draws in order)."""
+def play_out_greedy(g, seat, rng, t, no_trace):
+    """Finish the game from ``g`` with every seat greedy (no shuffling: draws in order; ``t``:
+    greedy's takings table)."""
     players = g[PLAYERS]
     done = finish_turn(g, seat, rng, False, no_trace)
     while not done:
         seat = next_seat(seat, players)
-        play_card(g, seat, greedy_play(g, seat), no_trace)
+        play_card(g, seat, greedy_play(g, seat, t), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
     for s in range(players):  # simultaneous: every choice is made before any is applied
         g[DISCARD + s] = greedy_discard(g, s)
@@ -247,14 +259,15 @@ def play_out_greedy(g, seat, rng, no_trace):
 
 
 @hot
-def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
+def rollout_play(g, seat, rng, spare, unseen, totals, t, no_trace):
     """Determinized Monte Carlo: the hand card with the best mean margin over greedy play-outs.
 
     For each of ``ROLLOUTS_PER_DECISION`` deals of the unseen cards (the same deals for every
     candidate, so candidates are compared on common random numbers), each candidate card is
     played and the game finished with every seat greedy; the margin is the best opponent's
     final score minus the seat's own (higher is better). Ties: greedy's tie-break (``greedy_key``).
-    ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card.
+    ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card,
+    ``t`` greedy's takings table.
     """
     sample = spare[0]
     trial = spare[1]
@@ -266,7 +279,7 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
         for k in range(n_cards):
             copy_state(sample, trial)
             play_card(trial, seat, k, no_trace)
-            play_out_greedy(trial, seat, rng, no_trace)
+            play_out_greedy(trial, seat, rng, t, no_trace)
             best_other = -1
             for other in range(g[PLAYERS]):
                 if other != seat:
@@ -445,11 +458,12 @@ def last_keep_change(g, seat, k, counts, sums, after, threshold):
 
 
 @hot
-def weighted_play(g, seat, params):
+def weighted_play(g, seat, params, t):
     """Hand index of the card whose play features (``FEATURES`` 0 .. 12) have the highest
     weighted sum, with the seat's weights; ties: greedy's (the highest value, then the lowest
-    card id). A feature of weight 0 is not computed (its term is 0 whatever its value)."""
-    tabulate_takings(g)
+    card id). A feature of weight 0 is not computed (its term is 0 whatever its value).
+    ``t``: the takings table (``new_takings``)."""
+    tabulate_takings(g, t)
     counts = g[at(COUNTS, seat)]
     sums = g[at(SUMS, seat)]
     threshold = majority_threshold(other_best(g, seat), g[MARGIN])
@@ -485,8 +499,8 @@ def weighted_play(g, seat, params):
     for k in range(g[at(HAND_N, seat)]):
         card = g[hand_at(seat, k)]
         own_colour = colour_field(card)
-        gained = (g[at(BY_VALUE, value_of(card))] & ~own_colour) | (
-            g[at(PREFIX, removal_end(parade_n, card))] & own_colour
+        gained = (t[at(BY_VALUE, value_of(card))] & ~own_colour) | (
+            t[at(PREFIX, removal_end(parade_n, card))] & own_colour
         )
         got_counts = tally_counts(gained)
         c1 = counts + got_counts
