@@ -30,21 +30,21 @@ from montecards.engine.user import (
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
-    HAND_N,
     PAIRS,
     SIX_COLOURS,
     STATE_SIZE,
-    TRIGGER,
-    TURNS,
     collection_size,
     finish_turn,
-    hand_at,
     keep_cards,
     next_seat,
     play_card,
     seat_score,
     set_up,
     win_shares,
+    hand_card,
+    hand_len,
+    trigger_of,
+    turn_count,
 )
 from montecards.games.parade import search as tree_search
 from montecards.games.parade.search import borrow_space, search_space, set_key
@@ -162,8 +162,8 @@ def _weighted_option(options):
 
 @hot
 def find_in_hand(g, seat, card):
-    for k in range(g[HAND_N + seat]):
-        if g[hand_at(seat, k)] == card:
+    for k in range(hand_len(g, seat)):
+        if hand_card(g, seat, k) == card:
             return k
     return -1
 
@@ -198,11 +198,11 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
             move = ask_user(g, seat, DECISION_PLAY, seats)
             return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
     if strategy == RANDOM:
-        return bounded(choice_rng, g[HAND_N + seat])
+        return bounded(choice_rng, hand_len(g, seat))
     if strategy == GREEDY:
         return greedy_play(g, seat, takings)
     if strategy == SCRIPTED:
-        return find_in_hand(g, seat, script_plays[g[TURNS]])
+        return find_in_hand(g, seat, script_plays[turn_count(g)])
     if weighted is not None:
         if strategy == WEIGHTED or strategy == TUNED:
             return weighted_play(g, seat, params, takings)
@@ -286,7 +286,7 @@ def play_game(
     done = False
     while not done:
         strategy = strategies[seat]
-        if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
+        if strategy == SCRIPTED and turn_count(g) >= script_plays.shape[0]:
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
@@ -297,11 +297,11 @@ def play_game(
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
-            log_choice(log, slot, play_move(g[hand_at(seat, k)]))
+            log_choice(log, slot, play_move(hand_card(g, seat, k)))
         play_card(g, seat, k, trace)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
         seat = next_seat(seat, players)
-    if strategies[0] == SCRIPTED and g[TURNS] != script_plays.shape[0]:
+    if strategies[0] == SCRIPTED and turn_count(g) != script_plays.shape[0]:
         return ERR_TOO_MANY_PLAYS
     for s in range(players):  # simultaneous: every choice is made before any is applied
         if log is not None:
@@ -313,8 +313,8 @@ def play_game(
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
         if log is not None:
             pair = seat_tmp[SEAT_DISCARD, s]
-            first = g[hand_at(s, PAIRS[pair, 0])]
-            second = g[hand_at(s, PAIRS[pair, 1])]
+            first = hand_card(g, s, PAIRS[pair, 0])
+            second = hand_card(g, s, PAIRS[pair, 1])
             log_choice(log, slot, discard_move(first, second))
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
@@ -328,8 +328,8 @@ def write_row(g, players, seat_tmp, row):
         seat_tmp[SEAT_SCORE, s] = seat_score(g, s)
         seat_tmp[SEAT_SIZE, s] = collection_size(g, s)
     win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE])
-    row[COL_TURNS] = g[TURNS]
-    row[COL_SIX_COLOURS] = 1 if g[TRIGGER] == SIX_COLOURS else 0
+    row[COL_TURNS] = turn_count(g)
+    row[COL_SIX_COLOURS] = 1 if trigger_of(g) == SIX_COLOURS else 0
     for s in range(players):
         row[FIRST_SEAT_COL + s] = seat_tmp[SEAT_SHARE, s]
         row[FIRST_SEAT_COL + players + s] = seat_tmp[SEAT_SCORE, s]
