@@ -264,7 +264,8 @@ def check_kernel_agrees_with_oracle(
 
 
 def _player_counts(spec, params: dict[str, Any]) -> list[int]:
-    """The player counts whose parameter check accepts ``params``."""
+    """The player counts whose parameter checks accept ``params``: every ``Param.check`` and
+    the spec's ``check_params`` (a rule between parameters), both run by ``resolve_params``."""
     counts = []
     for players in range(spec.min_players, spec.max_players + 1):
         try:

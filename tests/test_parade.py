@@ -178,14 +178,15 @@ def test_greedy_scores_every_play_like_the_oracle(deck, length, mine, theirs, pl
     for i, card in enumerate(parade_cards):
         g[rules.PARADE + i] = card
     g[rules.PARADE_N] = length
-    strategies.tabulate_takings(g)
+    takings = strategies.new_takings()
+    strategies.tabulate_takings(g, takings)
     others = rules.other_best(g, 0)
     for played in hand:
         _, taken = naive.resolve_play([label(c) for c in parade_cards], label(played))
         labels = [[label(c) for c in cards] for cards in collections]
         expected = naive.score_collections([labels[0] + taken] + labels[1:], players, margin)[0]
         threshold = packed.majority_threshold(others, g[rules.MARGIN])
-        got = strategies.score_after_play(g, played, g[rules.COUNTS], g[rules.SUMS], threshold)
+        got = strategies.score_after_play(takings, length, played, g[rules.COUNTS], g[rules.SUMS], threshold)
         assert got == expected
 
 

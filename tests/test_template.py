@@ -80,6 +80,13 @@ def test_a_rule_between_two_parameters_is_refused():
         mc.simulate("template", n=10, players=6, params={"hand_size": 6}, progress=False)
     with pytest.raises(InputError, match="need 36 cards"):
         play_scripted(deck=list(range(30)), players=6, plays=[], params={"hand_size": 6})
+    spec = games.get("template")
+    with pytest.raises(InputError, match="need 36 cards"):
+        spec.resolve_params(6, {"hand_size": "6"})  # the spec's check_params, in resolve_params
+    assert spec.resolve_params(5, {"hand_size": "6"})["hand_size"] == 6
+    # the conformance check plays a parameter set only at the player counts it fits
+    assert testing._player_counts(spec, {"hand_size": 6}) == [2, 3, 4, 5]
+    assert testing._player_counts(spec, {"deck_size": 12, "hand_size": 3}) == [2, 3, 4]
 
 
 def test_illegal_scripts_are_refused():

@@ -216,6 +216,25 @@ def test_trace_is_the_run_game_and_round_trips():
     assert sorted(tulips.script_from_trace(raw, 5)["deck"]) == list(range(96))
 
 
+def test_a_trace_that_overflows_its_buffer_raises(monkeypatch):
+    """``engine/trace.py``'s rule: a game with more events than the buffer holds is counted on
+    and reading it raises, never a silently cut trace."""
+    from montecards.engine.trace import TraceOverflowError
+    from montecards.games.tulips import game
+
+    full, _ = tulips.kernel_trace(77, 13, 4, None, ["greedy"])
+    small = 10
+    assert full.shape[0] > small
+    monkeypatch.setattr(game, "_new_trace", lambda: np.zeros((small + 1, R.TRACE_COLS), np.int64))
+    with pytest.raises(TraceOverflowError, match=f"recorded {full.shape[0]} events, more than .* {small}"):
+        tulips.kernel_trace(77, 13, 4, None, ["greedy"])
+    with pytest.raises(TraceOverflowError):
+        tulips.trace(77, 13, 4, None, ["greedy"])
+    exact = full.shape[0]
+    monkeypatch.setattr(game, "_new_trace", lambda: np.zeros((exact + 1, R.TRACE_COLS), np.int64))
+    assert (tulips.kernel_trace(77, 13, 4, None, ["greedy"])[0] == full).all()
+
+
 def test_script_from_trace_replays_the_game():
     """``play_scripted(**script_from_trace(...))`` replays a traced game: the same row."""
     for index, (players, params) in enumerate([(2, None), (4, MODEL_VARIANTS[0]), (6, MODEL_VARIANTS[1])]):

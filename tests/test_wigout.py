@@ -355,6 +355,36 @@ def test_determinism_chunks_trace_and_common_decks():
     assert decks[0] == decks[1] == decks[2]
 
 
+def test_a_trace_that_overflows_its_buffer_raises_or_is_played_again(monkeypatch):
+    """``engine/trace.py``'s rule: events beyond the buffer are counted, and reading the
+    buffer raises (never a silently cut trace); ``trace`` then plays the game again with a
+    larger buffer and gives the very same events."""
+    from montecards.engine.trace import TraceOverflowError, events_of
+    from montecards.games.wigout import game, kernel, rules
+
+    strategies = ["random", "greedy", "singles_first", "random"]
+    events, row = wigout.trace(42, 7, 4, None, strategies)
+    packed = SPEC.pack_params(4, SPEC.resolve_params(4, None))
+    codes = SPEC.strategy_array(SPEC.strategy_codes(4, strategies))
+    small = np.zeros((11, rules.TRACE_WIDTH), np.float64)
+    kernel.trace_one(np.uint64(42), 7, 4, packed, codes, kernel.kernel_options(codes),
+                     np.zeros_like(row), small, None, None)
+    assert small[0, 0] > 10
+    with pytest.raises(TraceOverflowError, match="more than its trace buffer's 10"):
+        events_of(small)
+    made = []
+    real = game._new_trace
+
+    def tiny_first(params, factor=1):
+        made.append(factor)
+        return np.zeros((11, rules.TRACE_WIDTH), np.float64) if factor == 1 else real(params, factor)
+
+    monkeypatch.setattr(game, "_new_trace", tiny_first)
+    again, row_again = wigout.trace(42, 7, 4, None, strategies)
+    assert made == [1, 4]
+    assert again.equals(events) and (row_again == row).all()
+
+
 # --- parameters --------------------------------------------------------------------------------
 
 def _bad(players, params, match):

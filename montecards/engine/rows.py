@@ -30,7 +30,9 @@ SCORE_BLOCK = SEAT_COLUMNS.index("score")
 @hot_inline
 def share_win(keys, players, finished, shares):
     """``shares[s]``: seat ``s``'s share of the win, in ``WIN_UNIT``: the seats with the lowest
-    ``keys`` share it equally; nobody wins an unfinished game."""
+    ``keys`` share it equally; nobody wins an unfinished game. ``shares`` may be ``keys``
+    itself (each share is written after its own key was last read), so a game can write its
+    keys into the row's ``win`` columns and share the win in place."""
     best = keys[0]
     for seat in range(1, players):
         best = min(best, keys[seat])

@@ -37,8 +37,6 @@ GAME_COLUMNS = ("turns", "unfinished")
 SEAT_COLUMNS = ("win", "score")
 
 
-
-
 @dataclass(frozen=True)
 class Param:
     """One rule or model parameter of a game.
@@ -136,6 +134,12 @@ class GameSpec:
     weighted: dict[str, Weights] = field(default_factory=dict)
     """The built-ins that read run-time weights (``engine/weights.py``), by name: their
     features, default weights and tuning bounds."""
+    check_params: Callable[[int, dict[str, Any]], None] | None = None
+    """A rule between parameters (or between a parameter and the player count) that no single
+    ``Param.check`` can see: ``(players, resolved) -> None``, raising ``InputError`` in one
+    line. :meth:`resolve_params` calls it after every ``Param.check``, so runs, traces,
+    scripted games and ``montecards.testing`` (which finds the player counts a parameter set
+    fits through ``resolve_params``) all refuse the same parameters."""
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)
@@ -157,7 +161,8 @@ class GameSpec:
         return int(players)
 
     def resolve_params(self, players: int, given: dict[str, Any] | None) -> dict[str, Any]:
-        """Defaults overlaid with ``given`` (text values parsed), each checked; raises InputError."""
+        """Defaults overlaid with ``given`` (text values parsed), each checked, then checked
+        together (``check_params``); raises InputError."""
         given = dict(given or {})
         resolved = {}
         for name in given:
@@ -170,6 +175,8 @@ class GameSpec:
             else:
                 value = p.default_for(players)
             resolved[p.name] = p.check(value, players)
+        if self.check_params is not None:
+            self.check_params(players, resolved)
         return resolved
 
     @property
@@ -224,9 +231,7 @@ class GameSpec:
         """A seat of the weighted built-in ``name`` with ``weights`` (checked: InputError)."""
         if name not in self.weighted:
             takes = ", ".join(self.weighted) or "none"
-            raise InputError(
-                f"{self.name}'s built-in {name} takes no weights (built-ins that do: {takes})"
-            )
+            raise InputError(f"{self.name}'s built-in {name} takes no weights (built-ins that do: {takes})")
         return WeightedSeat(name, self.weighted[name].check(name, weights))
 
     def strategy_array(self, names: Sequence[Any]) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Trace buffers: one rule for every game's event recording, and for a buffer that overflows.
 
-A trace buffer is a 2-D int64 array: row 0, column 0 counts the events of the game; event
+A trace buffer is a 2-D int64 (or float64, for a game that records times) array: row 0, column 0 counts the events of the game; event
 ``k`` (from 0) is row ``k + 1``. Runs pass an empty ``(0, width)`` buffer, and recording is
 then a no-op. When a game records more events than the buffer holds, the count goes on (so
 the overflow is known) and the events that do not fit are dropped; reading the buffer
@@ -19,9 +19,9 @@ def trace_slot(trace):
     """The row the next event goes to (counting it), or -1 when not tracing or the buffer is full."""
     if trace.shape[0] == 0:
         return -1
-    k = trace[0, 0] + 1
+    k = np.int64(trace[0, 0]) + 1  # an int64 row also for a float64 buffer (Wig Out!'s times)
     trace[0, 0] = k
-    return k if k < trace.shape[0] else -1
+    return k if k < trace.shape[0] else np.int64(-1)
 
 
 class TraceOverflowError(RuntimeError):

@@ -20,7 +20,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
+from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.games.anomia.cards import MAX_PLAYERS
 from montecards.games.anomia.rules import (
     ERR_BAD_TIEBREAK,
@@ -44,7 +44,6 @@ from montecards.games.anomia.rules import (
     TRACE_WIDTH,
     activate_wild,
     add_to,
-    best_score,
     cards_in_play,
     clear_table,
     code_of,
@@ -72,7 +71,6 @@ from montecards.games.anomia.rules import (
     resolve_face_off,
     score,
     scripted,
-    seats_with,
     set_deck_card,
     set_scripted,
     shuffle_deck,
@@ -108,6 +106,7 @@ COL_LONGEST = 4
 COL_WILD_FACE_OFFS = 5
 COL_TIES = 6
 FIRST_SEAT_COL = 7
+WON_BLOCK = SCORE_BLOCK + 1  # the seat output after win and score (``SPEC.seat_outputs``)
 
 
 @njit(cache=True)
@@ -297,7 +296,9 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
 
 @hot
 def write_row(g, err, rows, r):
-    """Outputs of a finished game into ``rows[r]``: the most cards won wins, ties share."""
+    """Outputs of a finished game into ``rows[r]``: the most cards won wins, ties share
+    (``engine.rows.share_win``, in place: the key, lowest best, is minus the cards won); a game
+    stopped by an error has no winner."""
     players = players_of(g)
     rows[r, COL_TURNS] = draws(g)
     rows[r, COL_UNFINISHED] = 1 if err != ERR_NONE else 0
@@ -306,13 +307,12 @@ def write_row(g, err, rows, r):
     rows[r, COL_LONGEST] = count(g, H_LONGEST)
     rows[r, COL_WILD_FACE_OFFS] = count(g, H_WILD_FACE_OFFS)
     rows[r, COL_TIES] = count(g, H_TIES)
-    best = best_score(g)
-    tied = seats_with(g, best)
+    wins = rows[r, FIRST_SEAT_COL : FIRST_SEAT_COL + players]
     for s in range(players):
-        win = WIN_UNIT // tied if score(g, s) == best and err == ERR_NONE else 0
-        rows[r, FIRST_SEAT_COL + s] = win
-        rows[r, FIRST_SEAT_COL + players + s] = score(g, s)
-        rows[r, FIRST_SEAT_COL + 2 * players + s] = face_offs_won(g, s)
+        wins[s] = -score(g, s)
+        rows[r, seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
+        rows[r, seat_column(FIRST_SEAT_COL, players, WON_BLOCK, s)] = face_offs_won(g, s)
+    share_win(wins, players, err == ERR_NONE, wins)
 
 
 @njit(cache=True)

@@ -576,24 +576,6 @@ def end_chain(g, chain):
 # --- end of game -----------------------------------------------------------------------------
 
 
-@hot_inline
-def best_score(g):
-    best = score(g, 0)
-    for seat in range(1, players_of(g)):
-        best = max(best, score(g, seat))
-    return best
-
-
-@hot_inline
-def seats_with(g, best):
-    """How many seats have the score ``best``."""
-    k = 0
-    for seat in range(players_of(g)):
-        if score(g, seat) == best:
-            k += 1
-    return k
-
-
 @hot
 def fail(g, err, a, b, c):
     """Stop the game with ``err``: its details go into the ``H_ERR_*`` slots (the face-off

@@ -27,7 +27,7 @@ from numba.extending import overload
 from montecards.engine.borrow import keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
+from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
     ask,
@@ -142,6 +142,8 @@ COL_UNFINISHED = 1
 COL_BUMPS = 2
 COL_DISCARDS = 3
 FIRST_SEAT_COL = 4
+# the seat outputs after win and score, in ``SPEC.seat_outputs``' order
+MADE_BLOCK, SUFFERED_BLOCK, DISCARDS_BLOCK = range(SCORE_BLOCK + 1, SCORE_BLOCK + 4)
 
 # scripted decisions: one row per turn
 D_TYPE = 0  # 1 play, 2 discard
@@ -408,23 +410,22 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
 
 @hot
 def write_row(g, players, row):
+    """The finished game's row. The winners (the seat, or the team, that finished first) share
+    the win (``engine.rows.share_win``, in place: the key, lowest best, is 0 for a winner and 1
+    for the others); an unfinished game has no winner."""
     won = g[S_WON]
     row[COL_TURNS] = g[S_TURNS]
     row[COL_UNFINISHED] = 1 - won
     row[COL_BUMPS] = g[S_BUMPS]
     row[COL_DISCARDS] = g[S_DISCARDS]
-    winners = 0
+    wins = row[FIRST_SEAT_COL : FIRST_SEAT_COL + players]
     for s in range(players):
-        winners += g[winner_at(s)]
-    for s in range(players):
-        share = 0
-        if won and g[winner_at(s)]:
-            share = WIN_UNIT // winners
-        row[FIRST_SEAT_COL + s] = share
-        row[FIRST_SEAT_COL + players + s] = in_castle(g, s)
-        row[FIRST_SEAT_COL + 2 * players + s] = g[made_at(s)]
-        row[FIRST_SEAT_COL + 3 * players + s] = g[suffered_at(s)]
-        row[FIRST_SEAT_COL + 4 * players + s] = g[discarded_at(s)]
+        wins[s] = 1 - g[winner_at(s)]
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = in_castle(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, MADE_BLOCK, s)] = g[made_at(s)]
+        row[seat_column(FIRST_SEAT_COL, players, SUFFERED_BLOCK, s)] = g[suffered_at(s)]
+        row[seat_column(FIRST_SEAT_COL, players, DISCARDS_BLOCK, s)] = g[discarded_at(s)]
+    share_win(wins, players, won != 0, wins)
 
 
 @njit(cache=True)

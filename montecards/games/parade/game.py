@@ -264,7 +264,7 @@ def score(collections: Sequence[Sequence[str]], two_player_margin: int = 2) -> d
     scores = np.array([rules.seat_score(g, s) for s in range(players)], dtype=np.int64)
     sizes = np.array([len(c) for c in collections], dtype=np.int64)
     shares = np.zeros(players, dtype=np.int64)
-    rules.win_shares(scores, sizes, players, shares, WIN_UNIT)
+    rules.win_shares(scores, sizes, players, shares)
     return {"scores": scores.tolist(), "win_share": (shares / WIN_UNIT).tolist()}
 
 

@@ -17,7 +17,6 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
 from montecards.engine.user import (
     USER,
     ask,
@@ -31,21 +30,21 @@ from montecards.engine.user import (
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
-    HAND_N,
     PAIRS,
     SIX_COLOURS,
     STATE_SIZE,
-    TRIGGER,
-    TURNS,
     collection_size,
     finish_turn,
-    hand_at,
     keep_cards,
     next_seat,
     play_card,
     seat_score,
     set_up,
     win_shares,
+    hand_card,
+    hand_len,
+    trigger_of,
+    turn_count,
 )
 from montecards.games.parade import search as tree_search
 from montecards.games.parade.search import borrow_space, search_space, set_key
@@ -60,6 +59,7 @@ from montecards.games.parade.strategies import (
     WEIGHTED,
     greedy_discard,
     greedy_play,
+    new_takings,
     rollout_play,
     weighted_discard,
     weighted_play,
@@ -110,7 +110,7 @@ SEAT_DISCARD = 3
 @njit(cache=True)
 def new_work():
     """(game state, deck stream, choice stream, per-seat scratch table, empty trace, empty
-    script plays, empty script discards)."""
+    script plays, empty script discards, the strategies' takings table)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
@@ -119,6 +119,7 @@ def new_work():
         np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
+        new_takings(),
     )
 
 
@@ -161,8 +162,8 @@ def _weighted_option(options):
 
 @hot
 def find_in_hand(g, seat, card):
-    for k in range(g[HAND_N + seat]):
-        if g[hand_at(seat, k)] == card:
+    for k in range(hand_len(g, seat)):
+        if hand_card(g, seat, k) == card:
             return k
     return -1
 
@@ -179,7 +180,7 @@ def ask_user(g, seat, kind, seats):
 
 @hot_inline
 def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-                script_plays, seats):
+                script_plays, seats, takings):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
     strategy's index outside the legal moves). ``params``: the run's parameter vector (the
     weighted built-ins read their seat's weights from its end, ``engine.weights``).
@@ -189,28 +190,29 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
     None in kernels compiled without ``weighted`` and ``tuned`` (``weighted_option``);
     ``search`` the tree search's space (``search.py``), or None likewise; ``deck_rng`` is read
     by ``omniscient`` alone; ``seats`` the user seats, or None in kernels compiled without them
-    (runs of built-in strategies only).
+    (runs of built-in strategies only); ``takings`` the strategies' table
+    (``strategies.new_takings``).
     """
     if seats is not None:  # (a test of the argument alone: numba prunes it in runs of built-ins)
         if strategy == USER:
             move = ask_user(g, seat, DECISION_PLAY, seats)
             return -1 if move < 0 else find_in_hand(g, seat, move_card(move))
     if strategy == RANDOM:
-        return bounded(choice_rng, g[HAND_N + seat])
+        return bounded(choice_rng, hand_len(g, seat))
     if strategy == GREEDY:
-        return greedy_play(g, seat)
+        return greedy_play(g, seat, takings)
     if strategy == SCRIPTED:
-        return find_in_hand(g, seat, script_plays[g[TURNS]])
+        return find_in_hand(g, seat, script_plays[turn_count(g)])
     if weighted is not None:
         if strategy == WEIGHTED or strategy == TUNED:
-            return weighted_play(g, seat, params)
+            return weighted_play(g, seat, params, takings)
     if search is not None:
         if strategy == ISMCTS or strategy == OMNISCIENT:
             return tree_search.play(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
-    return rollout_play(g, seat, choice_rng, spare, unseen, totals, no_trace)
+    return rollout_play(g, seat, choice_rng, spare, unseen, totals, takings, no_trace)
 
 
 @hot
@@ -265,7 +267,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, trace, no_trace, script_plays, script_discards, seats=None, log=None,
+    seat_tmp, takings, trace, no_trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -284,22 +286,22 @@ def play_game(
     done = False
     while not done:
         strategy = strategies[seat]
-        if strategy == SCRIPTED and g[TURNS] >= script_plays.shape[0]:
+        if strategy == SCRIPTED and turn_count(g) >= script_plays.shape[0]:
             return ERR_TOO_FEW_PLAYS
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
         k = choose_play(
             g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-            script_plays, seats,
+            script_plays, seats, takings,
         )
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
         if log is not None:
-            log_choice(log, slot, play_move(g[hand_at(seat, k)]))
+            log_choice(log, slot, play_move(hand_card(g, seat, k)))
         play_card(g, seat, k, trace)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
         seat = next_seat(seat, players)
-    if strategies[0] == SCRIPTED and g[TURNS] != script_plays.shape[0]:
+    if strategies[0] == SCRIPTED and turn_count(g) != script_plays.shape[0]:
         return ERR_TOO_MANY_PLAYS
     for s in range(players):  # simultaneous: every choice is made before any is applied
         if log is not None:
@@ -311,8 +313,8 @@ def play_game(
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
         if log is not None:
             pair = seat_tmp[SEAT_DISCARD, s]
-            first = g[hand_at(s, PAIRS[pair, 0])]
-            second = g[hand_at(s, PAIRS[pair, 1])]
+            first = hand_card(g, s, PAIRS[pair, 0])
+            second = hand_card(g, s, PAIRS[pair, 1])
             log_choice(log, slot, discard_move(first, second))
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
@@ -325,9 +327,9 @@ def write_row(g, players, seat_tmp, row):
     for s in range(players):
         seat_tmp[SEAT_SCORE, s] = seat_score(g, s)
         seat_tmp[SEAT_SIZE, s] = collection_size(g, s)
-    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE], WIN_UNIT)
-    row[COL_TURNS] = g[TURNS]
-    row[COL_SIX_COLOURS] = 1 if g[TRIGGER] == SIX_COLOURS else 0
+    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE])
+    row[COL_TURNS] = turn_count(g)
+    row[COL_SIX_COLOURS] = 1 if trigger_of(g) == SIX_COLOURS else 0
     for s in range(players):
         row[FIRST_SEAT_COL + s] = seat_tmp[SEAT_SHARE, s]
         row[FIRST_SEAT_COL + players + s] = seat_tmp[SEAT_SCORE, s]
@@ -354,19 +356,19 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards = work
+    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards, takings = work
     seed_game(work, seed, index, search)
     margin = np.int64(params[PARAM_MARGIN])
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, trace, no_trace, no_plays, no_discards,
+            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, trace, no_trace, no_plays, no_discards, seats, log,
+            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)
@@ -385,7 +387,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
-        owned[4], owned[5], owned[6],
+        owned[4], owned[5], owned[6], borrow(owned[7]),
     )
     rollout_owned = new_rollout_space(options)
     rollout = borrow_all(rollout_owned)
@@ -403,8 +405,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             seed_game(work, seed, start + g, search)
             if play_game(
                 work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-                work[2], True, rollout, weighted, search, work[3], work[4], work[4], work[5],
-                work[6],
+                work[2], True, rollout, weighted, search, work[3], work[7], work[4], work[4],
+                work[5], work[6],
             ) == ERR_NONE:
                 write_row(work[0], players, work[3], rows[g])
         elif play_one(
@@ -478,12 +480,12 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
     seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _ = new_work()
+    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _, takings = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
-        None, None, seat_tmp, trace, no_trace, plays, discards,
+        None, None, seat_tmp, takings, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, seat_tmp, row)

@@ -3,14 +3,16 @@
 The whole state of a game lives in one int64 array ``g`` (offsets below): one array means
 no reference counting between calls, and copying a game (for rollouts) is one memcpy.
 
-* ``DECK``: the 66 card ids; the first ``g[DRAWN]`` are dealt or drawn, in order (top first);
-* ``HANDS + seat * HAND_SIZE + k`` for ``k < g[HAND_N + seat]``: each player's hand;
-* ``PARADE + i`` for ``i < g[PARADE_N]``: the parade, front first, end last;
+* ``DECK``: the 66 card ids; the first ``n_drawn(g)`` are dealt or drawn, in order (top first);
+* ``HANDS + seat * HAND_SIZE + k`` for ``k < hand_len(g, seat)``: each player's hand;
+* ``PARADE + i`` for ``i < parade_len(g)``: the parade, front first, end last;
 * ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
   printed values per colour (all that scoring needs), one packed word each (``packed``: one
   10-bit field per colour; ``count_of`` and ``sum_of`` read a colour);
-* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied;
-* ``SCRATCH`` onwards: the strategies' working space (neither reset nor copied).
+* ``DISCARD + seat``: each seat's final-discard choice, made before any is applied.
+
+The strategies keep their working space out of the state, in arrays of their own
+(``strategies.new_takings``).
 
 The turn-loop functions are ``hot`` (no reference counting, no allocation) and the removal
 loops are branch-free: whether a parade card is taken is data, not control flow, because
@@ -37,13 +39,13 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.rows import share_win
 from montecards.games.parade.cards import (
     COLOUR_OF,
     HAND_SIZE,
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
-    N_VALUES,
     OPENING_PARADE,
     VALUE_OF,
     value_of,
@@ -75,9 +77,7 @@ TRIGGER = DRAWN + 4
 PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
-SCRATCH = DISCARD + MAX_PLAYERS
-SCRATCH_SIZE = (N_CARDS + 1) + (N_VALUES + 1)
-STATE_SIZE = SCRATCH + SCRATCH_SIZE
+STATE_SIZE = DISCARD + MAX_PLAYERS
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -120,16 +120,97 @@ def at(offset, i):
     return np.uint64(offset + i)
 
 
+# Named reads of the state: inlined one-liners on constant offsets, with the unsigned cast
+# inside (writes keep ``g[at(...)] = ...``). They compile to the very loads they replace.
+
+
+@njit(cache=True, inline="always")
+def hand_card(g, seat, k):
+    """The card at position ``k`` of the seat's hand."""
+    return g[hand_at(seat, k)]
+
+
+@njit(cache=True, inline="always")
+def hand_len(g, seat):
+    """How many cards the seat holds."""
+    return g[at(HAND_N, seat)]
+
+
+@njit(cache=True, inline="always")
+def parade_card(g, i):
+    """The parade's card at position ``i`` (0: the front)."""
+    return g[at(PARADE, i)]
+
+
+@njit(cache=True, inline="always")
+def parade_len(g):
+    """How many cards the parade holds."""
+    return g[PARADE_N]
+
+
+@njit(cache=True, inline="always")
+def deck_card(g, k):
+    """The ``k``-th card of the deck order (the first ``n_drawn`` are dealt or drawn)."""
+    return g[at(DECK, k)]
+
+
+@njit(cache=True, inline="always")
+def n_drawn(g):
+    """How many cards of the deck are dealt or drawn."""
+    return g[DRAWN]
+
+
+@njit(cache=True, inline="always")
+def counts_word(g, seat):
+    """The seat's collection as its packed per-colour counts (``packed``)."""
+    return g[at(COUNTS, seat)]
+
+
+@njit(cache=True, inline="always")
+def sums_word(g, seat):
+    """The seat's collection as its packed per-colour value sums (``packed``)."""
+    return g[at(SUMS, seat)]
+
+
+@njit(cache=True, inline="always")
+def turn_count(g):
+    """Turns played so far."""
+    return g[TURNS]
+
+
+@njit(cache=True, inline="always")
+def player_count(g):
+    return g[PLAYERS]
+
+
+@njit(cache=True, inline="always")
+def margin_in_force(g):
+    """The majority margin in force (``two_player_margin`` with 2 players, else 0)."""
+    return g[MARGIN]
+
+
+@njit(cache=True, inline="always")
+def last_round_left(g):
+    """Turns left in the last round; -1 before it begins."""
+    return g[LAST_ROUND_LEFT]
+
+
+@njit(cache=True, inline="always")
+def trigger_of(g):
+    """What ended the game: ``NO_TRIGGER``, ``SIX_COLOURS`` or ``DECK_EMPTY``."""
+    return g[TRIGGER]
+
+
 @njit(cache=True, inline="always")
 def count_of(g, seat, colour):
     """How many cards of ``colour`` the seat has collected."""
-    return field(g[COUNTS + seat], colour)
+    return field(counts_word(g, seat), colour)
 
 
 @njit(cache=True, inline="always")
 def sum_of(g, seat, colour):
     """The sum of the printed values of the seat's collected cards of ``colour``."""
-    return field(g[SUMS + seat], colour)
+    return field(sums_word(g, seat), colour)
 
 
 @njit(cache=True, inline="always")
@@ -159,14 +240,14 @@ def record(trace, kind, seat, card, aux):
 @njit(cache=True, inline="always")
 def next_card(g, rng, lazy):
     """The top card of the draw pile: drawn by lazy shuffle from ``rng``, or the next in order."""
-    drawn = g[DRAWN]
+    drawn = n_drawn(g)
     if lazy:  # lazy Fisher-Yates over the undrawn part of the deck
         j = DECK + drawn + bounded(rng, N_CARDS - drawn)
         card = g[j]
-        g[j] = g[DECK + drawn]
+        g[j] = deck_card(g, drawn)
         g[DECK + drawn] = card
     else:
-        card = g[DECK + drawn]
+        card = deck_card(g, drawn)
     g[DRAWN] = drawn + 1
     return card
 
@@ -178,7 +259,7 @@ def set_up(g, players, margin, rng, lazy, trace):
     With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
     ``g[DECK:DECK + 66]`` already holds the explicit deck order.
     """
-    g[DECK + N_CARDS : SCRATCH] = 0
+    g[DECK + N_CARDS : STATE_SIZE] = 0
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0
@@ -230,25 +311,25 @@ def removal_end(parade_n, played):
 @hot_inline
 def play_card(g, seat, hand_index, trace):
     """Play a hand card to the end of the parade and take the cards it removes."""
-    played = g[hand_at(seat, hand_index)]
-    n = g[at(HAND_N, seat)] - 1
-    g[hand_at(seat, hand_index)] = g[hand_at(seat, n)]
+    played = hand_card(g, seat, hand_index)
+    n = hand_len(g, seat) - 1
+    g[hand_at(seat, hand_index)] = hand_card(g, seat, n)
     g[at(HAND_N, seat)] = n
-    record(trace, EV_PLAY, seat, played, g[TURNS])
-    parade_n = g[PARADE_N]
+    record(trace, EV_PLAY, seat, played, turn_count(g))
+    parade_n = parade_len(g)
     end = removal_end(parade_n, played)
     if trace.shape[0] > 0:
         for i in range(end):
-            if taken_mask(played, g[PARADE + i]):
-                record(trace, EV_TAKE, seat, g[PARADE + i], 0)
+            if taken_mask(played, parade_card(g, i)):
+                record(trace, EV_TAKE, seat, parade_card(g, i), 0)
     kept = 0
     takings = 0  # a tally (``packed``): counts and value sums in one word
     # Branch-free: a taken card is overwritten by the next one kept. The bound is re-read on
     # every pass (the stores may change it, as far as the compiler knows), so the loop is not
     # unrolled: an unrolled loop's leftover passes cost a branch the processor mispredicts.
     i = 0
-    while i < g[PARADE_N]:
-        card = g[PARADE + i]
+    while i < parade_len(g):
+        card = parade_card(g, i)
         in_removal_mode = -np.int64(i < end)  # all ones, or zero: the last v cards are safe
         taken = taken_mask(played, card) & in_removal_mode
         takings += card_tally(card) & taken
@@ -263,7 +344,7 @@ def play_card(g, seat, hand_index, trace):
 
 @hot
 def has_six_colours(g, seat):
-    return every_field_set(g[at(COUNTS, seat)])
+    return every_field_set(counts_word(g, seat))
 
 
 @hot_inline
@@ -273,22 +354,22 @@ def finish_turn(g, seat, rng, lazy, trace):
     Returns True when the game's last turn has just been played.
     """
     g[TURNS] += 1
-    if g[LAST_ROUND_LEFT] >= 0:
+    if last_round_left(g) >= 0:
         g[LAST_ROUND_LEFT] -= 1
-        return g[LAST_ROUND_LEFT] == 0
-    if g[DRAWN] < N_CARDS:
+        return last_round_left(g) == 0
+    if n_drawn(g) < N_CARDS:
         card = next_card(g, rng, lazy)
-        g[hand_at(seat, g[at(HAND_N, seat)])] = card
+        g[hand_at(seat, hand_len(g, seat))] = card
         g[at(HAND_N, seat)] += 1
         record(trace, EV_DRAW, seat, card, 0)
     trigger = NO_TRIGGER
     if has_six_colours(g, seat):
         trigger = SIX_COLOURS
-    elif g[DRAWN] == N_CARDS:
+    elif n_drawn(g) == N_CARDS:
         trigger = DECK_EMPTY
     if trigger != NO_TRIGGER:
         g[TRIGGER] = trigger
-        g[LAST_ROUND_LEFT] = g[PLAYERS]  # the next seat .. the triggering seat
+        g[LAST_ROUND_LEFT] = player_count(g)  # the next seat .. the triggering seat
         record(trace, EV_TRIGGER, seat, -1, trigger)
     return False
 
@@ -307,12 +388,12 @@ def other_best(g, seat):
     The other seats are visited from the next one round the table, so the loop has no
     test for the seat itself (with 2 players, no loop at all).
     """
-    players = g[PLAYERS]
+    players = player_count(g)
     other = next_seat(seat, players)
-    best = g[COUNTS + other]
+    best = counts_word(g, other)
     for _ in range(players - 2):
         other = next_seat(other, players)
-        best = field_max(best, g[COUNTS + other])
+        best = field_max(best, counts_word(g, other))
     return best
 
 
@@ -335,7 +416,7 @@ def seat_score(g, seat):
     best = other_best(g, seat)
     total = 0
     for c in range(N_COLOURS):
-        total += colour_score(count_of(g, seat, c), sum_of(g, seat, c), field(best, c), g[MARGIN])
+        total += colour_score(count_of(g, seat, c), sum_of(g, seat, c), field(best, c), margin_in_force(g))
     return total
 
 
@@ -346,18 +427,18 @@ def keep_cards(g, seat, pair, trace):
     The kept pair is ``PAIRS[complement(pair)]``, so keeping needs no per-card test.
     """
     if trace.shape[0] > 0:
-        for k in range(g[HAND_N + seat]):
+        for k in range(hand_len(g, seat)):
             discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
-            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, g[hand_at(seat, k)], 0)
+            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
     kept = complement(pair)
-    collect(g, seat, g[hand_at(seat, PAIRS[kept, 0])])
-    collect(g, seat, g[hand_at(seat, PAIRS[kept, 1])])
+    collect(g, seat, hand_card(g, seat, PAIRS[kept, 0]))
+    collect(g, seat, hand_card(g, seat, PAIRS[kept, 1]))
     g[HAND_N + seat] = 0
 
 
 @hot
 def collection_size(g, seat):
-    return field_total(g[COUNTS + seat])
+    return field_total(counts_word(g, seat))
 
 
 @njit(cache=True, inline="always")
@@ -367,21 +448,15 @@ def rank(score, size):
 
 
 @hot
-def win_shares(scores, sizes, players, shares, unit):
-    """Lowest score wins; then the fewest cards; still tied: ``unit // k`` each (rules: Scoring).
-
-    Seats are compared by ``rank``, one integer each, so that the comparisons compile without
+def win_shares(scores, sizes, players, shares):
+    """Lowest score wins; then the fewest cards; still tied: ``WIN_UNIT // k`` each (rules:
+    Scoring). Each seat's result key is its ``rank`` (one integer, lowest best), written into
+    ``shares`` and shared there by ``engine.rows.share_win``, whose comparisons compile without
     branches (which seat wins is unpredictable).
     """
-    best = rank(scores[0], sizes[0])
-    for seat in range(1, players):
-        best = min(best, rank(scores[seat], sizes[seat]))
-    tied = 0
     for seat in range(players):
-        tied += rank(scores[seat], sizes[seat]) == best
-    share = unit // tied
-    for seat in range(players):
-        shares[seat] = share * (rank(scores[seat], sizes[seat]) == best)
+        shares[seat] = rank(scores[seat], sizes[seat])
+    share_win(shares, players, True, shares)
 
 
 def new_state() -> np.ndarray:

@@ -86,7 +86,7 @@ from montecards.games.parade.rules import (
     seat_score,
     win_shares,
 )
-from montecards.games.parade.strategies import copy_state, greedy_discard, greedy_play
+from montecards.games.parade.strategies import copy_state, greedy_discard, greedy_play, new_takings
 from montecards.rng import bounded, seed_stream
 
 MAX_NODES = 1 << 15
@@ -141,6 +141,7 @@ S_KEY = 8  # uint64 [2]: the game's seed and index (``set_key``)
 S_RNG = 9  # uint64 [2, 4]: the decision's stream, a copy of the deck stream (omniscient)
 S_NO_TRACE = 10  # int64 [0, 4]
 S_SQRT_LOG = 11  # float64 [LOG_TABLE]: sqrt(ln(a))
+S_TAKINGS = 12  # int64 [TAKINGS_SIZE]: greedy play-outs' takings table (``strategies.new_takings``)
 
 
 @njit(cache=True)
@@ -159,6 +160,7 @@ def new_search_space():
         np.zeros((2, 4), np.uint64),
         np.zeros((0, 4), np.int64),
         np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
+        new_takings(),
     )
 
 
@@ -193,7 +195,7 @@ def _borrow_space(space):
     return lambda space: (
         borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
         borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), borrow(space[9]),
-        space[10], borrow(space[11]),
+        space[10], borrow(space[11]), borrow(space[12]),
     )
 
 
@@ -296,7 +298,7 @@ def sample(space, seat, omniscient, n, rng):
 
 
 @hot
-def finish_game(w, last, done, policy, rng, lazy, no_trace):
+def finish_game(w, last, done, policy, rng, lazy, no_trace, takings):
     """Play ``w`` out from the turn after ``last``'s with every seat on ``policy``, then every
     seat's greedy final discard (chosen before any is applied)."""
     players = w[PLAYERS]
@@ -306,7 +308,7 @@ def finish_game(w, last, done, policy, rng, lazy, no_trace):
         if policy == PLAYOUT_RANDOM:
             k = bounded(rng, w[HAND_N + seat])
         else:
-            k = greedy_play(w, seat)
+            k = greedy_play(w, seat, takings)
         play_card(w, seat, k, no_trace)
         done = finish_turn(w, seat, rng, lazy, no_trace)
     for s in range(players):
@@ -323,7 +325,7 @@ def shares_of(w, seats):
     for s in range(players):
         seats[0, s] = seat_score(w, s)
         seats[1, s] = collection_size(w, s)
-    win_shares(seats[0], seats[1], players, seats[2], WIN_UNIT)
+    win_shares(seats[0], seats[1], players, seats[2])
 
 
 @hot
@@ -402,7 +404,7 @@ def iterate(space, w, seat, exploration, policy, rng, lazy, n_nodes):
         if done or depth >= MAX_DEPTH:
             break
         player = next_seat(player, players)
-    finish_game(w, last, done, policy, rng, lazy, no_trace)
+    finish_game(w, last, done, policy, rng, lazy, no_trace, space[S_TAKINGS])
     seats = space[S_SEATS]
     shares_of(w, seats)
     stats[0, VISITS] += 1.0

@@ -36,19 +36,10 @@ from montecards.games.parade.packed import (
     tally_sums,
 )
 from montecards.games.parade.rules import (
-    COUNTS,
     DECK,
     DISCARD,
-    DRAWN,
-    HAND_N,
-    MARGIN,
     PAIRS,
-    PARADE,
-    PARADE_N,
-    LAST_ROUND_LEFT,
-    PLAYERS,
-    SCRATCH,
-    SUMS,
+    STATE_SIZE,
     at,
     complement,
     finish_turn,
@@ -60,6 +51,17 @@ from montecards.games.parade.rules import (
     removal_end,
     seat_score,
     taken_mask,
+    counts_word,
+    deck_card,
+    hand_card,
+    hand_len,
+    last_round_left,
+    margin_in_force,
+    n_drawn,
+    parade_card,
+    parade_len,
+    player_count,
+    sums_word,
 )
 from montecards.rng import shuffle
 
@@ -95,13 +97,22 @@ def greedy_key(score, card, hand_index):
 
 
 # What any play would take from the parade, tabulated once per decision as tallies (``packed``:
-# counts and value sums in one word) in the state's scratch
-PREFIX = SCRATCH  # [k]: the first k parade cards
+# counts and value sums in one word) in the strategies' own per-block array ``t``
+# (``new_takings``), not in the rules' state
+PREFIX = 0  # [k]: the first k parade cards
 BY_VALUE = PREFIX + N_CARDS + 1  # [v]: the cards a play of value v takes by value
+TAKINGS_SIZE = BY_VALUE + N_VALUES + 1
+
+
+@njit(cache=True)
+def new_takings():
+    """The takings table greedy and weighted fill at each decision (``tabulate_takings``):
+    one per block of games, allocated once."""
+    return np.zeros(TAKINGS_SIZE, np.int64)
 
 
 @hot_inline
-def tabulate_takings(g):
+def tabulate_takings(g, t):
     """Fill the tables from which ``score_after_play`` reads what a play would take.
 
     A play of value ``v`` takes from the first ``n - v`` parade cards those of its colour
@@ -111,62 +122,64 @@ def tabulate_takings(g):
     at ``n - i``, and a running sum over ``v`` gives every ``BY_VALUE[v]`` at once. (Tallies
     add like integers, so the difference table may pass through negative fields.)
     """
-    parade_n = g[PARADE_N]
+    parade_n = parade_len(g)
     for v in range(N_VALUES + 1):
-        g[BY_VALUE + v] = 0
+        t[BY_VALUE + v] = 0
     running = 0
-    g[PREFIX] = 0
+    t[PREFIX] = 0
     i = 0
-    while i < g[PARADE_N]:  # re-read on every pass: not unrolled (see rules.play_card)
-        card = g[PARADE + i]
+    while i < parade_len(g):  # re-read on every pass: not unrolled (see rules.play_card)
+        card = parade_card(g, i)
         tally = card_tally(card)
         running += tally
-        g[at(PREFIX, i + 1)] = running
+        t[at(PREFIX, i + 1)] = running
         first = value_of(card)
         stop = min(parade_n - i, N_VALUES)  # from this value on, position i is safe
         in_range = -np.int64(first < stop)  # all ones, or zero (branch-free)
-        g[at(BY_VALUE, first)] += tally & in_range
-        g[at(BY_VALUE, stop)] -= tally & in_range
+        t[at(BY_VALUE, first)] += tally & in_range
+        t[at(BY_VALUE, stop)] -= tally & in_range
         i += 1
     for v in range(1, N_VALUES):
-        g[BY_VALUE + v] += g[BY_VALUE + v - 1]
+        t[BY_VALUE + v] += t[BY_VALUE + v - 1]
 
 
 @hot
-def score_after_play(g, played, counts, sums, threshold):
+def score_after_play(t, parade_n, played, counts, sums, threshold):
     """The seat's score as if the game ended right after playing ``played`` and taking.
 
     ``counts`` and ``sums`` are the seat's collection as packed words, ``threshold`` its
     majority thresholds (``packed.majority_threshold``). What the play takes (rules: Removal)
-    comes from the tables of ``tabulate_takings``: in the played colour's field, every card of
-    that colour in removal mode; in the other fields, the cards in removal mode of value
-    ``<= v``.
+    comes from the tables ``t`` of ``tabulate_takings`` (for a parade of ``parade_n`` cards):
+    in the played colour's field, every card of that colour in removal mode; in the other
+    fields, the cards in removal mode of value ``<= v``.
     """
     own_colour = colour_field(played)
-    gained = (g[at(BY_VALUE, value_of(played))] & ~own_colour) | (
-        g[at(PREFIX, removal_end(g[PARADE_N], played))] & own_colour
+    gained = (t[at(BY_VALUE, value_of(played))] & ~own_colour) | (
+        t[at(PREFIX, removal_end(parade_n, played))] & own_colour
     )
     return score_against(counts + tally_counts(gained), sums + tally_sums(gained), threshold)
 
 
 @hot_inline
-def greedy_play(g, seat):
-    """Hand index of the card minimising the seat's score after taking.
+def greedy_play(g, seat, t):
+    """Hand index of the card minimising the seat's score after taking (``t``: the takings
+    table, ``new_takings``).
 
     Ties: the highest value, then the lowest card id. Every one of the ``HAND_SIZE`` hand
     slots is scored (a fixed count: the loop is unrolled, with no branch to mispredict);
     slots past the hand hold stale card ids (hands start zeroed and only ever hold cards),
     and a high bit in their key keeps them from winning.
     """
-    tabulate_takings(g)
-    counts = g[at(COUNTS, seat)]
-    sums = g[at(SUMS, seat)]
-    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
-    hand_n = g[at(HAND_N, seat)]
+    tabulate_takings(g, t)
+    counts = counts_word(g, seat)
+    sums = sums_word(g, seat)
+    threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
+    hand_n = hand_len(g, seat)
+    parade_n = parade_len(g)
     best = np.int64(1) << 62
     for k in range(HAND_SIZE):  # a fixed count, unrolled; slots past the hand never win
-        card = g[hand_at(seat, k)]
-        score = score_after_play(g, card, counts, sums, threshold)
+        card = hand_card(g, seat, k)
+        score = score_after_play(t, parade_n, card, counts, sums, threshold)
         best = min(best, greedy_key(score, card, k) | (np.int64(k >= hand_n) << 61))
     return best & HAND_INDEX_MASK
 
@@ -175,9 +188,9 @@ def greedy_play(g, seat):
 def score_keeping(g, seat, a, b, others):
     """The seat's score if it kept cards ``a`` and ``b`` and the game ended now (``others``:
     the best other counts, ``rules.other_best``)."""
-    counts = g[COUNTS + seat] + card_count(a) + card_count(b)
-    sums = g[SUMS + seat] + card_value(a) + card_value(b)
-    return packed_score(counts, sums, others, g[MARGIN])
+    counts = counts_word(g, seat) + card_count(a) + card_count(b)
+    sums = sums_word(g, seat) + card_value(a) + card_value(b)
+    return packed_score(counts, sums, others, margin_in_force(g))
 
 
 @hot
@@ -193,8 +206,8 @@ def greedy_discard(g, seat):
     others = other_best(g, seat)
     best = np.int64(1) << 62
     for p in range(PAIRS.shape[0]):
-        a = g[hand_at(seat, PAIRS[complement(p), 0])]
-        b = g[hand_at(seat, PAIRS[complement(p), 1])]
+        a = hand_card(g, seat, PAIRS[complement(p), 0])
+        b = hand_card(g, seat, PAIRS[complement(p), 1])
         score = score_keeping(g, seat, a, b, others)
         best = min(best, (score << 17) | (min(a, b) << 10) | (max(a, b) << 3) | p)
     return best & HAND_INDEX_MASK
@@ -202,8 +215,8 @@ def greedy_discard(g, seat):
 
 @hot
 def copy_state(source, target):
-    """Copy a game state, not its scratch (a loop: a ``hot`` function may not allocate)."""
-    for i in range(SCRATCH):
+    """Copy a game state (a loop: a ``hot`` function may not allocate)."""
+    for i in range(STATE_SIZE):
         target[i] = source[i]
 
 
@@ -211,34 +224,35 @@ def copy_state(source, target):
 def determinize(g, seat, rng, unseen):
     """Deal the unseen cards (draw pile and other hands) afresh, keeping every count."""
     n = 0
-    for k in range(g[DRAWN], N_CARDS):
-        unseen[n] = g[DECK + k]
+    for k in range(n_drawn(g), N_CARDS):
+        unseen[n] = deck_card(g, k)
         n += 1
-    for other in range(g[PLAYERS]):
+    for other in range(player_count(g)):
         if other != seat:
-            for k in range(g[HAND_N + other]):
-                unseen[n] = g[hand_at(other, k)]
+            for k in range(hand_len(g, other)):
+                unseen[n] = hand_card(g, other, k)
                 n += 1
     shuffle(unseen[:n], rng)
     n = 0
-    for k in range(g[DRAWN], N_CARDS):
+    for k in range(n_drawn(g), N_CARDS):
         g[DECK + k] = unseen[n]
         n += 1
-    for other in range(g[PLAYERS]):
+    for other in range(player_count(g)):
         if other != seat:
-            for k in range(g[HAND_N + other]):
+            for k in range(hand_len(g, other)):
                 g[hand_at(other, k)] = unseen[n]
                 n += 1
 
 
 @hot
-def play_out_greedy(g, seat, rng, no_trace):
-    """Finish the game from ``g`` with every seat greedy (no shuffling: draws in order)."""
-    players = g[PLAYERS]
+def play_out_greedy(g, seat, rng, t, no_trace):
+    """Finish the game from ``g`` with every seat greedy (no shuffling: draws in order; ``t``:
+    greedy's takings table)."""
+    players = player_count(g)
     done = finish_turn(g, seat, rng, False, no_trace)
     while not done:
         seat = next_seat(seat, players)
-        play_card(g, seat, greedy_play(g, seat), no_trace)
+        play_card(g, seat, greedy_play(g, seat, t), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
     for s in range(players):  # simultaneous: every choice is made before any is applied
         g[DISCARD + s] = greedy_discard(g, s)
@@ -247,18 +261,19 @@ def play_out_greedy(g, seat, rng, no_trace):
 
 
 @hot
-def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
+def rollout_play(g, seat, rng, spare, unseen, totals, t, no_trace):
     """Determinized Monte Carlo: the hand card with the best mean margin over greedy play-outs.
 
     For each of ``ROLLOUTS_PER_DECISION`` deals of the unseen cards (the same deals for every
     candidate, so candidates are compared on common random numbers), each candidate card is
     played and the game finished with every seat greedy; the margin is the best opponent's
     final score minus the seat's own (higher is better). Ties: greedy's tie-break (``greedy_key``).
-    ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card.
+    ``spare`` holds two scratch states (rows 0 and 1), ``totals`` one margin per hand card,
+    ``t`` greedy's takings table.
     """
     sample = spare[0]
     trial = spare[1]
-    n_cards = g[HAND_N + seat]
+    n_cards = hand_len(g, seat)
     totals[:n_cards] = 0
     for _ in range(ROLLOUTS_PER_DECISION):
         copy_state(g, sample)
@@ -266,9 +281,9 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
         for k in range(n_cards):
             copy_state(sample, trial)
             play_card(trial, seat, k, no_trace)
-            play_out_greedy(trial, seat, rng, no_trace)
+            play_out_greedy(trial, seat, rng, t, no_trace)
             best_other = -1
-            for other in range(g[PLAYERS]):
+            for other in range(player_count(g)):
                 if other != seat:
                     s = seat_score(trial, other)
                     if best_other < 0 or s < best_other:
@@ -276,7 +291,7 @@ def rollout_play(g, seat, rng, spare, unseen, totals, no_trace):
             totals[k] += best_other - seat_score(trial, seat)
     best = np.int64(1) << 62
     for k in range(n_cards):
-        best = min(best, greedy_key(-totals[k], g[hand_at(seat, k)], k))
+        best = min(best, greedy_key(-totals[k], hand_card(g, seat, k), k))
     return best & HAND_INDEX_MASK
 
 
@@ -377,8 +392,8 @@ def rival_standing(g, seat, mine):
     """Against the other seats, if the seat's collection had the packed counts ``mine`` and the
     game ended now: (the lowest score among them, the colours any of them holds in majority as
     a field mask, ``packed.majority_fields``)."""
-    players = g[PLAYERS]
-    margin = g[MARGIN]
+    players = player_count(g)
+    margin = margin_in_force(g)
     lowest = NO_RIVAL
     held = np.int64(0)
     for other in range(players):
@@ -386,10 +401,10 @@ def rival_standing(g, seat, mine):
             against = mine
             for third in range(players):
                 if third != seat and third != other:
-                    against = field_max(against, g[COUNTS + third])
+                    against = field_max(against, counts_word(g, third))
             threshold = majority_threshold(against, margin)
-            counts = g[COUNTS + other]
-            lowest = min(lowest, score_against(counts, g[SUMS + other], threshold))
+            counts = counts_word(g, other)
+            lowest = min(lowest, score_against(counts, sums_word(g, other), threshold))
             held |= majority_fields(counts, threshold)
     return lowest, held
 
@@ -404,18 +419,18 @@ def next_play_change(g, seat, k, played, taken, counts, sums, after, threshold):
     The parade left is the old one without the cards taken, closed up, and ``played`` at its
     end; a card's new position is the count of cards kept before it.
     """
-    parade_n = g[PARADE_N]
+    parade_n = parade_len(g)
     end = removal_end(parade_n, played)
     left = parade_n - taken + 1
     lowest = NO_RIVAL
-    for r in range(g[at(HAND_N, seat)]):
+    for r in range(hand_len(g, seat)):
         if r != k:
-            card = g[hand_at(seat, r)]
+            card = hand_card(g, seat, r)
             stop = max(left - value_of(card), 0)  # new positions before this are in removal mode
             got = card_tally(played) & taken_mask(card, played) & -np.int64(left - 1 < stop)
             j = 0
             for i in range(parade_n):
-                old = g[PARADE + i]
+                old = parade_card(g, i)
                 kept = ~(taken_mask(played, old) & -np.int64(i < end))  # all ones, or zero
                 got += card_tally(old) & kept & taken_mask(card, old) & -np.int64(j < stop)
                 j += kept & 1
@@ -429,13 +444,13 @@ def last_keep_change(g, seat, k, counts, sums, after, threshold):
     """Feature ``last_keep_change``: the lowest score change of keeping two of the hand cards
     left after playing hand card ``k`` (the seat's final hand, in the last round), from the
     collection ``counts``/``sums`` the play leaves (score ``after``). 0 with fewer than two."""
-    hand_n = g[at(HAND_N, seat)]
+    hand_n = hand_len(g, seat)
     lowest = NO_RIVAL
     for a in range(hand_n):
         for b in range(a + 1, hand_n):
             if a != k and b != k:
-                x = g[hand_at(seat, a)]
-                y = g[hand_at(seat, b)]
+                x = hand_card(g, seat, a)
+                y = hand_card(g, seat, b)
                 score = score_against(
                     counts + card_count(x) + card_count(y), sums + card_value(x) + card_value(y),
                     threshold,
@@ -445,14 +460,15 @@ def last_keep_change(g, seat, k, counts, sums, after, threshold):
 
 
 @hot
-def weighted_play(g, seat, params):
+def weighted_play(g, seat, params, t):
     """Hand index of the card whose play features (``FEATURES`` 0 .. 12) have the highest
     weighted sum, with the seat's weights; ties: greedy's (the highest value, then the lowest
-    card id). A feature of weight 0 is not computed (its term is 0 whatever its value)."""
-    tabulate_takings(g)
-    counts = g[at(COUNTS, seat)]
-    sums = g[at(SUMS, seat)]
-    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
+    card id). A feature of weight 0 is not computed (its term is 0 whatever its value).
+    ``t``: the takings table (``new_takings``)."""
+    tabulate_takings(g, t)
+    counts = counts_word(g, seat)
+    sums = sums_word(g, seat)
+    threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
     now = score_against(counts, sums, threshold)
     held_now = majority_fields(counts, threshold)
     started_now = nonzero_fields(counts)
@@ -474,19 +490,19 @@ def weighted_play(g, seat, params):
     rival_held_now = np.int64(0)
     if rivals:
         rival_now, rival_held_now = rival_standing(g, seat, counts)
-    early = (N_CARDS - g[DRAWN]) / (N_CARDS - HAND_SIZE * g[PLAYERS] - OPENING_PARADE)
-    last_round = g[LAST_ROUND_LEFT] >= 0
+    early = (N_CARDS - n_drawn(g)) / (N_CARDS - HAND_SIZE * player_count(g) - OPENING_PARADE)
+    last_round = last_round_left(g) >= 0
     look_next = w_next != 0.0 and not last_round
     look_last = w_last != 0.0 and last_round
-    parade_n = g[PARADE_N]
+    parade_n = parade_len(g)
     best = 0
     best_sum = 0.0
     best_tie = np.int64(0)
-    for k in range(g[at(HAND_N, seat)]):
-        card = g[hand_at(seat, k)]
+    for k in range(hand_len(g, seat)):
+        card = hand_card(g, seat, k)
         own_colour = colour_field(card)
-        gained = (g[at(BY_VALUE, value_of(card))] & ~own_colour) | (
-            g[at(PREFIX, removal_end(parade_n, card))] & own_colour
+        gained = (t[at(BY_VALUE, value_of(card))] & ~own_colour) | (
+            t[at(PREFIX, removal_end(parade_n, card))] & own_colour
         )
         got_counts = tally_counts(gained)
         c1 = counts + got_counts
@@ -537,9 +553,9 @@ def weighted_discard(g, seat, params):
     """Index into ``PAIRS`` of the two cards to discard: the kept pair whose features 13 - 14
     (``keep_score_change``, ``keep_rival_score_change``) have the highest weighted sum; ties:
     greedy's (keep the pair with the lowest ids)."""
-    counts = g[COUNTS + seat]
-    sums = g[SUMS + seat]
-    threshold = majority_threshold(other_best(g, seat), g[MARGIN])
+    counts = counts_word(g, seat)
+    sums = sums_word(g, seat)
+    threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
     now = score_against(counts, sums, threshold)
     w_keep = weight(params, seat, F_KEEP_SCORE_CHANGE)
     w_rival = weight(params, seat, F_KEEP_RIVAL_SCORE_CHANGE)
@@ -550,8 +566,8 @@ def weighted_discard(g, seat, params):
     best_sum = 0.0
     best_tie = np.int64(0)
     for p in range(PAIRS.shape[0]):
-        a = g[hand_at(seat, PAIRS[complement(p), 0])]
-        b = g[hand_at(seat, PAIRS[complement(p), 1])]
+        a = hand_card(g, seat, PAIRS[complement(p), 0])
+        b = hand_card(g, seat, PAIRS[complement(p), 1])
         c1 = counts + card_count(a) + card_count(b)
         change = score_against(c1, sums + card_value(a) + card_value(b), threshold) - now
         rival_change = np.int64(0)

@@ -80,20 +80,20 @@ from montecards.games.parade.cards import (
     VALUE_OF,
 )
 from montecards.games.parade.rules import (
-    DECK,
-    DRAWN,
-    HAND_N,
-    LAST_ROUND_LEFT,
-    MARGIN,
     PAIRS,
-    PARADE,
-    PARADE_N,
-    PLAYERS,
-    TRIGGER,
-    TURNS,
     count_of,
-    hand_at,
     sum_of,
+    deck_card,
+    hand_card,
+    hand_len,
+    last_round_left,
+    margin_in_force,
+    n_drawn,
+    parade_card,
+    parade_len,
+    player_count,
+    trigger_of,
+    turn_count,
 )
 
 DECISION_PLAY = 0
@@ -299,23 +299,23 @@ def obs_unseen(obs, card):
 @hot
 def observe(g, seat, kind, obs):
     """Fill all ``OBS_SIZE`` entries of ``obs`` with what ``seat`` sees at a ``kind`` decision."""
-    players = g[PLAYERS]
+    players = player_count(g)
     obs[OBS_KIND] = kind
     obs[OBS_SEAT] = seat
     obs[OBS_PLAYERS] = players
-    obs[OBS_MARGIN] = g[MARGIN]
-    obs[OBS_TURNS] = g[TURNS]
-    obs[OBS_DRAW_PILE] = N_CARDS - g[DRAWN]
-    obs[OBS_LAST_ROUND] = g[LAST_ROUND_LEFT]
-    obs[OBS_TRIGGER] = g[TRIGGER]
-    hand_n = g[HAND_N + seat]
+    obs[OBS_MARGIN] = margin_in_force(g)
+    obs[OBS_TURNS] = turn_count(g)
+    obs[OBS_DRAW_PILE] = N_CARDS - n_drawn(g)
+    obs[OBS_LAST_ROUND] = last_round_left(g)
+    obs[OBS_TRIGGER] = trigger_of(g)
+    hand_n = hand_len(g, seat)
     obs[OBS_HAND_N] = hand_n
     for k in range(HAND_SIZE):
-        obs[OBS_HAND + k] = g[hand_at(seat, k)] if k < hand_n else NO_CARD
-    parade_n = g[PARADE_N]
+        obs[OBS_HAND + k] = hand_card(g, seat, k) if k < hand_n else NO_CARD
+    parade_n = parade_len(g)
     obs[OBS_PARADE_N] = parade_n
     for i in range(N_CARDS):
-        obs[OBS_PARADE + i] = g[PARADE + i] if i < parade_n else NO_CARD
+        obs[OBS_PARADE + i] = parade_card(g, i) if i < parade_n else NO_CARD
     for s in range(MAX_PLAYERS):
         for c in range(N_COLOURS):
             seen = s < players
@@ -324,13 +324,13 @@ def observe(g, seat, kind, obs):
     for card in range(N_CARDS):
         obs[OBS_UNSEEN + card] = 0
     unseen = 0
-    for k in range(g[DRAWN], N_CARDS):
-        obs[OBS_UNSEEN + g[DECK + k]] = 1
+    for k in range(n_drawn(g), N_CARDS):
+        obs[OBS_UNSEEN + deck_card(g, k)] = 1
         unseen += 1
     for other in range(players):
         if other != seat:
-            for k in range(g[HAND_N + other]):
-                obs[OBS_UNSEEN + g[hand_at(other, k)]] = 1
+            for k in range(hand_len(g, other)):
+                obs[OBS_UNSEEN + hand_card(g, other, k)] = 1
                 unseen += 1
     obs[OBS_UNSEEN_N] = unseen
 
@@ -339,12 +339,12 @@ def observe(g, seat, kind, obs):
 def legal_moves(g, seat, kind, legal):
     """Fill ``legal[:n]`` with the seat's legal move ids at a ``kind`` decision; return ``n``."""
     if kind == DECISION_PLAY:
-        n = g[HAND_N + seat]
+        n = hand_len(g, seat)
         for k in range(n):
-            legal[k] = play_move(g[hand_at(seat, k)])
+            legal[k] = play_move(hand_card(g, seat, k))
         return n
     for p in range(PAIRS.shape[0]):
-        legal[p] = discard_move(g[hand_at(seat, PAIRS[p, 0])], g[hand_at(seat, PAIRS[p, 1])])
+        legal[p] = discard_move(hand_card(g, seat, PAIRS[p, 0]), hand_card(g, seat, PAIRS[p, 1]))
     return PAIRS.shape[0]
 
 

@@ -2,7 +2,7 @@
 (docs/rules/template.md).
 
 This is the file a new game's Python side copies: the parameters (``PARAMS``, with a check
-that spans two of them in ``check_deal``), the trace frame, ``trace``, ``decisions``,
+that spans two of them in ``check_deal``, the spec's ``check_params``), the trace frame, ``trace``, ``decisions``,
 ``play_scripted`` with its ``script_from_trace``, and the ``SPEC`` naming them all.
 """
 
@@ -48,8 +48,9 @@ PARAMS = (
 def check_deal(players: int, params: dict[str, Any]) -> None:
     """The deck must hold every hand (rules: Components); raises InputError saying so.
 
-    (A ``Param.check`` sees one parameter; a rule between two is checked here, and
-    ``pack_params`` calls it, so every run, trace and scripted game is refused alike.)
+    (A ``Param.check`` sees one parameter; a rule between two is checked here, the spec's
+    ``check_params``: ``resolve_params`` calls it, so every run, trace and scripted game is
+    refused alike, and ``montecards.testing`` plays no parameter set where it is refused.)
     """
     needed = players * params["hand_size"]
     if needed > params["deck_size"]:
@@ -60,8 +61,8 @@ def check_deal(players: int, params: dict[str, Any]) -> None:
 
 
 def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
-    """The resolved parameters as the kernel's float64 vector (``kernel.PARAM_*``)."""
-    check_deal(players, params)
+    """The resolved parameters (``SPEC.resolve_params``: checked) as the kernel's float64
+    vector (``kernel.PARAM_*``)."""
     return np.array([params["deck_size"], params["hand_size"]], dtype=np.float64)
 
 
@@ -152,7 +153,6 @@ def play_scripted(
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    pack_params(players, resolved)
     deck_size = resolved["deck_size"]
     deck_ids = _card_ids(deck, deck_size, "deck")
     if deck_ids.shape[0] != deck_size or len(set(deck_ids.tolist())) != deck_size:
@@ -219,6 +219,7 @@ SPEC = GameSpec(
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,
     trace=trace,
+    check_params=check_deal,
     notes="most points wins; ties share the win",
     # rate_metrics=(...): metrics that are 0/1 per game, reported as rates (Parade's six_colours)
     play_scripted=play_scripted,

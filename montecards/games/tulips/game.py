@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.tulips import kernel, rules, search, strategies, view
 from montecards.games.tulips.cards import (
@@ -189,16 +190,6 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
     return v
 
 
-@dataclass(frozen=True)
-class TulipsSpec(GameSpec):
-    """The Tulips spec: also checks the parameters against each other (:func:`check_model`)."""
-
-    def resolve_params(self, players: int, given: dict[str, Any] | None) -> dict[str, Any]:
-        resolved = super().resolve_params(players, given)
-        check_model(players, resolved)
-        return resolved
-
-
 # --- trace --------------------------------------------------------------------------------------
 
 
@@ -281,7 +272,7 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
         np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, names),
         codes, row, buffer, None, user, kernel.kernel_options(codes),
     ))
-    return buffer[1 : buffer[0, 0] + 1].copy(), row
+    return events_of(buffer).copy(), row
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[Any]):
@@ -466,7 +457,7 @@ def play_scripted(
         elif err == kernel.ERR_SETUP_CHOICE:
             where = f" (seat {err_at[0]})"
         raise ValueError(f"illegal script: {ERRORS[err]}{where}")
-    out = _scripted_result(buffer[1 : buffer[0, 0] + 1], row, players, p)
+    out = _scripted_result(events_of(buffer), row, players, p)
     if log is not None:
         out["decisions"] = read_log(log)
     return out
@@ -507,7 +498,7 @@ def _scripted_result(raw: np.ndarray, row: np.ndarray, players: int, p: dict[str
     }
 
 
-SPEC = TulipsSpec(
+SPEC = GameSpec(
     name="tulips",
     title="Gift of Tulips",
     min_players=2,
@@ -523,6 +514,7 @@ SPEC = TulipsSpec(
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,
     trace=trace,
+    check_params=check_model,
     notes=(
         "most points wins; ties: most tulips in bouquet, then shared. Metrics keep_points, "
         "give_points, majority_points are stored per game as integer SUMS over seats; the "

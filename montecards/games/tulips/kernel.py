@@ -19,7 +19,7 @@ from numba.extending import overload
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
+from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
 from montecards.engine.user import (
     USER,
     ask,
@@ -124,6 +124,8 @@ COL_KEEP = 2
 COL_GIVE = 3
 COL_MAJ = 4
 FIRST_SEAT_COL = 5
+# the seat outputs after win and score, in ``SPEC.seat_outputs``' order
+KEEP_BLOCK, GIVE_BLOCK, MAJORITY_BLOCK, TULIPS_BLOCK = range(SCORE_BLOCK + 1, SCORE_BLOCK + 5)
 
 ERR_NONE = 0
 ERR_FESTIVAL_COLOUR = 1
@@ -419,7 +421,7 @@ def play_game(
         return ERR_TOO_MANY_DECISIONS
     if not reveal_secret(g, deck_rng, lazy, script_reveal, trace):
         return ERR_REVEAL
-    final_scores(g, WIN_UNIT, trace)
+    final_scores(g, trace)
     return ERR_NONE
 
 
@@ -454,12 +456,12 @@ def write_row(g, rows, k):
         keep += keep_total(g, s)
         give += give_total(g, s)
         maj += majority_total(g, s)
-        rows[k, FIRST_SEAT_COL + s] = win_share(g, s)
-        rows[k, FIRST_SEAT_COL + players + s] = score(g, s)
-        rows[k, FIRST_SEAT_COL + 2 * players + s] = keep_total(g, s)
-        rows[k, FIRST_SEAT_COL + 3 * players + s] = give_total(g, s)
-        rows[k, FIRST_SEAT_COL + 4 * players + s] = majority_total(g, s)
-        rows[k, FIRST_SEAT_COL + 5 * players + s] = tulips(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = win_share(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, KEEP_BLOCK, s)] = keep_total(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, GIVE_BLOCK, s)] = give_total(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, MAJORITY_BLOCK, s)] = majority_total(g, s)
+        rows[k, seat_column(FIRST_SEAT_COL, players, TULIPS_BLOCK, s)] = tulips(g, s)
     rows[k, COL_KEEP] = keep
     rows[k, COL_GIVE] = give
     rows[k, COL_MAJ] = maj

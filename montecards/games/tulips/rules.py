@@ -52,6 +52,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.rows import share_win
+from montecards.engine.trace import trace_slot
 from montecards.games.tulips.cards import (
     MAX_CARDS,
     MAX_PLAYERS,
@@ -150,18 +152,17 @@ def new_state() -> np.ndarray:
 
 @njit(cache=True, inline="always")
 def record(trace, kind, seat, card, a, b, c):
-    """Append one event to ``trace`` (a (0, k) buffer means tracing is off)."""
-    if trace.shape[0] == 0:
-        return
-    n = trace[0, 0] + 1
-    if n < trace.shape[0]:
+    """Append one event to ``trace`` by ``engine/trace.py``'s rule: a no-op when tracing is off
+    (a (0, k) buffer), counted but dropped when the buffer is full (reading it with
+    ``events_of`` then raises)."""
+    n = trace_slot(trace)
+    if n >= 0:
         trace[n, 0] = kind
         trace[n, 1] = seat
         trace[n, 2] = card
         trace[n, 3] = a
         trace[n, 4] = b
         trace[n, 5] = c
-        trace[0, 0] = n
 
 
 @njit(cache=True)
@@ -374,7 +375,7 @@ def majority_total(g, seat):
 
 @njit(cache=True, inline="always")
 def win_share(g, seat):
-    """The seat's share of the win in ``unit``s (set by :func:`final_scores`)."""
+    """The seat's share of the win in ``WIN_UNIT``s (set by :func:`final_scores`)."""
     return g[SHARE + seat]
 
 
@@ -682,26 +683,21 @@ def reveal_secret(g, rng, lazy, order, trace):
 
 
 @njit(cache=True)
-def final_scores(g, unit, trace):
-    """Majorities, scores and win shares: most points; tie: most tulips; still tied: shared."""
+def final_scores(g, trace):
+    """Majorities, scores and win shares: most points; tie: most tulips; still tied: shared.
+
+    The shares are ``engine.rows.share_win``'s, in place in ``g[SHARE:]``: a seat's result key
+    (lowest best) is minus ``points * (MAX_CARDS + 1) + tulips``, which orders the seats by
+    points, then tulips (a bouquet holds at most ``MAX_CARDS`` tulips)."""
     players = player_count(g)
     if trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
     majorities(g, MAJ_PTS, trace)
-    best = 0
     for s in range(players):
         g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]
-        if s > 0 and (
-            score(g, s) > score(g, best)
-            or (score(g, s) == score(g, best) and tulips(g, s) > tulips(g, best))
-        ):
-            best = s
-    tied = 0
+        g[SHARE + s] = -(score(g, s) * (MAX_CARDS + 1) + tulips(g, s))
+    shares = g[SHARE : SHARE + players]
+    share_win(shares, players, True, shares)
     for s in range(players):
-        if score(g, s) == score(g, best) and tulips(g, s) == tulips(g, best):
-            tied += 1
-    for s in range(players):
-        win = score(g, s) == score(g, best) and tulips(g, s) == tulips(g, best)
-        g[SHARE + s] = unit // tied if win else 0
         record(trace, EV_END, s, -1, score(g, s), tulips(g, s), g[SHARE + s])

@@ -28,9 +28,10 @@ from montecards.engine.spec import (
     parse_float_list,
 )
 from montecards.engine.strategies import serial_call, user_arg
+from montecards.engine.trace import TraceOverflowError, events_of
+from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
-from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout.strategies import NAMES, WEIGHTS
 
 EVENT_NAMES = {
@@ -117,7 +118,8 @@ def _new_trace(params: dict[str, Any], factor: int = 1) -> np.ndarray:
 
 
 def _events(buffer: np.ndarray) -> np.ndarray:
-    return buffer[1 : int(buffer[0, 0]) + 1]
+    """The recorded events; raises ``TraceOverflowError`` if the game overflowed the buffer."""
+    return events_of(buffer)
 
 
 def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
@@ -185,9 +187,11 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
     while True:
         buffer = _new_trace(resolved, factor)
         _trace_one(entries, seed, index, players, packed, strategies, row, buffer, None)
-        if buffer[0, 0] < buffer.shape[0]:
+        try:
+            events_of(buffer)
             return buffer, row
-        factor *= 4  # an unusually long game: play it again with room for every event
+        except TraceOverflowError:
+            factor *= 4  # an unusually long game: play it again with room for every event
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,

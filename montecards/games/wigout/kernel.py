@@ -23,7 +23,7 @@ from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.kernel import run_blocks
-from montecards.engine.spec import WIN_UNIT
+from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
     ask,
@@ -60,6 +60,7 @@ from montecards.games.wigout.rules import (
     MAX_DEALS,
     MAX_DEALS_PER_ROUND,  # noqa: F401 (for tests)
     PLAYERS,
+    POINTS,
     ROUND,
     ROUNDS,
     SCRIPTED,
@@ -102,6 +103,7 @@ COL_UNFINISHED = 1
 COL_DEADLOCKS = 2
 COL_DRAWS = 3
 FIRST_SEAT_COL = 4
+ROUNDS_WON_BLOCK = SCORE_BLOCK + 1  # the seat output after win and score (``SPEC.seat_outputs``)
 
 ERR_NONE = 0
 ERR_TOO_FEW_DECKS = 1
@@ -295,24 +297,18 @@ def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, 
 
 @njit(cache=True)
 def write_row(g, row):
-    """Lowest total wins, ties share the win (``WIN_UNIT // k`` each); unfinished: no winner."""
+    """Lowest total wins, ties share the win (``engine.rows.share_win``: the key is the seat's
+    points, lowest best); unfinished: no winner."""
     players = g[PLAYERS]
     row[COL_TURNS] = g[ACTIONS]
     row[COL_UNFINISHED] = g[UNFINISHED]
     row[COL_DEADLOCKS] = g[DEADLOCKS]
     row[COL_DRAWS] = g[DRAWS]
-    best = points(g, 0)
-    for s in range(1, players):
-        best = min(best, points(g, s))
-    tied = 0
+    share_win(g[POINTS : POINTS + players], players, g[UNFINISHED] == 0,
+              row[FIRST_SEAT_COL : FIRST_SEAT_COL + players])
     for s in range(players):
-        if points(g, s) == best:
-            tied += 1
-    for s in range(players):
-        won = g[UNFINISHED] == 0 and points(g, s) == best
-        row[FIRST_SEAT_COL + s] = WIN_UNIT // tied if won else 0
-        row[FIRST_SEAT_COL + players + s] = points(g, s)
-        row[FIRST_SEAT_COL + 2 * players + s] = rounds_won(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = points(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, ROUNDS_WON_BLOCK, s)] = rounds_won(g, s)
 
 
 @njit(cache=True)

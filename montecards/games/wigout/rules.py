@@ -59,6 +59,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from montecards.engine.bits import popcount
+from montecards.engine.trace import trace_slot
 from montecards.games.wigout.cards import MAX_CHARS, MAX_PLAYERS
 from montecards.rng import bounded
 
@@ -259,13 +260,11 @@ def clear_game(g, fw):
 
 @njit(cache=True, inline="always")
 def record(trace, kind, g, seat, char, cards, wait, time, choice, aux):
-    """Append an event (a no-op when tracing is off: empty buffer). Row 0 counts every event,
-    also those beyond the buffer, so the caller can retry with a larger one."""
-    if trace.shape[0] == 0:
-        return
-    k = np.int64(trace[0, 0]) + 1
-    trace[0, 0] = k
-    if k < trace.shape[0]:
+    """Append an event by ``engine/trace.py``'s rule: a no-op when tracing is off (empty
+    buffer); row 0 counts every event, also those beyond the buffer (dropped), so reading it
+    with ``events_of`` raises and ``game.trace`` can play the game again with a larger one."""
+    k = trace_slot(trace)
+    if k >= 0:
         trace[k, T_KIND] = kind
         trace[k, T_DEAL] = g[DEAL]
         trace[k, T_ROUND] = g[ROUND]
