@@ -431,7 +431,7 @@ def finish_game(w, player, step, card, first_class, done, policy, rng, lazy, spa
         if step == 0:
             first_class = NO_CLASS
     reveal_secret(w, space[S_RNG][reveal_stream(space, omniscient)], True, space[S_NO_ORDER], no_trace)
-    final_scores(w, WIN_UNIT, no_trace)
+    final_scores(w, no_trace)
 
 
 @hot
