@@ -76,6 +76,19 @@ CASES: list[Case] = [
     ("marbles", 5, ("greedy", "aggressive", "random", "greedy", "aggressive"), {}, 100),
     ("marbles", 4, ("greedy",), {"nine_split": True, "joker_from_track": True}, 300),
     ("marbles", 4, ("aggressive",), {"castle_entry": "optional", "decks": 2}, 300),
+    # the weighted and searching players (added 2026-12-01, session 4: each checked against
+    # the code it was built in, see the commit)
+    ("parade", 2, ("weighted", "greedy"), {}, 1000),
+    ("parade", 3, ("tuned", "greedy", "random"), {}, 1000),
+    ("parade", 2, ("ismcts[60,0.7,0]", "greedy"), {}, 12),
+    ("parade", 3, ("omniscient[40,0.7,1]", "tuned", "ismcts[40,0.7,1]"), {}, 6),
+    ("tulips", 4, ("weighted", "tuned", "majority", "greedy"), {}, 500),
+    ("tulips", 4, ("ismcts[60,0.7,0]", "greedy", "majority", "tuned"), {}, 8),
+    ("tulips", 3, ("omniscient[40,0.7,1]", "ismcts[40,0.7,1]", "random"), {}, 6),
+    ("marbles", 4, ("weighted", "tuned", "greedy", "aggressive"), {}, 60),
+    ("marbles", 4, ("ismcts[20,0.7,2,40]", "tuned", "tuned", "tuned"), {"teams": "pairs"}, 3),
+    ("marbles", 2, ("omniscient[20,0.7,1,40]", "ismcts[20,0.7,2,0]"), {}, 2),
+    ("wigout", 4, ("weighted", "tuned", "greedy", "singles_first"), {}, 1000),
 ]
 
 
