@@ -57,14 +57,31 @@ def keep_alive(owner):
 
 
 def borrow_all(arrays):
-    """Borrowed views of a tuple of arrays (``borrow`` each); None stays None."""
+    """Borrowed views of a tuple's arrays (``borrow`` each; anything else in the tuple is passed
+    as it is); None stays None. Jitted code only.
+
+    Every array is borrowed, an empty one (a zero-size trace or script) too: its type is the
+    same either way and nothing is ever read through it, so the view only spares its
+    reference counting (the owner's ``keep_alive`` covers it like the others)."""
     raise NotImplementedError("borrow_all is only callable from jitted code")
+
+
+def _borrow_all_source(kinds: tuple[bool, ...]) -> str:
+    """The implementation of ``borrow_all`` for a tuple whose item ``i`` is an array when
+    ``kinds[i]``: one function per tuple type, no loop (numba cannot build a tuple in one)."""
+    items = "".join(f"borrow(arrays[{i}]), " if array else f"arrays[{i}], "
+                    for i, array in enumerate(kinds))
+    return f"def borrow_{len(kinds)}(arrays):\n    return ({items})\n"
 
 
 @overload(borrow_all, jit_options={"cache": True})
 def _borrow_all(arrays):
     if isinstance(arrays, types.NoneType):
         return lambda arrays: None
-    if isinstance(arrays, types.BaseTuple) and len(arrays) == 3:
-        return lambda arrays: (borrow(arrays[0]), borrow(arrays[1]), borrow(arrays[2]))
+    if isinstance(arrays, types.BaseTuple):
+        kinds = tuple(isinstance(t, types.Array) for t in arrays.types)
+        scope = {"borrow": borrow, "__name__": __name__}
+        # compiled as this file's code, so that numba caches it with the engine's stamp
+        exec(compile(_borrow_all_source(kinds), __file__, "exec"), scope)
+        return scope[f"borrow_{len(kinds)}"]
     return None

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from montecards.engine.borrow import keep_alive
+from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.kernel import run_blocks
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
@@ -96,7 +96,7 @@ from montecards.games.marbles.rules import (
     suffered_at,
     winner_at,
 )
-from montecards.games.marbles.search import borrow_space, key_game, search_space, set_key
+from montecards.games.marbles.search import search_space, set_key
 from montecards.games.marbles.strategies import (
     ISMCTS,
     OMNISCIENT,
@@ -428,6 +428,16 @@ def write_row(g, players, row):
     share_win(wins, players, won != 0, wins)
 
 
+@hot
+def seed_game(rd, rc, seed, index, search):
+    """Seed game ``index``'s deck and choice streams (and the search's key, unless ``search`` is
+    None: a test of an argument, which numba prunes in runs that do not search)."""
+    seed_stream(rd, seed, index, DECK_STREAM)
+    seed_stream(rc, seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search, seed, index)
+
+
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
              row, trace, log, seats=None, weighted=None, search=None):
@@ -440,10 +450,7 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
     """
-    seed_stream(rd, seed, index, DECK_STREAM)
-    seed_stream(rc, seed, index, CHOICE_STREAM)
-    if search is not None:
-        set_key(search, seed, index)
+    seed_game(rd, rc, seed, index, search)
     if seats is None:
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                         log, None, weighted, search)
@@ -467,15 +474,13 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     weighted = weighted_option(options)
     search_owned = search_space(options)
-    search = borrow_space(search_owned)
+    search = borrow_all(search_owned)
     for game in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             # play_one's built-in path, written out: one compiled level less (play_one is not
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
-            seed_stream(rd, seed, start + game, DECK_STREAM)
-            seed_stream(rc, seed, start + game, CHOICE_STREAM)
-            key_game(search, seed, start + game)
+            seed_game(rd, rc, seed, start + game, search)
             play_game(g, rd, rc, players, params, strategies, orders, offsets, script, no_trace,
                       None, None, weighted, search)
             write_row(g, players, rows[game])

@@ -54,10 +54,10 @@ measurement are in ``docs/strategies/marbles.md``.
 ``SEARCH_STREAM + turn * MAX_PLAYERS + seat`` of the game (``turn`` the turns played so far),
 seeded afresh at each decision: the same seed gives the same search at the same decision
 whatever the hidden cards, and the deck and choice streams (and so every other seat's games)
-are untouched (``omniscient`` reads a copy of the deck stream).
+are untouched (``omniscient`` reads a copy of the deck stream; ``engine/search.py``).
 
-**Memory**: the tree lives in arrays allocated once per block of games
-(``new_search_space``): ``MAX_NODES`` nodes and an open-addressing table of
+**Memory**: the tree lives in the search space (``new_search_space``: the frame of
+``engine/search.py``, then Joker Marbles' arrays): ``MAX_NODES`` nodes and an open-addressing table of
 ``(parent, move key) -> child`` whose slots are stamped with the decision's number, so that
 a decision reuses everything from node 0 with nothing cleared or allocated. Once the tree is
 full, later iterations still select, play out and back up, but expand no further.
@@ -68,11 +68,25 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
-from montecards.engine.borrow import borrow
 from montecards.engine.jit import hot
+from montecards.engine.search import (
+    AVAIL,
+    FRAME_SLOTS,
+    LOG_TABLE,
+    MEAN,
+    REWARD,
+    S_MOVER,
+    S_SQRT_LOG,
+    S_STATS,
+    SPREAD,
+    VISITS,
+    gated_space,
+    new_frame,
+    seed_search,
+)
+from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, Weights, weight_index
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
@@ -119,7 +133,7 @@ from montecards.games.marbles.rules import (
     winner_at,
 )
 from montecards.games.marbles.strategies import GREEDY, RANDOM, TUNED_WEIGHTS, choose, weighted_choice
-from montecards.rng import bounded, seed_stream
+from montecards.rng import bounded
 
 MAX_NODES = 1 << 15
 """Nodes of a tree (node 0 the root): iterations beyond ``MAX_NODES - 1`` expand nothing."""
@@ -130,10 +144,6 @@ HASH_SIZE = 1 << HASH_BITS
 
 MAX_DEPTH = 512
 """Longest path from the root that is followed in the tree (then the play-out takes over)."""
-
-SEARCH_STREAM = 1 << 32
-"""The first substream of the searches' decision streams (far from the deck, choice and user
-streams 0, 1, 16..21)."""
 
 PLAYOUT_RANDOM = 0
 PLAYOUT_GREEDY = 1
@@ -151,16 +161,6 @@ W_ITERATIONS = 0
 W_EXPLORATION = 1
 W_PLAYOUT = 2
 W_CUTOFF = 3
-
-# columns of the node statistics
-VISITS = 0
-AVAIL = 1
-REWARD = 2
-MEAN = 3  # REWARD / VISITS, and
-SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up
-
-LOG_TABLE = 4096
-"""``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
 
 def check_parameters(values):
     """Why a seat's ``(iterations, exploration, playout, cutoff)`` are not accepted, or None."""
@@ -188,22 +188,19 @@ PARAMETERS = Weights(
 )
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
-# the search space, one tuple of arrays (``new_search_space``)
-S_STATS = 0  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
-S_MOVER = 1  # int64 [node]: the seat whose move leads to the node
-S_STATES = 2  # int64 [2, STATE_SIZE]: the decision's template, an iteration's game
-S_CARDS = 3  # int64 [2, MAX_CARDS]: the unseen cards in id order, an iteration's copy
-S_PATH = 4  # int64 [MAX_DEPTH]: an iteration's path
-S_UNTRIED = 5  # int64 [MAX_MOVES]: the untried moves at a node
-S_SHARES = 6  # float64 [2, MAX_PLAYERS]: an iteration's shares, the teams' distances
-S_KEY = 7  # uint64 [2]: the game's seed and index (``set_key``)
-S_RNG = 8  # uint64 [3, 4]: the decision's stream, the deck stream's copy, an iteration's copy
-S_NO_TRACE = 9  # int64 [0, TRACE_WIDTH]
-S_SQRT_LOG = 10  # float64 [LOG_TABLE]: sqrt(ln(a))
-S_HASH_KEY = 11  # int64 [HASH_SIZE]: the (parent, move) of a slot
-S_HASH_NODE = 12  # int64 [HASH_SIZE]: its child
-S_HASH_STAMP = 13  # int64 [HASH_SIZE + 1]: the decision that wrote the slot; [-1]: the count
-S_TUNED = 14  # float64 [TABLE_SIZE]: a weights table with ``tuned``'s weights for every seat
+# the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
+# S_SQRT_LOG), then Joker Marbles' (``new_search_space``)
+S_STATES = FRAME_SLOTS  # int64 [2, STATE_SIZE]: the decision's template, an iteration's game
+S_CARDS = FRAME_SLOTS + 1  # int64 [2, MAX_CARDS]: the unseen cards in id order, an iteration's copy
+S_PATH = FRAME_SLOTS + 2  # int64 [MAX_DEPTH]: an iteration's path
+S_UNTRIED = FRAME_SLOTS + 3  # int64 [MAX_MOVES]: the untried moves at a node
+S_SHARES = FRAME_SLOTS + 4  # float64 [2, MAX_PLAYERS]: an iteration's shares, the teams' distances
+S_RNG = FRAME_SLOTS + 5  # uint64 [3, 4]: the decision's stream, the deck stream's copy, an iteration's copy
+S_NO_TRACE = FRAME_SLOTS + 6  # int64 [0, TRACE_WIDTH]
+S_HASH_KEY = FRAME_SLOTS + 7  # int64 [HASH_SIZE]: the (parent, move) of a slot
+S_HASH_NODE = FRAME_SLOTS + 8  # int64 [HASH_SIZE]: its child
+S_HASH_STAMP = FRAME_SLOTS + 9  # int64 [HASH_SIZE + 1]: the decision that wrote the slot; [-1]: the count
+S_TUNED = FRAME_SLOTS + 10  # float64 [TABLE_SIZE]: a weights table with ``tuned``'s weights for every seat
 
 
 def tuned_table():
@@ -219,18 +216,14 @@ TUNED_TABLE = tuned_table()
 @njit(cache=True)
 def new_search_space():
     """The arrays one block of games searches in (about 4 MB)."""
-    return (
-        np.zeros((MAX_NODES, 5), np.float64),
-        np.zeros(MAX_NODES, np.int64),
+    return new_frame(MAX_NODES) + (
         np.zeros((2, STATE_SIZE), np.int64),
         np.zeros((2, MAX_CARDS), np.int64),
         np.zeros(MAX_DEPTH, np.int64),
         np.zeros(MAX_MOVES, np.int64),
         np.zeros((2, MAX_PLAYERS), np.float64),
-        np.zeros(2, np.uint64),
         np.zeros((3, 4), np.uint64),
         np.zeros((0, TRACE_WIDTH), np.int64),
-        np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE + 1, np.int64),
@@ -242,66 +235,13 @@ SEARCH_OPTION = 1
 """The slot of ``kernel.kernel_options``'s pair that says a seat searches (``OPTION_SEARCH``)."""
 
 
-def search_space(options):
-    """``new_search_space()``, or None unless slot ``SEARCH_OPTION`` of ``options`` (a
-    ``kernel.kernel_options`` value) is True: kernels then compile without the search.
-    Jitted code only."""
-    raise NotImplementedError("search_space is only callable from jitted code")
-
-
-@overload(search_space, jit_options={"cache": True})
-def _search_space(options):
-    if (isinstance(options, types.BaseTuple) and len(options.types) > SEARCH_OPTION
-            and isinstance(options.types[SEARCH_OPTION], types.Boolean)):
-        return lambda options: new_search_space()
-    return lambda options: None
-
-
-def borrow_space(space):
-    """Borrowed views (``engine.borrow``) of a search space's arrays; None stays None."""
-    raise NotImplementedError("borrow_space is only callable from jitted code")
-
-
-@overload(borrow_space, jit_options={"cache": True})
-def _borrow_space(space):
-    if isinstance(space, types.NoneType):
-        return lambda space: None
-    return lambda space: (
-        borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
-        borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), space[9],
-        borrow(space[10]), borrow(space[11]), borrow(space[12]), borrow(space[13]),
-        borrow(space[14]),
-    )
-
-
-@hot
-def set_key(space, seed, index):
-    """Record the game's seed and index, from which every decision seeds its stream."""
-    key = space[S_KEY]
-    key[0] = np.uint64(seed)
-    key[1] = np.uint64(index)
-
-
-def key_game(space, seed, index):
-    """``set_key`` on a search space; nothing for None (no seat searches). A local None is not
-    pruned by numba as an argument is, so ``play_block`` calls this instead of testing it.
-    Jitted code only."""
-    raise NotImplementedError("key_game is only callable from jitted code")
-
-
-@overload(key_game, jit_options={"cache": True})
-def _key_game(space, seed, index):
-    if isinstance(space, types.NoneType):
-        return lambda space, seed, index: None
-    return lambda space, seed, index: set_key(space, seed, index)
+search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot
 def seed_decision(space, g, seat):
     """Seed the decision's own stream, ``space[S_RNG][0]`` (see the module docstring)."""
-    key = space[S_KEY]
-    substream = SEARCH_STREAM + g[S_TURNS] * MAX_PLAYERS + seat
-    seed_stream(space[S_RNG][0], key[0], key[1], np.uint64(substream))
+    seed_search(space, space[S_RNG][0], g[S_TURNS] * MAX_PLAYERS + seat)
 
 
 # --------------------------------------------------------------------------- the tree

@@ -47,7 +47,7 @@ from montecards.games.parade.rules import (
     turn_count,
 )
 from montecards.games.parade import search as tree_search
-from montecards.games.parade.search import borrow_space, search_space, set_key
+from montecards.games.parade.search import search_space, set_key
 from montecards.games.parade.strategies import (
     GREEDY,
     ISMCTS,
@@ -393,7 +393,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     rollout = borrow_all(rollout_owned)
     weighted = weighted_option(options)
     search_owned = search_space(options)
-    search = borrow_space(search_owned)
+    search = borrow_all(search_owned)
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):

@@ -45,13 +45,13 @@ draw). The gap between the two measures what the hidden information is worth.
 
 **Random numbers**: a decision's search draws only from its own stream, substream
 ``SEARCH_STREAM + (2 * turns + kind) * MAX_PLAYERS + seat`` of the game (``turns`` the turns
-played so far, ``kind`` 0 play, 1 discard), seeded afresh at each decision: the same seed
-gives the same search at the same decision whatever the hidden cards, and the choice and
-deck streams (and so every other seat's games) are untouched.
+played so far, ``kind`` 0 play, 1 discard), seeded afresh at each decision
+(``engine/search.py``): the same seed gives the same search at the same decision whatever the
+hidden cards, and the choice and deck streams (and so every other seat's games) are untouched.
 
-**Memory**: the tree lives in arrays allocated once per block of games
-(``new_search_space``), ``MAX_NODES`` nodes; a decision reuses them from node 0, so nothing is
-allocated per decision. Once the tree is full (more than ``MAX_NODES - 1`` iterations), later
+**Memory**: the tree lives in the search space (``new_search_space``: the frame of
+``engine/search.py``, then Parade's arrays), ``MAX_NODES`` nodes, children by card; a decision
+reuses it from node 0. Once the tree is full (more than ``MAX_NODES - 1`` iterations), later
 iterations still select, play out and back up, but expand no further.
 """
 
@@ -60,11 +60,25 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
-from montecards.engine.borrow import borrow
 from montecards.engine.jit import hot
+from montecards.engine.search import (
+    AVAIL,
+    FRAME_SLOTS,
+    LOG_TABLE,
+    MEAN,
+    REWARD,
+    S_MOVER,
+    S_SQRT_LOG,
+    S_STATS,
+    SPREAD,
+    VISITS,
+    gated_space,
+    new_frame,
+    seed_search,
+)
+from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.weights import Weights, weight_index
 from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
@@ -87,17 +101,13 @@ from montecards.games.parade.rules import (
     win_shares,
 )
 from montecards.games.parade.strategies import copy_state, greedy_discard, greedy_play, new_takings
-from montecards.rng import bounded, seed_stream
+from montecards.rng import bounded
 
 MAX_NODES = 1 << 15
 """Nodes of a tree (node 0 the root): iterations beyond ``MAX_NODES - 1`` expand nothing."""
 
 MAX_DEPTH = 128
 """Longest path from the root (a 2-player game has at most 52 turns)."""
-
-SEARCH_STREAM = 1 << 32
-"""The first substream of the searches' decision streams (far from the deck, choice and user
-streams 0, 1, 16..21)."""
 
 KIND_PLAY = 0
 KIND_DISCARD = 1
@@ -110,16 +120,6 @@ W_ITERATIONS = 0
 W_EXPLORATION = 1
 W_PLAYOUT = 2
 
-# columns of the node statistics
-VISITS = 0
-AVAIL = 1
-REWARD = 2
-MEAN = 3  # REWARD / VISITS, and
-SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up (read by every selection)
-
-LOG_TABLE = 4096
-"""``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
-
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout"),
     default=(1000.0, 0.7, 0.0),
@@ -128,38 +128,31 @@ PARAMETERS = Weights(
 )
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
-# the search space, one tuple of arrays (``new_search_space``)
-S_CHILDREN = 0  # int32 [node, card]: the child reached by playing ``card``, 0 if none
-S_STATS = 1  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
-S_MOVER = 2  # int64 [node]: the seat whose move leads to the node
-S_STATES = 3  # int64 [3, STATE_SIZE]: the decision's template, an iteration's game, a trial
-S_CARDS = 4  # int64 [2, N_CARDS]: the unseen cards in id order, an iteration's copy
-S_PATH = 5  # int64 [MAX_DEPTH + 8]: an iteration's path, then the untried moves
-S_SEATS = 6  # int64 [3, MAX_PLAYERS]: scores, sizes, win shares
-S_TOTALS = 7  # int64 [2, PAIRS]: the discard search's win shares and margins per pair
-S_KEY = 8  # uint64 [2]: the game's seed and index (``set_key``)
-S_RNG = 9  # uint64 [2, 4]: the decision's stream, a copy of the deck stream (omniscient)
-S_NO_TRACE = 10  # int64 [0, 4]
-S_SQRT_LOG = 11  # float64 [LOG_TABLE]: sqrt(ln(a))
-S_TAKINGS = 12  # int64 [TAKINGS_SIZE]: greedy play-outs' takings table (``strategies.new_takings``)
+# the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
+# S_SQRT_LOG), then Parade's (``new_search_space``)
+S_CHILDREN = FRAME_SLOTS  # int32 [node, card]: the child reached by playing ``card``, 0 if none
+S_STATES = FRAME_SLOTS + 1  # int64 [3, STATE_SIZE]: the decision's template, an iteration's game, a trial
+S_CARDS = FRAME_SLOTS + 2  # int64 [2, N_CARDS]: the unseen cards in id order, an iteration's copy
+S_PATH = FRAME_SLOTS + 3  # int64 [MAX_DEPTH + 8]: an iteration's path, then the untried moves
+S_SEATS = FRAME_SLOTS + 4  # int64 [3, MAX_PLAYERS]: scores, sizes, win shares
+S_TOTALS = FRAME_SLOTS + 5  # int64 [2, PAIRS]: the discard search's win shares and margins per pair
+S_RNG = FRAME_SLOTS + 6  # uint64 [2, 4]: the decision's stream, a copy of the deck stream (omniscient)
+S_NO_TRACE = FRAME_SLOTS + 7  # int64 [0, 4]
+S_TAKINGS = FRAME_SLOTS + 8  # int64 [TAKINGS_SIZE]: greedy play-outs' takings (``strategies.new_takings``)
 
 
 @njit(cache=True)
 def new_search_space():
     """The arrays one block of games searches in (about 9 MB, zeroed lazily by the system)."""
-    return (
+    return new_frame(MAX_NODES) + (
         np.zeros((MAX_NODES, N_CARDS), np.int32),
-        np.zeros((MAX_NODES, 5), np.float64),
-        np.zeros(MAX_NODES, np.int64),
         np.zeros((3, STATE_SIZE), np.int64),
         np.zeros((2, N_CARDS), np.int64),
         np.zeros(MAX_DEPTH + 8, np.int64),
         np.zeros((3, MAX_PLAYERS), np.int64),
         np.zeros((2, PAIRS.shape[0]), np.int64),
-        np.zeros(2, np.uint64),
         np.zeros((2, 4), np.uint64),
         np.zeros((0, 4), np.int64),
-        np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
         new_takings(),
     )
 
@@ -167,53 +160,13 @@ def new_search_space():
 SEARCH_OPTION = 2
 """The slot of ``kernel.kernel_options``'s triple that says a seat searches (``OPTION_SEARCH``)."""
 
-
-def search_space(with_search):
-    """``new_search_space()``, or None unless slot ``SEARCH_OPTION`` of ``with_search`` (a
-    ``kernel.kernel_options`` value) is True: kernels then compile without the search.
-    Jitted code only."""
-    raise NotImplementedError("search_space is only callable from jitted code")
-
-
-@overload(search_space, jit_options={"cache": True})
-def _search_space(with_search):
-    if (isinstance(with_search, types.BaseTuple) and len(with_search.types) > SEARCH_OPTION
-            and isinstance(with_search.types[SEARCH_OPTION], types.Boolean)):
-        return lambda with_search: new_search_space()
-    return lambda with_search: None
-
-
-def borrow_space(space):
-    """Borrowed views (``engine.borrow``) of a search space's arrays; None stays None."""
-    raise NotImplementedError("borrow_space is only callable from jitted code")
-
-
-@overload(borrow_space, jit_options={"cache": True})
-def _borrow_space(space):
-    if isinstance(space, types.NoneType):
-        return lambda space: None
-    return lambda space: (
-        borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
-        borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), borrow(space[9]),
-        space[10], borrow(space[11]), borrow(space[12]),
-    )
-
-
-@hot
-def set_key(space, seed, index):
-    """Record the game's seed and index, from which every decision seeds its stream."""
-    key = space[S_KEY]
-    key[0] = np.uint64(seed)
-    key[1] = np.uint64(index)
+search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot
 def seed_decision(space, g, seat, kind):
     """Seed the decision's own stream, ``space[S_RNG][0]`` (see the module docstring)."""
-    key = space[S_KEY]
-    rng = space[S_RNG][0]
-    substream = SEARCH_STREAM + (2 * g[TURNS] + kind) * MAX_PLAYERS + seat
-    seed_stream(rng, key[0], key[1], np.uint64(substream))
+    seed_search(space, space[S_RNG][0], (2 * g[TURNS] + kind) * MAX_PLAYERS + seat)
 
 
 @hot

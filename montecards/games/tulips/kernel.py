@@ -75,7 +75,7 @@ from montecards.games.tulips.rules import (
     turns_begun,
     win_share,
 )
-from montecards.games.tulips.search import borrow_space, search_space, set_key
+from montecards.games.tulips.search import search_space, set_key
 from montecards.games.tulips.strategies import (
     GREEDY,
     ISMCTS,
@@ -543,7 +543,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     weighting = borrow_all(weighting_owned)
     majority = majority_option(options)
     search_owned = search_space(options)
-    search = search_arg(borrow_space(search_owned), params)
+    search = search_arg(borrow_all(search_owned), params)
     for k in range(rows.shape[0]):
         if fns is None and options is None:  # (arguments: numba prunes the other branches)
             play_one(

@@ -57,11 +57,12 @@ than 100 (23.7 % [20.8, 26.7]), while 1,000 random-play-out iterations beat 100 
 ``SEARCH_STREAM + (2 * actions + kind) * MAX_PLAYERS + seat`` of the game (``actions`` the
 actions played so far, all seats: 0 at set-up; ``kind`` 0 set-up, 1 action), seeded afresh at
 each decision: the same seed gives the same search at the same decision whatever the hidden
-cards, and the deck and choice streams (and so every other seat's games) are untouched.
+cards, and the deck and choice streams (and so every other seat's games) are untouched
+(``engine/search.py``).
 
-**Memory**: the tree lives in arrays allocated once per block of games
-(``new_search_space``, about 5 MB), ``MAX_NODES`` nodes; a decision reuses them from node 0,
-so nothing is allocated per decision. Once the tree is full (more than ``MAX_NODES - 1``
+**Memory**: the tree lives in the search space (``new_search_space``, about 5 MB: the frame of
+``engine/search.py``, then Gift of Tulips' arrays), ``MAX_NODES`` nodes, children by move id;
+a decision reuses it from node 0. Once the tree is full (more than ``MAX_NODES - 1``
 iterations), later iterations still select, play out and back up, but expand no further.
 """
 
@@ -70,11 +71,25 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
-from montecards.engine.borrow import borrow
 from montecards.engine.jit import hot
+from montecards.engine.search import (
+    AVAIL,
+    FRAME_SLOTS,
+    LOG_TABLE,
+    MEAN,
+    REWARD,
+    S_MOVER,
+    S_SQRT_LOG,
+    S_STATS,
+    SPREAD,
+    VISITS,
+    gated_space,
+    new_frame,
+    seed_search,
+)
+from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.spec import WIN_UNIT
 from montecards.engine.weights import Weights, weight_index
 from montecards.games.tulips.cards import MAX_CARDS, MAX_PLAYERS
@@ -115,7 +130,7 @@ from montecards.games.tulips.strategies import (
     random_setup,
 )
 from montecards.games.tulips.view import DECISION_ACTION, MAX_LEGAL, NO_CLASS, legal_moves
-from montecards.rng import bounded, seed_stream
+from montecards.rng import bounded
 
 MAX_NODES = 1 << 15
 """Nodes of a tree (node 0 the root): iterations beyond ``MAX_NODES - 1`` expand nothing."""
@@ -125,10 +140,6 @@ N_MOVES = 32
 
 MAX_DEPTH = 256
 """Longest path from the root (a game has one action per card drawn, at most ``MAX_CARDS``)."""
-
-SEARCH_STREAM = 1 << 32
-"""The first substream of the searches' decision streams (far from the deck, choice and user
-streams 0, 1, 16..21)."""
 
 KIND_SETUP = 0
 KIND_ACTION = 1
@@ -141,16 +152,6 @@ W_ITERATIONS = 0
 W_EXPLORATION = 1
 W_PLAYOUT = 2
 
-# columns of the node statistics
-VISITS = 0
-AVAIL = 1
-REWARD = 2
-MEAN = 3  # REWARD / VISITS, and
-SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up (read by every selection)
-
-LOG_TABLE = 4096
-"""``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
-
 PARAMETERS = Weights(
     features=("iterations", "exploration", "playout"),
     default=(1000.0, 0.7, 0.0),
@@ -159,20 +160,17 @@ PARAMETERS = Weights(
 )
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
-# the search space, one tuple of arrays (``new_search_space``)
-S_CHILDREN = 0  # int32 [node, move]: the child reached by the move, 0 if none
-S_STATS = 1  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
-S_MOVER = 2  # int64 [node]: the seat whose move leads to the node
-S_STATES = 3  # int64 [3, STATE_SIZE]: the decision's template, an iteration's game, a trial
-S_CARDS = 4  # int64 [3, MAX_CARDS]: the unseen cards (sorted), an iteration's copy, marks
-S_PATH = 5  # int64 [MAX_DEPTH + MAX_LEGAL]: an iteration's path, then the untried moves
-S_LEGAL = 6  # int64 [MAX_LEGAL]: the legal moves at a node
-S_TOTALS = 7  # int64 [2]: the set-up search's win shares per split
-S_KEY = 8  # uint64 [2]: the game's seed and index (``set_key``)
-S_RNG = 9  # uint64 [5, 4]: decision stream, its saved copy, deck copy, reveal stream, its copy
-S_NO_TRACE = 10  # int64 [0, TRACE_COLS]
-S_NO_ORDER = 11  # int64 [0]
-S_SQRT_LOG = 12  # float64 [LOG_TABLE]: sqrt(ln(a))
+# the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
+# S_SQRT_LOG), then Gift of Tulips' (``new_search_space``)
+S_CHILDREN = FRAME_SLOTS  # int32 [node, move]: the child reached by the move, 0 if none
+S_STATES = FRAME_SLOTS + 1  # int64 [3, STATE_SIZE]: the decision's template, an iteration's game, a trial
+S_CARDS = FRAME_SLOTS + 2  # int64 [3, MAX_CARDS]: the unseen cards (sorted), an iteration's copy, marks
+S_PATH = FRAME_SLOTS + 3  # int64 [MAX_DEPTH + MAX_LEGAL]: an iteration's path, then the untried moves
+S_LEGAL = FRAME_SLOTS + 4  # int64 [MAX_LEGAL]: the legal moves at a node
+S_TOTALS = FRAME_SLOTS + 5  # int64 [2]: the set-up search's win shares per split
+S_RNG = FRAME_SLOTS + 6  # uint64 [5, 4]: decision stream, its saved copy, deck copy, reveal stream, its copy
+S_NO_TRACE = FRAME_SLOTS + 7  # int64 [0, TRACE_COLS]
+S_NO_ORDER = FRAME_SLOTS + 8  # int64 [0]
 
 R_DECISION = 0
 R_SAVED = 1
@@ -184,20 +182,16 @@ R_REVEAL_COPY = 4
 @njit(cache=True)
 def new_search_space():
     """The arrays one block of games searches in (about 5 MB, zeroed lazily by the system)."""
-    return (
+    return new_frame(MAX_NODES) + (
         np.zeros((MAX_NODES, N_MOVES), np.int32),
-        np.zeros((MAX_NODES, 5), np.float64),
-        np.zeros(MAX_NODES, np.int64),
         np.zeros((3, STATE_SIZE), np.int64),
         np.zeros((3, MAX_CARDS), np.int64),
         np.zeros(MAX_DEPTH + MAX_LEGAL, np.int64),
         np.zeros(MAX_LEGAL, np.int64),
         np.zeros(2, np.int64),
-        np.zeros(2, np.uint64),
         np.zeros((5, 4), np.uint64),
         np.zeros((0, TRACE_COLS), np.int64),
         np.zeros(0, np.int64),
-        np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
     )
 
 
@@ -205,52 +199,13 @@ SEARCH_OPTION = 2
 """The slot of ``kernel.kernel_options``'s triple that says a seat searches (``OPTION_SEARCH``)."""
 
 
-def search_space(options):
-    """``new_search_space()``, or None unless slot ``SEARCH_OPTION`` of ``options`` (a
-    ``kernel.kernel_options`` value) is True: kernels then compile without the search.
-    Jitted code only."""
-    raise NotImplementedError("search_space is only callable from jitted code")
-
-
-@overload(search_space, jit_options={"cache": True})
-def _search_space(options):
-    if (isinstance(options, types.BaseTuple) and len(options.types) > SEARCH_OPTION
-            and isinstance(options.types[SEARCH_OPTION], types.Boolean)):
-        return lambda options: new_search_space()
-    return lambda options: None
-
-
-def borrow_space(space):
-    """Borrowed views (``engine.borrow``) of a search space's arrays; None stays None."""
-    raise NotImplementedError("borrow_space is only callable from jitted code")
-
-
-@overload(borrow_space, jit_options={"cache": True})
-def _borrow_space(space):
-    if isinstance(space, types.NoneType):
-        return lambda space: None
-    return lambda space: (
-        borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
-        borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), borrow(space[9]),
-        space[10], space[11], borrow(space[12]),
-    )
-
-
-@hot
-def set_key(space, seed, index):
-    """Record the game's seed and index, from which every decision seeds its stream."""
-    key = space[S_KEY]
-    key[0] = np.uint64(seed)
-    key[1] = np.uint64(index)
+search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot
 def seed_decision(space, g, seat, kind):
     """Seed the decision's own stream, ``space[S_RNG][R_DECISION]`` (module docstring)."""
-    key = space[S_KEY]
-    rng = space[S_RNG][R_DECISION]
-    substream = SEARCH_STREAM + (2 * g[ACTIONS] + kind) * MAX_PLAYERS + seat
-    seed_stream(rng, key[0], key[1], np.uint64(substream))
+    seed_search(space, space[S_RNG][R_DECISION], (2 * g[ACTIONS] + kind) * MAX_PLAYERS + seat)
 
 
 @hot

@@ -1,0 +1,125 @@
+"""The frame of the games' tree searches (``ismcts`` and ``omniscient``, SO-ISMCTS): what
+Parade's, Gift of Tulips' and Joker Marbles' ``search.py`` share, written once here.
+
+A game's search keeps its trees in a **search space**: one tuple of arrays that its
+``new_search_space`` allocates once per block of games, and that every decision reuses from
+node 0, so that nothing is allocated per decision. The space's first ``FRAME_SLOTS`` slots are
+the frame's (``new_frame``), the same in every game; the game's own arrays follow (its ``S_*``
+constants count on from ``FRAME_SLOTS``):
+
+- ``S_STATS``, float64 ``[node, N_STATS]``: the node statistics, columns ``VISITS``; ``AVAIL``,
+  the times the node was legal when its parent was visited (SO-ISMCTS's availability count,
+  which replaces the parent's visits in UCB's exploration term
+  ``mean + c * sqrt(ln(availability) / visits)``); ``REWARD``, the summed win shares of the
+  seat that moved into the node; and ``MEAN`` (``REWARD / VISITS``) and ``SPREAD``
+  (``1 / sqrt(VISITS)``), which the back-up keeps up to date so that a selection costs no
+  division;
+- ``S_MOVER``, int64 ``[node]``: the seat whose move leads to the node;
+- ``S_KEY``, uint64 ``[2]``: the game's seed and index (``set_key``, once per game), from
+  which each decision seeds its own stream, substream ``SEARCH_STREAM + k`` of the game
+  (``seed_search``; the game says what ``k`` is): the same seed gives the same search at the
+  same decision whatever the hidden cards, and the game's other streams are untouched;
+- ``S_SQRT_LOG``, float64 ``[LOG_TABLE]``: ``sqrt(ln(a))`` for the availabilities ``a`` below
+  ``LOG_TABLE`` (UCB's exploration term without a logarithm).
+
+**Compiled only where a seat searches.** ``gated_space(option, new_space)`` makes a game's
+``search_space(options)``: ``new_space()``, or None unless slot ``option`` of the kernel's
+``kernel_options`` tuple is a Boolean (a seat plays ``ismcts`` or ``omniscient``). A function
+that takes the space as an *argument* then has its ``if search is not None`` pruned by numba
+in runs that do not search, and the search is compiled out of them. numba does not prune a
+test of a local None so: a kernel keys the search in a ``hot`` function of its own,
+``seed_game(..., search)``, whose test is on its argument.
+
+**Borrowed.** A kernel runs on ``engine.borrow.borrow_all(space)`` (views without reference
+counting; None stays None) and calls ``keep_alive`` on the space after its loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+from montecards.engine.jit import hot, hot_inline
+from montecards.rng import seed_stream
+
+SEARCH_STREAM = 1 << 32
+"""The first substream of the searches' decision streams (far from the deck, choice and user
+streams 0, 1, 16..21)."""
+
+# columns of the node statistics (``S_STATS``)
+VISITS = 0
+AVAIL = 1
+REWARD = 2
+MEAN = 3  # REWARD / VISITS, and
+SPREAD = 4  # 1 / sqrt(VISITS), both kept up to date by the back-up (read by every selection)
+N_STATS = 5
+
+LOG_TABLE = 4096
+"""``sqrt(ln(a))`` is tabulated for availabilities ``a`` below this (UCB's exploration term)."""
+
+# the frame's slots of every search space (``new_frame``); a game's own slots follow
+S_STATS = 0  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
+S_MOVER = 1  # int64 [node]: the seat whose move leads to the node
+S_KEY = 2  # uint64 [2]: the game's seed and index (``set_key``)
+S_SQRT_LOG = 3  # float64 [LOG_TABLE]: sqrt(ln(a))
+FRAME_SLOTS = 4
+
+
+@njit(cache=True, inline="always")
+def new_frame(max_nodes):
+    """The frame's arrays of a search space of ``max_nodes`` nodes (slots ``S_STATS`` ..
+    ``S_SQRT_LOG``): a game's ``new_search_space`` returns ``new_frame(MAX_NODES) + (its own
+    arrays)``."""
+    return (
+        np.zeros((max_nodes, N_STATS), np.float64),
+        np.zeros(max_nodes, np.int64),
+        np.zeros(2, np.uint64),
+        np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
+    )
+
+
+@hot
+def set_key(space, seed, index):
+    """Record the game's seed and index, from which every decision seeds its stream."""
+    key = space[S_KEY]
+    key[0] = np.uint64(seed)
+    key[1] = np.uint64(index)
+
+
+@hot_inline
+def seed_search(space, rng, substream):
+    """Seed ``rng`` (a stream of the space) as the game's substream ``SEARCH_STREAM +
+    substream``, from the key ``set_key`` recorded."""
+    key = space[S_KEY]
+    seed_stream(rng, key[0], key[1], np.uint64(SEARCH_STREAM + substream))
+
+
+def gated_space(option: int, new_space):
+    """A game's ``search_space(options)`` for jitted code: ``new_space()`` (its jitted
+    ``new_search_space``) when slot ``option`` of ``options`` (its ``kernel.kernel_options``
+    value) is True, else None, so that kernels of runs in which no seat searches compile
+    without the search (module docstring).
+
+    The overload is not cached on its own: its implementation calls the game's ``new_space``,
+    and a cache entry in the engine's folder would be stamped with the engine's sources only
+    (``montecards/_cache.py``), and keyed on a pickle of ``new_space`` that changes with every
+    process. The kernels that call it are cached, with the game's stamp, as before."""
+
+    def search_space(options):
+        raise NotImplementedError("search_space is only callable from jitted code")
+
+    search_space.__doc__ = (
+        f"``new_search_space()``, or None unless slot {option} of ``options`` (a "
+        "``kernel.kernel_options`` value) is True: kernels then compile without the search "
+        "(``engine.search.gated_space``). Jitted code only."
+    )
+
+    @overload(search_space)
+    def _search_space(options):
+        if (isinstance(options, types.BaseTuple) and len(options.types) > option
+                and isinstance(options.types[option], types.Boolean)):
+            return lambda options: new_space()
+        return lambda options: None
+
+    return search_space
