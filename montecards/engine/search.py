@@ -27,8 +27,9 @@ constants count on from ``FRAME_SLOTS``):
 ``kernel_options`` tuple is a Boolean (a seat plays ``ismcts`` or ``omniscient``). A function
 that takes the space as an *argument* then has its ``if search is not None`` pruned by numba
 in runs that do not search, and the search is compiled out of them. numba does not prune a
-test of a local None so: a kernel keys the search in a ``hot`` function of its own,
-``seed_game(..., search)``, whose test is on its argument.
+test of a local None so: a kernel keys the search (``set_key``) in a function that takes it
+as an argument (Parade's and Joker Marbles' ``hot`` ``seed_game(..., search)``, Gift of
+Tulips' ``play_one``).
 
 **Borrowed.** A kernel runs on ``engine.borrow.borrow_all(space)`` (views without reference
 counting; None stays None) and calls ``keep_alive`` on the space after its loop.

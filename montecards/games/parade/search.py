@@ -14,9 +14,8 @@ Powley & Whitehouse 2012). Each iteration of a play decision
    moves are in the tree, keyed by the card played; a child's availability count is the
    number of times it was legal when its parent was visited, and replaces the parent's
    visits in the exploration term: ``mean + c * sqrt(ln(availability) / visits)``, the mean
-   a child's win share for the seat that moved into it; the back-up keeps ``mean`` and
-   ``1 / sqrt(visits)`` per node and ``sqrt(ln(a))`` is tabulated, so that a selection costs
-   no division and no logarithm);
+   a child's win share for the seat that moved into it; the node statistics, kept so that a
+   selection costs no division and no logarithm, are the frame's: ``engine/search.py``);
 3. **expands** one untried legal move (chosen uniformly) as a new node;
 4. **plays out** to the end with every seat on the default policy (``greedy``, or ``random``
    plays; the final discards greedy in both);
