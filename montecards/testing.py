@@ -131,8 +131,10 @@ def check_every_strategy_runs_at_every_seat(name: str) -> None:
     players = spec.default_players
     for shift in range(len(spec.strategies)):
         names = [spec.strategies[(k + shift) % len(spec.strategies)] for k in range(players)]
-        res = simulate(name, n=20, players=players, strategies=names, seed=5, jobs=1, progress=False)
-        assert res.strategies == names and res.n_games == 20
+        # a few games suffice (each seat's strategy decides in every one); a search at its
+        # default parameters plays ~2 games a second
+        res = simulate(name, n=4, players=players, strategies=names, seed=5, jobs=1, progress=False)
+        assert res.strategies == names and res.n_games == 4
 
 
 def check_trace_replays_the_run_game(name: str) -> None:
@@ -195,10 +197,11 @@ def check_scripted_replays_traced_games(name: str, games_to_check: int = 10) -> 
     spec = games.get(name)
     if spec.play_scripted is None or spec.script_from_trace is None:
         raise AssertionError(f"{name}'s spec has no play_scripted / script_from_trace")
+    mix = list(spec.quick_strategies or spec.strategies)
     rng = np.random.default_rng(SEED)
     for players in sorted({spec.min_players, spec.default_players, spec.max_players}):
         for index in range(games_to_check):
-            names = [spec.strategies[int(rng.integers(len(spec.strategies)))] for _ in range(players)]
+            names = [mix[int(rng.integers(len(mix)))] for _ in range(players)]
             events = trace(name, seed=SEED, index=index, players=players, strategies=names)
             outcome = events.attrs["outcome"]
             script = spec.script_from_trace(events, players, names, {})
@@ -215,6 +218,7 @@ def check_kernel_agrees_with_oracle(
     games_to_check: int = 100,
     params: Sequence[dict[str, Any]] = ({},),
     seed: int = SEED,
+    strategies: Sequence[str] | None = None,
 ) -> list[str]:
     """The kernel and an oracle play the same scripts to the same outcomes, game for game.
 
@@ -227,6 +231,8 @@ def check_kernel_agrees_with_oracle(
     as numbers, floats to 1e-9, lists and tuples element by element, a ``Counter`` -- a pile
     the rules give no order -- as a multiset); a difference names the game, its seed, index,
     players, strategies, parameters and the key. Returns the keys compared (in any game).
+    ``strategies``: the labels mixed (default: ``spec.quick_strategies``, else the spec's
+    built-ins).
     """
     from montecards.api import trace
 
@@ -234,6 +240,7 @@ def check_kernel_agrees_with_oracle(
     if spec.play_scripted is None or spec.script_from_trace is None:
         raise AssertionError(f"{name}'s spec has no play_scripted / script_from_trace")
     variants = [dict(v) for v in params]
+    mix = list(strategies or spec.quick_strategies or spec.strategies)
     assert variants, "params must hold at least one parameter dict (e.g. {})"
     counts = [_player_counts(spec, variant) for variant in variants]
     rng = np.random.default_rng(seed)
@@ -242,7 +249,7 @@ def check_kernel_agrees_with_oracle(
         k = index % len(variants)
         variant = variants[k]
         players = counts[k][(index // len(variants)) % len(counts[k])]
-        names = [spec.strategies[int(rng.integers(len(spec.strategies)))] for _ in range(players)]
+        names = [mix[int(rng.integers(len(mix)))] for _ in range(players)]
         where = (f"{name} game {index} (seed {seed}, {players} players, strategies {names}, "
                  f"params {variant})")
         events = trace(name, seed=seed, index=index, players=players, strategies=names,

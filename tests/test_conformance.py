@@ -66,6 +66,23 @@ def test_every_game_has_an_oracle():
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_quick_strategies_are_the_built_ins_at_other_parameters(name):
+    """``spec.quick_strategies`` (what the replay checks mix) names the built-ins in order, each
+    label valid; only parameterised ones differ, and they differ from the defaults."""
+    from montecards.engine.weights import parse_label
+
+    spec = games.get(name)
+    if not spec.quick_strategies:
+        return
+    assert len(spec.quick_strategies) == len(spec.strategies)
+    for label, builtin in zip(spec.quick_strategies, spec.strategies):
+        parsed = parse_label(label)
+        assert (parsed[0] if parsed else label) == builtin, label
+        assert spec.strategy_codes(1, [label])  # a valid label (InputError otherwise)
+    assert spec.quick_strategies != spec.strategies
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_kernel_agrees_with_naive_reference(name):
     """The kernel and the game's naive reference play the same traced scripts to the same
     outcomes (every common key of ``play_scripted`` and ``play_script``), game for game."""

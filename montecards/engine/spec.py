@@ -140,6 +140,11 @@ class GameSpec:
     line. :meth:`resolve_params` calls it after every ``Param.check``, so runs, traces,
     scripted games and ``montecards.testing`` (which finds the player counts a parameter set
     fits through ``resolve_params``) all refuse the same parameters."""
+    quick_strategies: tuple[str, ...] = ()
+    """The labels ``montecards.testing``'s replay checks mix, for a game whose built-ins
+    include one that is slow at its defaults (a search at hundreds of iterations a decision):
+    the same strategies, the slow ones with cheaper parameters (the replays check the rules;
+    a script carries every decision, whatever made it). Empty: ``strategies``."""
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)

@@ -108,6 +108,21 @@ def new_faults(blocks: int) -> np.ndarray:
     return np.zeros((blocks, FAULT_FIELDS), dtype=np.int64)
 
 
+def user_parts(user):
+    """``(fns, data)`` of ``engine.strategies.kernel_arg``'s pair, or ``(None, None)`` when
+    ``user`` is None, each with its own type. (Written ``(None, None) if user is None else
+    user`` in jitted code, both come out Optional: the game then compiled once more, for
+    Optional seats, besides ``play_block``'s plain ones.) Jitted code only."""
+    raise NotImplementedError("user_parts is only callable from jitted code")
+
+
+@overload(user_parts, jit_options={"cache": True})
+def _user_parts(user):
+    if isinstance(user, types.NoneType):
+        return lambda user: (None, None)
+    return lambda user: user
+
+
 def open_seats(fns, data, block, obs_size, max_legal):
     """Block ``block``'s user seats: the functions and data with the block's buffers
     (observation, legal moves, per-seat memory and streams) and its index, or None when

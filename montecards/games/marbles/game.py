@@ -316,7 +316,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, entries),
-        codes, row, buffer, None, user, kernel.kernel_options(codes),
+        codes, row, buffer, None, user, kernel.EVERY_OPTION,
     ))
     return _trace_frame(buffer, resolved["decks"]), row
 
@@ -333,7 +333,7 @@ def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | N
     entries = SPEC.strategy_codes(players, strategy_names)
     packed = SPEC.kernel_params(players, resolved, entries)
     codes = SPEC.strategy_array(entries)
-    options = kernel.kernel_options(codes)
+    options = kernel.EVERY_OPTION
     no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
     capacity = LOG_CAPACITY
     while True:
@@ -504,6 +504,11 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     strategies=strategies.NAMES,
+    # the replay checks (montecards.testing) play the searches at few iterations
+    quick_strategies=tuple(
+        {"ismcts": "ismcts[20,0.7,2,40]", "omniscient": "omniscient[20,0.7,2,40]"}.get(s, s)
+        for s in strategies.NAMES
+    ),
     default_strategy="greedy",
     params=PARAMS,
     metrics=("bumps", "discards"),

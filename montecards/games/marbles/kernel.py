@@ -37,6 +37,7 @@ from montecards.engine.user import (
     open_seats,
     start_game,
     stopped,
+    user_parts,
 )
 from montecards.games.marbles import search as tree_search
 from montecards.games.marbles.moves import gen_hand
@@ -507,6 +508,13 @@ def kernel_options(strategies: np.ndarray) -> tuple | None:
     return (True if weighted else None, True if search else None)
 
 
+EVERY_OPTION = (True, True)
+"""``kernel_options``'s value with every optional strategy compiled in, which traces and
+decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
+combination of optional strategies (a trace plays one game, so the larger kernel costs one
+compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
+
+
 def weighted_option(options):
     """True when ``options`` (``kernel_options``) compile ``weighted``/``tuned`` in, else
     None. Jitted code only."""
@@ -541,7 +549,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     ``user``: the user strategies (``engine.user``), or None; ``options``:
     ``kernel_options``'s value. Returns ``ERR_*``."""
     g, rd, rc, no_trace, orders, offsets, script = new_work()
-    fns, data = (None, None) if user is None else user
+    fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     search = search_space(options)
     err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,

@@ -26,6 +26,7 @@ from montecards.engine.user import (
     open_seats,
     start_game,
     stopped,
+    user_parts,
 )
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
@@ -441,6 +442,13 @@ def kernel_options(strategies: np.ndarray) -> tuple | None:
     return (True if rollout else None, True if weighted else None, True if search else None)
 
 
+EVERY_OPTION = (True, True, True)
+"""``kernel_options``'s value with every optional strategy compiled in, which traces and
+decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
+combination of optional strategies (a trace plays one game, so the larger kernel costs one
+compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
+
+
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
     """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
     threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
@@ -463,7 +471,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, options, log
     rollout = new_rollout_space(options)
     weighted = weighted_option(options)
     search = search_space(options)
-    fns, data = (None, None) if user is None else user
+    fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     err = play_one(
         seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,

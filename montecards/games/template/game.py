@@ -92,7 +92,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     user = user_arg(strategy_names, 1)
     serial_call(strategy_names, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
-        kernel.kernel_options(strategies), None, user,
+        kernel.EVERY_OPTION, None, user,
     ))
     return _trace_frame(buffer), row
 
@@ -120,7 +120,7 @@ def decisions(
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
         np.uint64(seed), int(index), players, pack_params(players, resolved), strategies, row,
-        np.zeros((0, rules.TRACE_FIELDS), np.int64), kernel.kernel_options(strategies), log, user,
+        np.zeros((0, rules.TRACE_FIELDS), np.int64), kernel.EVERY_OPTION, log, user,
     ))
     return read_log(log)
 

@@ -26,6 +26,7 @@ from montecards.engine.user import (
     open_seats,
     start_game,
     stopped,
+    user_parts,
 )
 from montecards.games.template.cards import MAX_PLAYERS
 from montecards.games.template.rules import (
@@ -254,6 +255,13 @@ def kernel_options(strategies: np.ndarray) -> None:
     return None
 
 
+EVERY_OPTION = None
+"""``kernel_options``'s value with every optional part compiled in, which traces and decision
+logs pass (``game.py``), so that one trace kernel serves every lineup. The template has no
+optional part, so it is None; a game with some returns them all on (Parade: ``(True, True,
+True)``)."""
+
+
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
     """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
     threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
@@ -273,7 +281,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, options, log
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
     ``options``: ``kernel_options``' flag. ``user``: the user strategies (``engine.user``), or
     None. Returns ``ERR_*``."""
-    fns, data = (None, None) if user is None else user
+    fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
     end_block(seats)

@@ -270,7 +270,7 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
     codes = SPEC.strategy_array(names)
     serial_call(names, user, lambda: kernel.trace_one(
         np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, names),
-        codes, row, buffer, None, user, kernel.kernel_options(codes),
+        codes, row, buffer, None, user, kernel.EVERY_OPTION,
     ))
     return events_of(buffer).copy(), row
 
@@ -300,7 +300,7 @@ def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None
     serial_call(names, user, lambda: kernel.trace_one(
         np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, names),
         codes, row, np.zeros((0, rules.TRACE_COLS), np.int64), log, user,
-        kernel.kernel_options(codes),
+        kernel.EVERY_OPTION,
     ))
     return read_log(log)
 
@@ -505,6 +505,11 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     strategies=strategies.NAMES,
+    # the replay checks (montecards.testing) play the searches at few iterations
+    quick_strategies=tuple(
+        {"ismcts": "ismcts[30,0.7,1]", "omniscient": "omniscient[30,0.7,1]"}.get(s, s)
+        for s in strategies.NAMES
+    ),
     default_strategy="greedy",
     params=PARAMS,
     metrics=("keep_points", "give_points", "majority_points"),

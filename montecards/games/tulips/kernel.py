@@ -29,6 +29,7 @@ from montecards.engine.user import (
     open_seats,
     start_game,
     stopped,
+    user_parts,
 )
 from montecards.engine.weights import weight_index
 from montecards.games.tulips import search as tree_search
@@ -585,6 +586,13 @@ def kernel_options(strategies: np.ndarray) -> tuple | None:
     return (True if majority else None, True if weighted else None, True if search else None)
 
 
+EVERY_OPTION = (True, True, True)
+"""``kernel_options``'s value with every optional strategy compiled in, which traces and
+decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
+combination of optional strategies (a trace plays one game, so the larger kernel costs one
+compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
+
+
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
     """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
     threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
@@ -606,7 +614,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     ``kernel_options``. Returns ``ERR_*``."""
     g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
     init_tables(g, players, params)
-    fns, data = (None, None) if user is None else user
+    fns, data = user_parts(user)
     seats = open_user_seats(fns, data, 0, g)
     weighting = open_weighting(options, params, g)
     majority = majority_option(options)

@@ -171,7 +171,7 @@ def _trace_one(entries: Sequence[Any], seed: int, index: int, players: int, pack
     user = user_arg(entries, 1)
     serial_call(entries, user, lambda: kernel.trace_one(
         np.uint64(seed), int(index), players, packed, strategies,
-        kernel.kernel_options(strategies), row, buffer, log, user,
+        kernel.EVERY_OPTION, row, buffer, log, user,
     ))
 
 

@@ -34,6 +34,7 @@ from montecards.engine.user import (
     open_seats,
     start_game,
     stopped,
+    user_parts,
 )
 from montecards.games.wigout.rules import (
     ACTIONS,
@@ -384,6 +385,13 @@ def kernel_options(strategies: np.ndarray) -> bool | None:
     return True if ((codes == WEIGHTED) | (codes == TUNED)).any() else None
 
 
+EVERY_OPTION = True
+"""``kernel_options``'s value with every optional strategy compiled in, which traces and
+decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
+combination of optional strategies (a trace plays one game, so the larger kernel costs one
+compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
+
+
 def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
     """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
     threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
@@ -410,7 +418,7 @@ def trace_one(seed, index, players, params, strategies, weighted, row, trace, lo
     deck_rng = np.zeros(4, np.uint64)
     if trace.shape[0] > 0:
         trace[0, 0] = 0
-    fns, data = (None, None) if user is None else user
+    fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     err = play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
                    deck_rng, row, trace, log, seats)
