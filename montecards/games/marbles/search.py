@@ -74,7 +74,7 @@ from numba.extending import overload
 from montecards.engine.borrow import borrow
 from montecards.engine.jit import hot
 from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, Weights, weight_index
-from montecards.games.marbles.moves import gen_hand
+from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     MARBLES,
     MAX_CARDS,
@@ -94,7 +94,6 @@ from montecards.games.marbles.rules import (
     S_PILE_N,
     S_PLAYERS,
     S_TURNS,
-    STATE_SIZE,
     TRACE_WIDTH,
     disc_at,
     discard_card,
@@ -191,7 +190,7 @@ PARAMETERS = Weights(
 # the search space, one tuple of arrays (``new_search_space``)
 S_STATS = 0  # float64 [node, VISITS | AVAIL | REWARD | MEAN | SPREAD]
 S_MOVER = 1  # int64 [node]: the seat whose move leads to the node
-S_STATES = 2  # int64 [2, STATE_SIZE]: the decision's template, an iteration's game
+S_STATES = 2  # int64 [2, WORK_SIZE]: the decision's template, an iteration's game
 S_CARDS = 3  # int64 [2, MAX_CARDS]: the unseen cards in id order, an iteration's copy
 S_PATH = 4  # int64 [MAX_DEPTH]: an iteration's path
 S_UNTRIED = 5  # int64 [MAX_MOVES]: the untried moves at a node
@@ -222,7 +221,7 @@ def new_search_space():
     return (
         np.zeros((MAX_NODES, 5), np.float64),
         np.zeros(MAX_NODES, np.int64),
-        np.zeros((2, STATE_SIZE), np.int64),
+        np.zeros((2, WORK_SIZE), np.int64),
         np.zeros((2, MAX_CARDS), np.int64),
         np.zeros(MAX_DEPTH, np.int64),
         np.zeros(MAX_MOVES, np.int64),
