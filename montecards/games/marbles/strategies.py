@@ -11,9 +11,9 @@ choices and, for greedy and aggressive, scores them as it goes (``step_score``,
 A seat only ever reads what it sees: ``weighted``'s unseen cards are counted from its hand and
 the discard pile.
 
-Their scratch (greedy's running best ``BEST``..., ``weighted``'s tables ``W_*``) is not in the
-rules' state: it follows it in the same array (``rules.STATE_SIZE`` .. ``SCRATCH_END``), and
-move generation's working space follows that (``moves.WORK_SIZE`` in all).
+The strategies' scratch (greedy's running best ``BEST`` .. ``BEST_M1``, ``weighted``'s tables
+``W_*``) is no part of the rules' state: it follows it in the same array (``rules.STATE_SIZE``
+up to ``SCRATCH_END``), and move generation's working space follows it (``moves.WORK_SIZE``).
 
 * ``random``: uniform over the legal (card, move) choices, every card of the hand counted
   separately (two 5s give each 5-move twice), each 7-split order and first part its own
