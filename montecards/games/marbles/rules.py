@@ -438,18 +438,6 @@ def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, np.int64)
 
 
-def __getattr__(name):
-    """Transitional: ``new_state_jit()``, the whole working array (``moves.WORK_SIZE``), for
-    ``tests/test_marbles_search.py`` alone, which allocates through it (that file is not to be
-    edited now). Delete this once it allocates ``np.zeros(moves.WORK_SIZE, np.int64)`` itself
-    and checks ``g[: rules.O_MOVES]`` as it does."""
-    if name == "new_state_jit":
-        from montecards.games.marbles.moves import WORK_SIZE  # (upwards: at call time only)
-
-        return lambda: np.zeros(WORK_SIZE, np.int64)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 @hot
 def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
     """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing.
