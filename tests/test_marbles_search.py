@@ -10,7 +10,7 @@ import pytest
 
 import montecards as mc
 from montecards.engine.weights import WeightedSeat, append_table
-from montecards.games.marbles import rules, search
+from montecards.games.marbles import moves, rules, search
 from montecards.games.marbles.game import SPEC, pack_params
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.strategies import GREEDY, choose
@@ -26,7 +26,7 @@ def decision_states(seed: int, index: int, players: int, teams: str, every: int)
     deck stream)``, the state and stream as they stand when the seat decides (its card drawn,
     its moves listed)."""
     packed = pack_params(players, SPEC.resolve_params(players, {"teams": teams}))
-    g = rules.new_state_jit()
+    g = np.zeros(moves.WORK_SIZE, np.int64)  # the rules' state, the strategies' and moves' space
     deck, choice = new_state(), new_state()
     seed_stream(deck, np.uint64(seed), index, 0)
     seed_stream(choice, np.uint64(seed), index, 1)
@@ -120,7 +120,7 @@ def test_evaluate_shares_the_team_and_estimates_by_progress():
     """A finished game gives every seat of the winning team 1; a cut-off one gives the team
     with less distance to go the larger estimate, partners the same, summing to 1 per team."""
     packed = pack_params(4, SPEC.resolve_params(4, {"teams": "pairs"}))
-    g = rules.new_state_jit()
+    g = np.zeros(moves.WORK_SIZE, np.int64)  # the rules' state, the strategies' and moves' space
     rules.set_up(g, 4, *(np.int64(v) for v in packed))
     board = np.full((4, 5), rules.HOME, np.int64)
     board[0, 0] = 10  # team {0, 2} has a marble out

@@ -40,7 +40,7 @@ from montecards.engine.user import (
     user_parts,
 )
 from montecards.games.marbles import search as tree_search
-from montecards.games.marbles.moves import gen_hand
+from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     EV_DRAW,
     EV_RESHUFFLE,
@@ -83,10 +83,8 @@ from montecards.games.marbles.rules import (
     hand_size,
     in_castle,
     made_at,
-    mark_at,
     move_at,
     mover,
-    new_state_jit,
     pile_at,
     place_marbles,
     play_card,
@@ -186,7 +184,7 @@ def new_work():
     traces have no scripted deck orders, offsets or decisions: None (``play_game`` then
     compiles the scripted game's path out; ``play_script`` passes its own)."""
     return (
-        new_state_jit(),
+        np.zeros(WORK_SIZE, np.int64),  # the state: the rules', then the strategies' and moves' scratch
         np.zeros(4, np.uint64),  # deck stream
         np.zeros(4, np.uint64),  # choice stream
         np.zeros((0, TRACE_WIDTH), np.int64),  # no trace
@@ -198,7 +196,11 @@ def new_work():
 
 @hot
 def scripted_reshuffle(g, orders, offsets, used):
-    """The discard pile becomes the draw pile in the order ``orders[used]``; returns ERR_*."""
+    """The discard pile becomes the draw pile in the order ``orders[used]``; returns ERR_*.
+
+    The order must be the discard pile's cards, each once. The draw pile is empty here (every
+    card of it drawn), so its slots serve as the check's marks, one per card id, before the
+    order is written into it."""
     if used + 1 >= offsets.shape[0]:
         return ERR_NO_ORDER
     lo = offsets[used]
@@ -207,17 +209,17 @@ def scripted_reshuffle(g, orders, offsets, used):
     if hi - lo != n:
         return ERR_BAD_ORDER
     n_cards = g[S_NCARDS]
+    for c in range(n_cards):
+        g[pile_at(c)] = 0
     for i in range(n):
-        g[mark_at(g[disc_at(i)])] = 1
+        g[pile_at(g[disc_at(i)])] = 1
     ok = True
     for i in range(lo, hi):
         c = orders[i]
-        if c < 0 or c >= n_cards or g[mark_at(c)] != 1:
+        if c < 0 or c >= n_cards or g[pile_at(c)] != 1:
             ok = False
         else:
-            g[mark_at(c)] = 0
-    for i in range(n_cards):
-        g[mark_at(i)] = 0
+            g[pile_at(c)] = 0
     if not ok:
         return ERR_BAD_ORDER
     for i in range(n):

@@ -10,10 +10,16 @@ Generation can score as it goes (``weight >= 0``): a split's second part is scor
 board its first part leaves, and the generator is the one place that board exists, so the
 scores (``strategies.step_score``) and greedy's running best (``strategies.consider_move``)
 are computed here; with ``weight < 0`` (``random``, scripts, the view) they are skipped.
+
+The move list and its groups are the rules' state (``play_card`` plays from it); what only the
+generator uses, the mover's marble table ``O_INFO`` (``I_*``) and the sorted holes
+``O_TARGETS``, is its working space, defined here after the strategies' scratch; it ends the
+state array, ``WORK_SIZE`` ints, which the kernel and the search allocate.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
@@ -22,14 +28,6 @@ from montecards.games.marbles.rules import (
     CASTLE0,
     CASTLE_HOLES,
     HOME,
-    I_B1,
-    I_B2,
-    I_BW1,
-    I_D,
-    I_G1,
-    I_G2,
-    I_P,
-    I_W1,
     K_BACKWARD,
     K_FORWARD,
     K_JOKER,
@@ -37,6 +35,7 @@ from montecards.games.marbles.rules import (
     K_SPLIT7,
     K_SPLIT9,
     MARBLES,
+    MAX_PLAYERS,
     MV_C1,
     MV_C2,
     MV_E1,
@@ -73,17 +72,46 @@ from montecards.games.marbles.rules import (
     group_start_at,
     hand_card,
     hand_size,
-    info_at,
     lowest_home,
     move_at,
     move_class,
     occupant,
     position,
     rank,
-    target_at,
     undo_step,
 )
-from montecards.games.marbles.strategies import consider_move, reset_best, step_score
+from montecards.games.marbles.strategies import SCRATCH_END, consider_move, reset_best, step_score
+
+# --- move generation's working space: not the rules' state, but the same array, after the
+# strategies' scratch (``rules.py``'s docstring says why one array); written by each
+# ``gen_hand`` before it is read, so nothing of it outlives a turn
+#
+# the mover's marble table, ``IW`` fields per marble (``marble_info``)
+I_P = 0  # position
+I_D = 1  # holes to the castle entry (track marbles)
+I_G1 = 2  # holes to the nearest own track marble ahead (L: none)
+I_W1 = 3  # which marble that is
+I_G2 = 4  # ... the second nearest ahead
+I_B1 = 5  # holes to the nearest own track marble behind
+I_BW1 = 6
+I_B2 = 7
+IW = 8
+O_INFO = SCRATCH_END
+O_TARGETS = O_INFO + MARBLES * IW  # the owner's track marbles by hole; the joker's target holes
+WORK_SIZE = O_TARGETS + MAX_PLAYERS * MARBLES
+"""Size of the kernel's state array: the rules' state (``rules.STATE_SIZE``), the strategies'
+scratch, then this working space."""
+
+
+@njit(cache=True, inline="always")
+def info_at(m, field):
+    """Offset of field ``I_*`` of the mover's marble ``m`` in the per-turn table."""
+    return np.uint64(O_INFO + IW * m + field)
+
+
+@njit(cache=True, inline="always")
+def target_at(i):
+    return np.uint64(O_TARGETS + i)
 
 
 @njit(cache=True)

@@ -4,7 +4,8 @@ The rules read the state through the accessors below (``position(g, seat, m)``,
 ``occupant(g, hole)``, ``hand_card(g, seat, k)``, ...) and write it as ``g[pos_at(seat, m)]``;
 move generation is ``moves.py``, the strategies and their scoring ``strategies.py``.
 
-State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*``:
+State layout (named offsets below): the rules' state only, ``STATE_SIZE`` ints: scalars
+``S_*``, then per-seat blocks ``O_*``:
 
 * ``O_POS + 5 * seat + m``: marble ``m`` of ``seat`` at ``HOME`` (-1), a track hole
   ``0 <= h < L`` (``L = 18 * sides``), or castle hole ``k`` (1..5) encoded ``CASTLE0 + k``;
@@ -12,10 +13,19 @@ State layout (named offsets below): scalars ``S_*``, then per-seat blocks ``O_*`
 * ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
 * ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
-* ``O_MOVES``: the legal (card, move) list of the turn (``MW`` ints per move, fields ``MV_*``),
-  with the hand's groups ``O_GROUP`` .. ``O_GBEST`` and the mover's marble table ``O_INFO``
-  (``I_*``): the working space of ``moves.py``; ``O_STRATEGY``: the strategies' scratch
-  (greedy's running best, ``strategies.consider_move``).
+* ``S_VDEST``: where the marble that ``apply_step`` last bumped went (home, or its entry
+  hole): the rule's second result, kept in the state as the trace, the undo and the
+  strategies' scores read it;
+* ``O_MOVES``: the turn's legal (card, move) list (``MW`` ints per move, fields ``MV_*``),
+  which ``moves.gen_hand`` writes and ``play_card`` plays a move of, then the hand's groups
+  of cards with the same moves (``O_GROUP`` .. ``O_GBEST``). Everything before ``O_MOVES``
+  is the game a turn starts from; the list and its groups are made anew every turn.
+
+The same array goes on past ``STATE_SIZE`` with what is no rule's: the strategies' scratch
+(``strategies.py``: greedy's running best, ``weighted``'s per-decision tables), then move
+generation's working space (``moves.py``: the mover's marble table), ``moves.WORK_SIZE`` ints
+in all, which the kernel allocates. It is one array, not three, because each extra array is
+one more argument through the whole turn loop (Gift of Tulips measured +5 % time per game).
 
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
@@ -102,17 +112,6 @@ MAX_MOVES = 1024
 """Bound on the moves of one hand: generated once per distinct rank, at most 490 (7 with
 ``optional``) + 330 (9 split) + 125 (joker from track, 6 players) + 3 * 11."""
 
-# fields of the per-turn marble table
-I_P = 0  # position
-I_D = 1  # holes to the castle entry (track marbles)
-I_G1 = 2  # holes to the nearest own track marble ahead (L: none)
-I_W1 = 3  # which marble that is
-I_G2 = 4  # ... the second nearest ahead
-I_B1 = 5  # holes to the nearest own track marble behind
-I_BW1 = 6
-I_B2 = 7
-IW = 8
-
 # scalar slots
 S_PLAYERS = 0
 S_L = 1
@@ -131,7 +130,7 @@ S_BUMPS = 13
 S_DISCARDS = 14
 S_RESHUFFLES = 15
 S_SIDES = 16
-S_VDEST = 17  # scratch: where the last bumped marble went
+S_VDEST = 17  # where the last bumped marble went (``apply_step``'s second result)
 N_SCALARS = 24
 
 O_ENTRY = N_SCALARS
@@ -147,26 +146,21 @@ O_MADE = O_HAND + MAX_PLAYERS * HAND_SLOTS
 O_SUFFERED = O_MADE + MAX_PLAYERS
 O_DISCARDED = O_SUFFERED + MAX_PLAYERS
 O_WINNER = O_DISCARDED + MAX_PLAYERS
-O_GROUP = O_WINNER + MAX_PLAYERS  # per hand slot: the slot whose moves it shares (same rank)
+O_OCC = O_WINNER + MAX_PLAYERS
+O_PILE = O_OCC + MAX_TRACK
+O_DISC = O_PILE + MAX_CARDS
+O_MOVES = O_DISC + MAX_CARDS
+"""The turn's legal moves (``MW`` ints per move, fields ``MV_*``); everything before it is the
+game a turn starts from (what ``search.copy_game`` copies)."""
+O_GROUP = O_MOVES + MAX_MOVES * MW  # per hand slot: the slot whose moves it shares (same rank)
 O_GSTART = O_GROUP + HAND_SLOTS
 O_GEND = O_GSTART + HAND_SLOTS
 O_GCLASS = O_GEND + HAND_SLOTS
 O_GRANK = O_GCLASS + HAND_SLOTS
 O_GBEST = O_GRANK + HAND_SLOTS
-O_INFO = O_GBEST + HAND_SLOTS  # per turn: the mover's marbles (IW fields each, I_*)
-O_TARGETS = O_INFO + MARBLES * IW
-O_OCC = O_TARGETS + MAX_PLAYERS * MARBLES
-O_PILE = O_OCC + MAX_TRACK
-O_DISC = O_PILE + MAX_CARDS
-O_MARK = O_DISC + MAX_CARDS  # scratch for checking scripted reshuffles
-O_MOVES = O_MARK + MAX_CARDS
-O_STRATEGY = O_MOVES + MAX_MOVES * MW
-"""The strategies' scratch (``STRATEGY_SLOTS`` ints; ``strategies.py`` names its fields)."""
-STRATEGY_SLOTS = 4 + 3 * 16 + MAX_TRACK
-"""greedy's running best (4), then ``weighted``'s per-decision tables: unseen cards by rank,
-the hand's cards by the exact distance they move, the unseen cards that move an opponent's
-marble by a distance, and the threat on every track hole (``strategies.prepare_weighted``)."""
-STATE_SIZE = O_STRATEGY + STRATEGY_SLOTS
+STATE_SIZE = O_GBEST + HAND_SLOTS
+"""The rules' state. The strategies' scratch (``strategies.py``) and move generation's working
+space (``moves.py``) follow it in the same array, ``moves.WORK_SIZE`` ints in all."""
 
 # trace events: rows (ev, turn, seat, card, owner, marble, start, end, value)
 EV_DEAL = 0
@@ -337,16 +331,6 @@ def disc_at(i):
 
 
 @njit(cache=True, inline="always")
-def mark_at(card):
-    return np.uint64(O_MARK + card)
-
-
-@njit(cache=True, inline="always")
-def target_at(i):
-    return np.uint64(O_TARGETS + i)
-
-
-@njit(cache=True, inline="always")
 def winner_at(seat):
     return np.uint64(O_WINNER + seat)
 
@@ -364,12 +348,6 @@ def suffered_at(seat):
 @njit(cache=True, inline="always")
 def discarded_at(seat):
     return np.uint64(O_DISCARDED + seat)
-
-
-@njit(cache=True, inline="always")
-def info_at(m, field):
-    """Offset of field ``I_*`` of the mover's marble ``m`` in the per-turn table."""
-    return np.uint64(O_INFO + IW * m + field)
 
 
 @njit(cache=True, inline="always")
@@ -455,10 +433,9 @@ def move_class(rank):
 
 
 def new_state() -> np.ndarray:
+    """The rules' state alone (``STATE_SIZE``); a turn's play (``moves.gen_hand`` and the
+    choosers) needs the whole working array, ``np.zeros(moves.WORK_SIZE, np.int64)``."""
     return np.zeros(STATE_SIZE, np.int64)
-
-
-new_state_jit = njit(cache=True)(new_state)
 
 
 @hot

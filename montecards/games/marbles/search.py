@@ -88,7 +88,7 @@ from montecards.engine.search import (
 )
 from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, Weights, weight_index
-from montecards.games.marbles.moves import gen_hand
+from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     MARBLES,
     MAX_CARDS,
@@ -108,7 +108,6 @@ from montecards.games.marbles.rules import (
     S_PILE_N,
     S_PLAYERS,
     S_TURNS,
-    STATE_SIZE,
     TRACE_WIDTH,
     disc_at,
     discard_card,
@@ -190,7 +189,7 @@ PARAMETERS = Weights(
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
 # S_SQRT_LOG), then Joker Marbles' (``new_search_space``)
-S_STATES = FRAME_SLOTS  # int64 [2, STATE_SIZE]: the decision's template, an iteration's game
+S_STATES = FRAME_SLOTS  # int64 [2, WORK_SIZE]: the decision's template, an iteration's game
 S_CARDS = FRAME_SLOTS + 1  # int64 [2, MAX_CARDS]: the unseen cards in id order, an iteration's copy
 S_PATH = FRAME_SLOTS + 2  # int64 [MAX_DEPTH]: an iteration's path
 S_UNTRIED = FRAME_SLOTS + 3  # int64 [MAX_MOVES]: the untried moves at a node
@@ -217,7 +216,7 @@ TUNED_TABLE = tuned_table()
 def new_search_space():
     """The arrays one block of games searches in (about 4 MB)."""
     return new_frame(MAX_NODES) + (
-        np.zeros((2, STATE_SIZE), np.int64),
+        np.zeros((2, WORK_SIZE), np.int64),
         np.zeros((2, MAX_CARDS), np.int64),
         np.zeros(MAX_DEPTH, np.int64),
         np.zeros(MAX_MOVES, np.int64),

@@ -11,6 +11,10 @@ choices and, for greedy and aggressive, scores them as it goes (``step_score``,
 A seat only ever reads what it sees: ``weighted``'s unseen cards are counted from its hand and
 the discard pile.
 
+The strategies' scratch (greedy's running best ``BEST`` .. ``BEST_M1``, ``weighted``'s tables
+``W_*``) is no part of the rules' state: it follows it in the same array (``rules.STATE_SIZE``
+up to ``SCRATCH_END``), and move generation's working space follows it (``moves.WORK_SIZE``).
+
 * ``random``: uniform over the legal (card, move) choices, every card of the hand counted
   separately (two 5s give each 5-move twice), each 7-split order and first part its own
   choice, the joker one choice per (source, target); with no legal move, a uniform card of
@@ -45,19 +49,20 @@ from montecards.games.marbles.rules import (
     HOME,
     K_OUT,
     MARBLES,
+    MAX_TRACK,
     MV_E1,
     MV_E2,
     MV_KIND,
     MV_M1,
     MV_M2,
     MV_SLOT,
-    O_STRATEGY,
     S_DISC_N,
     S_JFT,
     S_L,
     S_NCARDS,
     S_PLAYERS,
     S_VDEST,
+    STATE_SIZE,
     apply_step,
     at_home,
     come_out,
@@ -91,12 +96,16 @@ OMNISCIENT = 6
 NAMES = ("random", "greedy", "aggressive", "weighted", "tuned", "ismcts", "omniscient")
 SCRIPTED = -1  # decisions read from a script (play_scripted and the oracle tests)
 
-# greedy's running best over the generated moves, in the state's strategy scratch: the move
-# (-1: none yet), its score, its group's rank, its first marble
-BEST = O_STRATEGY
-BEST_SCORE = O_STRATEGY + 1
-BEST_RANK = O_STRATEGY + 2
-BEST_M1 = O_STRATEGY + 3
+# --- the strategies' scratch: not fields of the rules' state, but the same array, right after
+# it (an array of its own would be one more argument through the whole turn loop: Gift of
+# Tulips measured +5 % time per game); move generation's working space follows (``moves.py``)
+#
+# greedy's running best over the generated moves: the move (-1: none yet), its score, its
+# group's rank, its first marble
+BEST = STATE_SIZE
+BEST_SCORE = BEST + 1
+BEST_RANK = BEST + 2
+BEST_M1 = BEST + 3
 
 
 @hot_inline
@@ -294,8 +303,8 @@ REACH = 13
 """The farthest one card moves a marble forward (the joker aside); the threat looks this far."""
 OUT_RANKS_MASK = (1 << 1) | (1 << 11) | (1 << 12) | (1 << 13)
 
-# weighted's per-decision tables in the strategy scratch (rules.STRATEGY_SLOTS)
-W_UNSEEN = O_STRATEGY + 4  # rank r (1..14) at W_UNSEEN + r - 1: cards this seat has not seen
+# weighted's per-decision tables (``prepare_weighted``), in the strategies' scratch after greedy's
+W_UNSEEN = BEST + 4  # rank r (1..14) at W_UNSEEN + r - 1: cards this seat has not seen
 W_UNSEEN_TOTAL = W_UNSEEN + 15
 W_HIT = W_UNSEEN + 16  # d = 1..13 at W_HIT + d - 1: hand cards moving exactly d forward
 W_HIT8 = W_HIT + 13  # the hand's 8s
@@ -304,6 +313,8 @@ W_WAYS8 = W_WAYS + 13  # unseen 8s
 W_WAYS_JOKER = W_WAYS + 14  # unseen jokers
 W_WAYS_OUT = W_WAYS + 15  # unseen A, J, Q, K
 W_THREAT = W_WAYS + 16  # per track hole: unseen cards with which an opponent's marble lands there
+SCRATCH_END = W_THREAT + MAX_TRACK
+"""One past the strategies' scratch: where move generation's working space begins."""
 
 
 @hot

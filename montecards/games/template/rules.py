@@ -12,6 +12,10 @@ never by raw offsets elsewhere:
 * single entries: the leader, tricks and cards played so far, tricks taken by their leader,
   and the game's parameters.
 
+``STATE_SIZE`` is the rules' state alone: High card's strategies need no scratch. A game whose
+strategies (or move generator) do names it in that module, after ``STATE_SIZE`` in the same
+array, and its kernel allocates the total (``engine/CONTRACT.md``, 0).
+
 Readings of the rules page, made once here:
 
 * hand order: a played card's place in hand is taken by the last hand card (``play_card``);
