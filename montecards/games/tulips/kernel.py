@@ -481,6 +481,16 @@ def new_work():
     )
 
 
+@hot
+def seed_game(deck_rng, choice_rng, search, seed, index):
+    """Seed game ``index``'s streams (and the search's key, unless ``search`` is None: an
+    argument, so numba prunes the test; ``play_block``'s ``search`` is a local)."""
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search[0], seed, index)
+
+
 @njit(cache=True)
 def play_one(
     seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d,
@@ -494,10 +504,7 @@ def play_one(
     runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``),
     ``majority`` with ``majority`` and a search with ``search`` (``kernel_options``).
     """
-    seed_stream(deck_rng, seed, index, DECK_STREAM)
-    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    if search is not None:
-        set_key(search[0], seed, index)
+    seed_game(deck_rng, choice_rng, search, seed, index)
     if seats is None and log is None:
         if weighting is None and majority is None and search is None:
             play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
@@ -545,16 +552,23 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     search_owned = search_space(options)
     search = search_arg(borrow_space(search_owned), params)
     for k in range(rows.shape[0]):
-        if fns is None and options is None:  # (arguments: numba prunes the other branches)
-            play_one(
-                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                no_trace, no_trace, no_1d, no_2d,
-            )
-        elif seats is None:
-            play_one(
-                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                no_trace, no_trace, no_1d, no_2d, None, None, weighting, majority, search,
-            )
+        if fns is None:  # (arguments: numba prunes the other branches)
+            # play_one's built-in paths, written out: play_one is then not compiled into runs of
+            # built-ins (one compiled level less, as Parade's play_block: numba optimises and
+            # emits the whole game again in every caller); play_game gets the very arguments
+            # play_one gives it, so these are the same specialisations
+            seed_game(deck_rng, choice_rng, search, seed, start + k)
+            if options is None:
+                play_game(
+                    g, seat_strategies, deck_rng, choice_rng, True, no_trace, no_trace, no_1d, no_1d,
+                    no_2d, no_1d,
+                )
+            else:
+                play_game(
+                    g, seat_strategies, deck_rng, choice_rng, True, no_trace, no_trace, no_1d, no_1d,
+                    no_2d, no_1d, None, None, weighting, majority, search,
+                )
+            write_row(g, out, k)
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
             no_trace, no_trace, no_1d, no_2d, seats, None, weighting, majority, search,
