@@ -644,14 +644,15 @@ def majorities(g, out, trace):
 
 
 @njit(cache=True)
-def reveal_secret(g, rng, lazy, order, trace):
-    """End: ``min(N_SECRET, REVEAL)`` secret cards, chosen at random in random order (a run:
-    partial Fisher-Yates on the secret festival) or ``order`` (scripted), are opened one at a
-    time with a re-ranking after each; the rest are discarded. False on a bad scripted order.
+def reveal_secret(g, rng, order, trace):
+    """End: ``min(N_SECRET, REVEAL)`` secret cards, chosen at random in random order (``order``
+    None, a run: partial Fisher-Yates on the secret festival; numba compiles the scripted path
+    out) or ``order`` (scripted), are opened one at a time with a re-ranking after each; the
+    rest are discarded. False on a bad scripted order.
     """
     n = secret_size(g)
     k = min(n, reveal_size(g))
-    if lazy:
+    if order is None:
         for i in range(k):
             j = i + bounded(rng, n - i)
             t = g[SECRET + j]

@@ -171,8 +171,7 @@ S_TOTALS = 7  # int64 [2]: the set-up search's win shares per split
 S_KEY = 8  # uint64 [2]: the game's seed and index (``set_key``)
 S_RNG = 9  # uint64 [5, 4]: decision stream, its saved copy, deck copy, reveal stream, its copy
 S_NO_TRACE = 10  # int64 [0, TRACE_COLS]
-S_NO_ORDER = 11  # int64 [0]
-S_SQRT_LOG = 12  # float64 [LOG_TABLE]: sqrt(ln(a))
+S_SQRT_LOG = 11  # float64 [LOG_TABLE]: sqrt(ln(a))
 
 R_DECISION = 0
 R_SAVED = 1
@@ -196,7 +195,6 @@ def new_search_space():
         np.zeros(2, np.uint64),
         np.zeros((5, 4), np.uint64),
         np.zeros((0, TRACE_COLS), np.int64),
-        np.zeros(0, np.int64),
         np.sqrt(np.log(np.maximum(np.arange(LOG_TABLE), 1).astype(np.float64))),
     )
 
@@ -232,7 +230,7 @@ def _borrow_space(space):
     return lambda space: (
         borrow(space[0]), borrow(space[1]), borrow(space[2]), borrow(space[3]), borrow(space[4]),
         borrow(space[5]), borrow(space[6]), borrow(space[7]), borrow(space[8]), borrow(space[9]),
-        space[10], space[11], borrow(space[12]),
+        space[10], borrow(space[11]),
     )
 
 
@@ -430,7 +428,7 @@ def finish_game(w, player, step, card, first_class, done, policy, rng, lazy, spa
         player, step, card, done = next_position(w, player, step, rng, lazy)
         if step == 0:
             first_class = NO_CLASS
-    reveal_secret(w, space[S_RNG][reveal_stream(space, omniscient)], True, space[S_NO_ORDER], no_trace)
+    reveal_secret(w, space[S_RNG][reveal_stream(space, omniscient)], None, no_trace)
     final_scores(w, no_trace)
 
 
