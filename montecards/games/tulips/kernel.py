@@ -47,7 +47,6 @@ from montecards.games.tulips.rules import (
     PILE_END,
     PLAYERS,
     SETUP_CHOICE,
-    TRACE_COLS,
     TURNS,
     action_class,
     actions_done,
@@ -259,7 +258,7 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng):
 
 @njit(cache=True)
 def set_up(
-    g, strategies, deck_rng, choice_rng, trace, no_trace, script_open, script_setup,
+    g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
     seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
@@ -302,7 +301,7 @@ def set_up(
         elif weighting is not None and (strategies[seat] == WEIGHTED or strategies[seat] == TUNED):
             k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
         elif majority is not None and strategies[seat] == MAJORITY:
-            k = majority_setup(g, seat, a, b, no_trace)
+            k = majority_setup(g, seat, a, b)
         elif search is not None and (strategies[seat] == ISMCTS or strategies[seat] == OMNISCIENT):
             k = tree_search.setup(
                 g, seat, strategies[seat] == OMNISCIENT, search[1], search[0], deck_rng
@@ -328,7 +327,7 @@ def set_up(
 
 @njit(cache=True)
 def play_game(
-    g, strategies, deck_rng, choice_rng, trace, no_trace,
+    g, strategies, deck_rng, choice_rng, trace,
     script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
     majority=None, search=None,
 ):
@@ -348,10 +347,10 @@ def play_game(
     """
     if seats is None and log is None and weighting is None and majority is None and search is None:
         # runs of greedy and random: no argument at all (Omitted)
-        err = set_up(g, strategies, deck_rng, choice_rng, trace, no_trace, script_open, script_setup)
+        err = set_up(g, strategies, deck_rng, choice_rng, trace, script_open, script_setup)
     else:
         err = set_up(
-            g, strategies, deck_rng, choice_rng, trace, no_trace, script_open, script_setup,
+            g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
             seats, log, weighting, majority, search,
         )
     if err != ERR_NONE:
@@ -404,7 +403,7 @@ def play_game(
                 action = move_action(move)
                 receiver = move_receiver(move)
             elif majority is not None and strategy == MAJORITY:
-                action, receiver = decode(majority_action(g, seat, card, first_class, no_trace))
+                action, receiver = decode(majority_action(g, seat, card, first_class))
             elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
                 move = tree_search.action(
                     g, seat, step, first_class, strategy == OMNISCIENT, search[1], search[0], deck_rng
@@ -478,13 +477,12 @@ def write_row(g, rows, k):
 
 @njit(cache=True)
 def new_work():
-    """(game state and strategy scratch, deck stream, choice stream, empty trace). Runs and
-    traces pass None for the scripts (``play_game``)."""
+    """(game state and strategy scratch, deck stream, choice stream). Runs pass None for the
+    trace, runs and traces None for the scripts (``play_game``)."""
     return (
         np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((0, TRACE_COLS), np.int64),
     )
 
 
@@ -500,11 +498,12 @@ def seed_game(deck_rng, choice_rng, search, seed, index):
 
 @njit(cache=True)
 def play_one(
-    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace,
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace,
     seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
+    ``trace``: the event buffer (``trace_one``), or None (runs: the recording compiled out).
 
     ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
     out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all); so do
@@ -514,17 +513,17 @@ def play_one(
     seed_game(deck_rng, choice_rng, search, seed, index)
     if seats is None and log is None:
         if weighting is None and majority is None and search is None:
-            play_game(g, strategies, deck_rng, choice_rng, trace, no_trace, None, None, None, None)
+            play_game(g, strategies, deck_rng, choice_rng, trace, None, None, None, None)
         else:
             play_game(
-                g, strategies, deck_rng, choice_rng, trace, no_trace, None, None, None, None,
+                g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
                 None, None, weighting, majority, search,
             )
         write_row(g, rows, k)
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, trace, no_trace, None, None, None, None,
+        g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
         seats, log, weighting, majority, search,
     )
     if err == ERR_NONE:
@@ -547,7 +546,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     g = borrow(owned[0])
     deck_rng = borrow(owned[1])
     choice_rng = borrow(owned[2])
-    no_trace = borrow(owned[3])
     seat_strategies = borrow(strategies)
     out = borrow(rows)
     seats = open_user_seats(fns, user, block, g)
@@ -564,19 +562,16 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # play_one gives it, so these are the same specialisations
             seed_game(deck_rng, choice_rng, search, seed, start + k)
             if options is None:
-                play_game(
-                    g, seat_strategies, deck_rng, choice_rng, no_trace, no_trace, None, None, None,
-                    None,
-                )
+                play_game(g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None)
             else:
                 play_game(
-                    g, seat_strategies, deck_rng, choice_rng, no_trace, no_trace, None, None, None,
-                    None, None, None, weighting, majority, search,
+                    g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None,
+                    None, None, weighting, majority, search,
                 )
             write_row(g, out, k)
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, seats, None, weighting, majority, search,
+            None, seats, None, weighting, majority, search,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -623,7 +618,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
     ``user``: the user strategies (``engine.user``), or None; ``options``:
     ``kernel_options``. Returns ``ERR_*``."""
-    g, deck_rng, choice_rng, no_trace = new_work()
+    g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     fns, data = (None, None) if user is None else user
     seats = open_user_seats(fns, data, 0, g)
@@ -632,7 +627,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     search = search_arg(search_space(options), params)
     err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, seats, log, weighting, majority, search,
+        trace, seats, log, weighting, majority, search,
     )
     end_block(seats)
     return err
@@ -643,13 +638,13 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
     decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault). ``log``: a
     decision log filled at every decision (the scripted moves), or None."""
-    g, deck_rng, choice_rng, no_trace = new_work()
+    g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, trace, no_trace, opening, setup, decisions, reveal,
+        g, strategies, deck_rng, choice_rng, trace, opening, setup, decisions, reveal,
         None, log,
     )
     err_at[0] = g[ERR_AT]

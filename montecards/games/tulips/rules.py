@@ -154,15 +154,18 @@ def new_state() -> np.ndarray:
 def record(trace, kind, seat, card, a, b, c):
     """Append one event to ``trace`` by ``engine/trace.py``'s rule: a no-op when tracing is off
     (a (0, k) buffer), counted but dropped when the buffer is full (reading it with
-    ``events_of`` then raises)."""
-    n = trace_slot(trace)
-    if n >= 0:
-        trace[n, 0] = kind
-        trace[n, 1] = seat
-        trace[n, 2] = card
-        trace[n, 3] = a
-        trace[n, 4] = b
-        trace[n, 5] = c
+    ``events_of`` then raises). ``trace`` None records nothing and compiles to nothing: runs
+    and the strategies' look-ahead pass None (numba prunes the test of an argument; a
+    (0, k) buffer would leave every event's test and its code in the kernel)."""
+    if trace is not None:
+        n = trace_slot(trace)
+        if n >= 0:
+            trace[n, 0] = kind
+            trace[n, 1] = seat
+            trace[n, 2] = card
+            trace[n, 3] = a
+            trace[n, 4] = b
+            trace[n, 5] = c
 
 
 @njit(cache=True)
@@ -691,7 +694,7 @@ def final_scores(g, trace):
     (lowest best) is minus ``points * (MAX_CARDS + 1) + tulips``, which orders the seats by
     points, then tulips (a bouquet holds at most ``MAX_CARDS`` tulips)."""
     players = player_count(g)
-    if trace.shape[0] > 0:
+    if trace is not None and trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
     majorities(g, MAJ_PTS, trace)
