@@ -150,13 +150,18 @@ def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record(trace, kind, seat, card, a, b, c):
     """Append one event to ``trace`` by ``engine/trace.py``'s rule: a no-op when tracing is off
     (a (0, k) buffer), counted but dropped when the buffer is full (reading it with
     ``events_of`` then raises). ``trace`` None records nothing and compiles to nothing: runs
     and the strategies' look-ahead pass None (numba prunes the test of an argument; a
-    (0, k) buffer would leave every event's test and its code in the kernel)."""
+    (0, k) buffer would leave every event's test and its code in the kernel).
+
+    Not inlined by numba: inlined, its IR was copied into each of its 17 call sites before the
+    test of None could be pruned (~0.5 s of a cold compile); called, it compiles once per
+    trace type (integer literals are made plain, ``engine.specialise``) and LLVM inlines the
+    empty body of the None copy."""
     if trace is not None:
         n = trace_slot(trace)
         if n >= 0:
