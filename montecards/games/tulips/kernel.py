@@ -48,7 +48,6 @@ from montecards.games.tulips.rules import (
     PILE_END,
     PLAYERS,
     SETUP_CHOICE,
-    TRACE_COLS,
     TURNS,
     action_class,
     actions_done,
@@ -225,13 +224,15 @@ def weighted_move(g, seat, kind, first_class, weighting):
     return legal[weighted_choice(obs, legal[:n], params, weight_index(params, seat, 0))]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def setup_choice(g, seat, a, b, strategy, choice_rng, script_setup):
     """Hand index (0/1) of the seat's card that goes to the bouquet (``greedy``, ``random`` or
-    scripted; the optional strategies are chosen in :func:`set_up`)."""
+    scripted; the optional strategies are chosen in :func:`set_up`). ``script_setup`` is None
+    in runs and traces (their seats play ``greedy`` or ``random`` here): numba prunes the
+    scripted read."""
     if strategy == GREEDY:
         return greedy_setup(g, a, b)
-    if strategy == RANDOM:
+    if strategy == RANDOM or script_setup is None:
         return random_setup(choice_rng)
     return script_setup[seat]
 
@@ -258,10 +259,14 @@ def choose_action(g, seat, card, first_class, strategy, choice_rng):
 
 @njit(cache=True)
 def set_up(
-    g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
+    g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
     seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
+
+    ``script_open`` and ``script_setup``: the scripted game's opening ranking and setup
+    choices, or None (runs and traces: the deck and the opening tie order come from the deck
+    stream, and numba compiles the scripted paths out).
 
     ``majority``: True, or None (``majority``'s look-ahead compiled out: no seat plays it);
     ``search``: the tree searches' ``(space, params)`` (``search_arg``), or None likewise.
@@ -272,6 +277,7 @@ def set_up(
     (runs: compiled out).
     """
     players = g[PLAYERS]
+    lazy = script_open is None  # (a test of an argument: numba prunes the branches on it)
     reset_game(g, lazy)
     if not draw_festival(g, deck_rng, lazy):
         return ERR_FESTIVAL_COLOUR
@@ -296,7 +302,7 @@ def set_up(
         elif weighting is not None and (strategies[seat] == WEIGHTED or strategies[seat] == TUNED):
             k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
         elif majority is not None and strategies[seat] == MAJORITY:
-            k = majority_setup(g, seat, a, b, no_trace)
+            k = majority_setup(g, seat, a, b)
         elif search is not None and (strategies[seat] == ISMCTS or strategies[seat] == OMNISCIENT):
             k = tree_search.setup(
                 g, seat, strategies[seat] == OMNISCIENT, search[1], search[0], deck_rng
@@ -322,7 +328,7 @@ def set_up(
 
 @njit(cache=True)
 def play_game(
-    g, strategies, deck_rng, choice_rng, lazy, trace, no_trace,
+    g, strategies, deck_rng, choice_rng, trace,
     script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
     majority=None, search=None,
 ):
@@ -332,8 +338,9 @@ def play_game(
     plays them, and numba compiles that path out. ``majority`` (True) and ``search`` (the tree
     searches' ``(space, params)``) likewise, for ``majority`` and ``ismcts``/``omniscient``.
 
-    ``lazy``: shuffle from the deck stream (a run); otherwise ``g`` already holds the deck in
-    drawing order and every choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
+    ``script_*`` None (runs and traces): shuffle from the deck stream, and numba compiles the
+    scripted paths out; otherwise ``g`` already holds the deck in drawing order and every
+    choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
     ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: the decision log filled at every
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
@@ -341,14 +348,15 @@ def play_game(
     """
     if seats is None and log is None and weighting is None and majority is None and search is None:
         # runs of greedy and random: no argument at all (Omitted)
-        err = set_up(g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup)
+        err = set_up(g, strategies, deck_rng, choice_rng, trace, script_open, script_setup)
     else:
         err = set_up(
-            g, strategies, deck_rng, choice_rng, lazy, trace, no_trace, script_open, script_setup,
+            g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
             seats, log, weighting, majority, search,
         )
     if err != ERR_NONE:
         return err
+    lazy = script_dec is None  # (a test of an argument: numba prunes the branches on it)
     players = g[PLAYERS]
     pile_end = g[PILE_END]
     n_deck = g[N_DECK]
@@ -374,7 +382,7 @@ def play_game(
             drawn += 1
             g[DRAWN] = drawn
             record(trace, EV_DRAW, seat, card, step, 0, 0)
-            if strategy == SCRIPTED:
+            if script_dec is not None and strategy == SCRIPTED:
                 k = g[ACTIONS]
                 if k >= script_dec.shape[0]:
                     g[ERR_AT] = k
@@ -396,7 +404,7 @@ def play_game(
                 action = move_action(move)
                 receiver = move_receiver(move)
             elif majority is not None and strategy == MAJORITY:
-                action, receiver = decode(majority_action(g, seat, card, first_class, no_trace))
+                action, receiver = decode(majority_action(g, seat, card, first_class))
             elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
                 move = tree_search.action(
                     g, seat, step, first_class, strategy == OMNISCIENT, search[1], search[0], deck_rng
@@ -417,10 +425,10 @@ def play_game(
         seat += 1
         if seat == players:
             seat = 0
-    if not lazy and g[ACTIONS] != script_dec.shape[0]:
+    if script_dec is not None and g[ACTIONS] != script_dec.shape[0]:
         g[ERR_AT] = g[ACTIONS]
         return ERR_TOO_MANY_DECISIONS
-    if not reveal_secret(g, deck_rng, lazy, script_reveal, trace):
+    if not reveal_secret(g, deck_rng, script_reveal, trace):
         return ERR_REVEAL
     final_scores(g, trace)
     return ERR_NONE
@@ -470,48 +478,53 @@ def write_row(g, rows, k):
 
 @njit(cache=True)
 def new_work():
-    """(game state and strategy scratch, deck stream, choice stream, empty trace, empty
-    scripts)."""
+    """(game state and strategy scratch, deck stream, choice stream). Runs pass None for the
+    trace, runs and traces None for the scripts (``play_game``)."""
     return (
         np.zeros(WORK_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((0, TRACE_COLS), np.int64),
-        np.zeros(0, np.int64),
-        np.zeros((0, 2), np.int64),
     )
+
+
+@hot
+def seed_game(deck_rng, choice_rng, search, seed, index):
+    """Seed game ``index``'s streams (and the search's key, unless ``search`` is None: an
+    argument, so numba prunes the test; ``play_block``'s ``search`` is a local)."""
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
+    if search is not None:
+        set_key(search[0], seed, index)
 
 
 @njit(cache=True)
 def play_one(
-    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace, no_trace, no_1d, no_2d,
+    seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace,
     seats=None, log=None, weighting=None, majority=None, search=None,
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
+    ``trace``: the event buffer (``trace_one``), or None (runs: the recording compiled out).
 
     ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
     out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all); so do
     runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``),
     ``majority`` with ``majority`` and a search with ``search`` (``kernel_options``).
     """
-    seed_stream(deck_rng, seed, index, DECK_STREAM)
-    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
-    if search is not None:
-        set_key(search[0], seed, index)
+    seed_game(deck_rng, choice_rng, search, seed, index)
     if seats is None and log is None:
         if weighting is None and majority is None and search is None:
-            play_game(g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d)
+            play_game(g, strategies, deck_rng, choice_rng, trace, None, None, None, None)
         else:
             play_game(
-                g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
+                g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
                 None, None, weighting, majority, search,
             )
         write_row(g, rows, k)
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, True, trace, no_trace, no_1d, no_1d, no_2d, no_1d,
+        g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
         seats, log, weighting, majority, search,
     )
     if err == ERR_NONE:
@@ -534,9 +547,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     g = borrow(owned[0])
     deck_rng = borrow(owned[1])
     choice_rng = borrow(owned[2])
-    no_trace = borrow(owned[3])
-    no_1d = borrow(owned[4])
-    no_2d = borrow(owned[5])
     seat_strategies = borrow(strategies)
     out = borrow(rows)
     seats = open_user_seats(fns, user, block, g)
@@ -546,19 +556,23 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     search_owned = search_space(options)
     search = search_arg(borrow_all(search_owned), params)
     for k in range(rows.shape[0]):
-        if fns is None and options is None:  # (arguments: numba prunes the other branches)
-            play_one(
-                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                no_trace, no_trace, no_1d, no_2d,
-            )
-        elif seats is None:
-            play_one(
-                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                no_trace, no_trace, no_1d, no_2d, None, None, weighting, majority, search,
-            )
+        if fns is None:  # (arguments: numba prunes the other branches)
+            # play_one's built-in paths, written out: play_one is then not compiled into runs of
+            # built-ins (one compiled level less, as Parade's play_block: numba optimises and
+            # emits the whole game again in every caller); play_game gets the very arguments
+            # play_one gives it, so these are the same specialisations
+            seed_game(deck_rng, choice_rng, search, seed, start + k)
+            if options is None:
+                play_game(g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None)
+            else:
+                play_game(
+                    g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None,
+                    None, None, weighting, majority, search,
+                )
+            write_row(g, out, k)
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            no_trace, no_trace, no_1d, no_2d, seats, None, weighting, majority, search,
+            None, seats, None, weighting, majority, search,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -612,7 +626,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
     ``user``: the user strategies (``engine.user``), or None; ``options``:
     ``kernel_options``. Returns ``ERR_*``."""
-    g, deck_rng, choice_rng, no_trace, no_1d, no_2d = new_work()
+    g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     fns, data = user_parts(user)
     seats = open_user_seats(fns, data, 0, g)
@@ -621,7 +635,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     search = search_arg(search_space(options), params)
     err = play_one(
         seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, no_trace, no_1d, no_2d, seats, log, weighting, majority, search,
+        trace, seats, log, weighting, majority, search,
     )
     end_block(seats)
     return err
@@ -632,14 +646,14 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     """Scripted game: the deck in drawing order (festival, deal, pile, removed) and every
     decision; returns ``ERR_*`` (``err_at[0]``: the action or seat at fault). ``log``: a
     decision log filled at every decision (the scripted moves), or None."""
-    g, deck_rng, choice_rng, no_trace, _, _ = new_work()
+    g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     for k in range(deck.shape[0]):
         g[DECK + k] = deck[k]
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, strategies, deck_rng, choice_rng, False, trace, no_trace, opening, setup, decisions,
-        reveal, None, log,
+        g, strategies, deck_rng, choice_rng, trace, opening, setup, decisions, reveal,
+        None, log,
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:

@@ -150,19 +150,27 @@ def new_state() -> np.ndarray:
     return np.zeros(STATE_SIZE, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record(trace, kind, seat, card, a, b, c):
     """Append one event to ``trace`` by ``engine/trace.py``'s rule: a no-op when tracing is off
     (a (0, k) buffer), counted but dropped when the buffer is full (reading it with
-    ``events_of`` then raises)."""
-    n = trace_slot(trace)
-    if n >= 0:
-        trace[n, 0] = kind
-        trace[n, 1] = seat
-        trace[n, 2] = card
-        trace[n, 3] = a
-        trace[n, 4] = b
-        trace[n, 5] = c
+    ``events_of`` then raises). ``trace`` None records nothing and compiles to nothing: runs
+    and the strategies' look-ahead pass None (numba prunes the test of an argument; a
+    (0, k) buffer would leave every event's test and its code in the kernel).
+
+    Not inlined by numba: inlined, its IR was copied into each of its 17 call sites before the
+    test of None could be pruned (~0.5 s of a cold compile); called, it compiles once per
+    trace type (integer literals are made plain, ``engine.specialise``) and LLVM inlines the
+    empty body of the None copy."""
+    if trace is not None:
+        n = trace_slot(trace)
+        if n >= 0:
+            trace[n, 0] = kind
+            trace[n, 1] = seat
+            trace[n, 2] = card
+            trace[n, 3] = a
+            trace[n, 4] = b
+            trace[n, 5] = c
 
 
 @njit(cache=True)
@@ -644,14 +652,15 @@ def majorities(g, out, trace):
 
 
 @njit(cache=True)
-def reveal_secret(g, rng, lazy, order, trace):
-    """End: ``min(N_SECRET, REVEAL)`` secret cards, chosen at random in random order (a run:
-    partial Fisher-Yates on the secret festival) or ``order`` (scripted), are opened one at a
-    time with a re-ranking after each; the rest are discarded. False on a bad scripted order.
+def reveal_secret(g, rng, order, trace):
+    """End: ``min(N_SECRET, REVEAL)`` secret cards, chosen at random in random order (``order``
+    None, a run: partial Fisher-Yates on the secret festival; numba compiles the scripted path
+    out) or ``order`` (scripted), are opened one at a time with a re-ranking after each; the
+    rest are discarded. False on a bad scripted order.
     """
     n = secret_size(g)
     k = min(n, reveal_size(g))
-    if lazy:
+    if order is None:
         for i in range(k):
             j = i + bounded(rng, n - i)
             t = g[SECRET + j]
@@ -690,7 +699,7 @@ def final_scores(g, trace):
     (lowest best) is minus ``points * (MAX_CARDS + 1) + tulips``, which orders the seats by
     points, then tulips (a bouquet holds at most ``MAX_CARDS`` tulips)."""
     players = player_count(g)
-    if trace.shape[0] > 0:
+    if trace is not None and trace.shape[0] > 0:
         for k in range(g[PILE_END], g[N_DECK]):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
     majorities(g, MAJ_PTS, trace)

@@ -110,7 +110,6 @@ from montecards.games.tulips.rules import (
     SHARE,
     STATE_SIZE,
     TOTALS,
-    TRACE_COLS,
     TURNS,
     VALUE_OF,
     action_class,
@@ -169,8 +168,6 @@ S_PATH = FRAME_SLOTS + 3  # int64 [MAX_DEPTH + MAX_LEGAL]: an iteration's path, 
 S_LEGAL = FRAME_SLOTS + 4  # int64 [MAX_LEGAL]: the legal moves at a node
 S_TOTALS = FRAME_SLOTS + 5  # int64 [2]: the set-up search's win shares per split
 S_RNG = FRAME_SLOTS + 6  # uint64 [5, 4]: decision stream, its saved copy, deck copy, reveal stream, its copy
-S_NO_TRACE = FRAME_SLOTS + 7  # int64 [0, TRACE_COLS]
-S_NO_ORDER = FRAME_SLOTS + 8  # int64 [0]
 
 R_DECISION = 0
 R_SAVED = 1
@@ -190,8 +187,6 @@ def new_search_space():
         np.zeros(MAX_LEGAL, np.int64),
         np.zeros(2, np.int64),
         np.zeros((5, 4), np.uint64),
-        np.zeros((0, TRACE_COLS), np.int64),
-        np.zeros(0, np.int64),
     )
 
 
@@ -363,10 +358,10 @@ def next_position(w, player, step, rng, lazy):
 
 
 @hot
-def play_move(w, player, card, move, no_trace):
+def play_move(w, player, card, move):
     """Apply action ``move`` (a ``view`` move id); return the first action's class."""
     action = move >> 3
-    apply_action(w, player, card, action, move & 7, no_trace)
+    apply_action(w, player, card, action, move & 7, None)
     return action_class(action)
 
 
@@ -374,19 +369,18 @@ def play_move(w, player, card, move, no_trace):
 def finish_game(w, player, step, card, first_class, done, policy, rng, lazy, space, omniscient):
     """Play ``w`` out from ``player``'s action ``step`` with ``card`` with every seat on
     ``policy``, reveal the secret festival and score (win shares at ``rules.SHARE``)."""
-    no_trace = space[S_NO_TRACE]
     while not done:
         if policy == PLAYOUT_RANDOM:
             action, receiver = decode(random_action(w, player, first_class, rng))
         else:
             action, receiver = decode(greedy_action(w, player, card, first_class))
-        apply_action(w, player, card, action, receiver, no_trace)
+        apply_action(w, player, card, action, receiver, None)
         first_class = action_class(action)
         player, step, card, done = next_position(w, player, step, rng, lazy)
         if step == 0:
             first_class = NO_CLASS
-    reveal_secret(w, space[S_RNG][reveal_stream(space, omniscient)], True, space[S_NO_ORDER], no_trace)
-    final_scores(w, no_trace)
+    reveal_secret(w, space[S_RNG][reveal_stream(space, omniscient)], None, None)
+    final_scores(w, None)
 
 
 @hot
@@ -416,7 +410,6 @@ def iterate(space, w, seat, step, first_class, exploration, policy, rng, omnisci
     mover = space[S_MOVER]
     path = space[S_PATH]
     legal = space[S_LEGAL]
-    no_trace = space[S_NO_TRACE]
     sqrt_log = space[S_SQRT_LOG]
     lazy = not omniscient
     untried_at = MAX_DEPTH
@@ -453,14 +446,14 @@ def iterate(space, w, seat, step, first_class, exploration, policy, rng, omnisci
             n_nodes += 1
             path[depth] = child
             depth += 1
-            first_class = play_move(w, player, card, move, no_trace)
+            first_class = play_move(w, player, card, move)
             player, step, card, done = next_position(w, player, step, rng, lazy)
             break
         if best_move < 0:  # the tree is full and no move here has a node: play out from here
             break
         path[depth] = best_child
         depth += 1
-        first_class = play_move(w, player, card, best_move, no_trace)
+        first_class = play_move(w, player, card, best_move)
         player, step, card, done = next_position(w, player, step, rng, lazy)
         node = best_child
         if step == 0:

@@ -207,7 +207,7 @@ def standing(g, seat, majority, own_extra):
 
 
 @njit(cache=True, inline="always")
-def trial_majorities(g, holder, card, place, notrace):
+def trial_majorities(g, holder, card, place):
     """``MAJ_TRY`` = majority points per seat if ``holder`` (-1: nobody) had ``card`` too;
     ``MAJ_NOW`` must hold the points of every colour but the card's (which is in ``place``)."""
     for s in range(player_count(g)):
@@ -215,22 +215,22 @@ def trial_majorities(g, holder, card, place, notrace):
     if place < 3:
         if holder >= 0:
             trial_bouquet(g, holder, card, 1)
-        colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, notrace)
+        colour_majorities(g, colour_of(g, card), place, MAJ_TRY, 1, None)
         if holder >= 0:
             trial_bouquet(g, holder, card, -1)
 
 
 @njit(cache=True)
-def majority_setup(g, seat, a, b, notrace):
+def majority_setup(g, seat, a, b):
     """Hand index going to the bouquet: the card giving the better standing (margin, then own
     points; see :func:`majority_action`) against the bouquets as they are before anybody
     places a card (the choice is simultaneous); ties: :func:`greedy_setup`."""
     trial_bouquet(g, seat, a, 1)
-    majorities(g, MAJ_TRY, notrace)
+    majorities(g, MAJ_TRY, None)
     ma, oa = standing(g, seat, MAJ_TRY, 0)
     trial_bouquet(g, seat, a, -1)
     trial_bouquet(g, seat, b, 1)
-    majorities(g, MAJ_TRY, notrace)
+    majorities(g, MAJ_TRY, None)
     mb, ob = standing(g, seat, MAJ_TRY, 0)
     trial_bouquet(g, seat, b, -1)
     if ma != mb:
@@ -241,7 +241,7 @@ def majority_setup(g, seat, a, b, notrace):
 
 
 @njit(cache=True)
-def majority_action(g, seat, card, first_class, notrace):
+def majority_action(g, seat, card, first_class):
     """The allowed action giving the best standing as if the game ended right after it.
 
     Standing = (the seat's points so far + the action's immediate points + its majority
@@ -256,11 +256,11 @@ def majority_action(g, seat, card, first_class, notrace):
     colour = colour_of(g, card)
     value = value_of(g, card)
     place = place_of(g, colour)
-    majorities(g, MAJ_NOW, notrace)
+    majorities(g, MAJ_NOW, None)
     # secret (and open when the order stays): nothing changes before the end
     still_m, still_o = standing(g, seat, MAJ_NOW, 0)
     if place < 3:  # MAJ_NOW: every colour but the card's
-        colour_majorities(g, colour, place, MAJ_NOW, -1, notrace)
+        colour_majorities(g, colour, place, MAJ_NOW, -1, None)
     best = -1
     best_m = NEG
     best_o = NEG
@@ -270,14 +270,14 @@ def majority_action(g, seat, card, first_class, notrace):
             other = seat + step
             if other >= players:
                 other -= players
-            trial_majorities(g, other, card, place, notrace)
+            trial_majorities(g, other, card, place)
             m, o = standing(g, seat, MAJ_TRY, pts)
             if m > best_m or (m == best_m and o > best_o):
                 best = encode(GIVE, other)
                 best_m = m
                 best_o = o
     if first_class != KEEP:
-        trial_majorities(g, seat, card, place, notrace)
+        trial_majorities(g, seat, card, place)
         m, o = standing(g, seat, MAJ_TRY, keep_points(g, card))
         if m > best_m or (m == best_m and o > best_o):
             best = encode(KEEP, 0)
@@ -288,7 +288,7 @@ def majority_action(g, seat, card, first_class, notrace):
         m, o = still_m, still_o
         changed = raise_colour(g, colour, value)
         if changed:
-            majorities(g, MAJ_TRY, notrace)
+            majorities(g, MAJ_TRY, None)
             m, o = standing(g, seat, MAJ_TRY, 0)
         undo_raise(g, colour, value, changed, SAVED_RANKING)
         if m > best_m or (m == best_m and o > best_o):
