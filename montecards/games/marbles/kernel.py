@@ -67,7 +67,6 @@ from montecards.games.marbles.rules import (
     S_TURNS,
     S_VDEST,
     S_WON,
-    TRACE_WIDTH,
     apply_step,
     deal,
     disc_at,
@@ -182,12 +181,12 @@ ERR_USER = 10
 def new_work():
     """Working arrays of one thread's block of games (allocated once per block). Runs and
     traces have no scripted deck orders, offsets or decisions: None (``play_game`` then
-    compiles the scripted game's path out; ``play_script`` passes its own)."""
+    compiles the scripted game's path out; ``play_script`` passes its own). Runs pass None
+    for the trace too (``rules.record``: the event recording compiled out)."""
     return (
         np.zeros(WORK_SIZE, np.int64),  # the state: the rules', then the strategies' and moves' scratch
         np.zeros(4, np.uint64),  # deck stream
         np.zeros(4, np.uint64),  # choice stream
-        np.zeros((0, TRACE_WIDTH), np.int64),  # no trace
         None,  # no scripted deck orders
         None,  # their offsets
         None,  # no scripted decisions
@@ -321,7 +320,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     path out) draws its cards from the deck stream; a scripted game has its deck orders in
     ``orders`` (the first, then one per reshuffle; ``offsets`` delimit them; ``offsets`` of
     length 1: the deck stream as in a run) and every seat's decisions in ``script`` (one row
-    per turn). ``log`` is a
+    per turn). ``trace``: the event buffer (``trace_one``, ``play_script``), or None (runs:
+    ``rules.record`` then compiles the event recording out). ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
     types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
     seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
@@ -473,7 +473,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
     block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
     compiled out)."""
-    g, rd, rc, no_trace, orders, offsets, script = new_work()
+    g, rd, rc, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     weighted = weighted_option(options)
     search_owned = search_space(options)
@@ -484,12 +484,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
             seed_game(rd, rc, seed, start + game, search)
-            play_game(g, rd, rc, players, params, strategies, orders, offsets, script, no_trace,
+            play_game(g, rd, rc, players, params, strategies, orders, offsets, script, None,
                       None, None, weighted, search)
             write_row(g, players, rows[game])
         elif play_one(
             seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
-            rows[game], no_trace, None, seats, weighted, search,
+            rows[game], None, None, seats, weighted, search,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -550,7 +550,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
     ``user``: the user strategies (``engine.user``), or None; ``options``:
     ``kernel_options``'s value. Returns ``ERR_*``."""
-    g, rd, rc, no_trace, orders, offsets, script = new_work()
+    g, rd, rc, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     search = search_space(options)
@@ -564,7 +564,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
-    g, rd, rc, no_trace, _o, _f, _s = new_work()
+    g, rd, rc, _o, _f, _s = new_work()
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                     None)
@@ -584,7 +584,7 @@ def board_moves(players, params, positions, seat, hand, weight):
     (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
     seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
     """
-    g, rd, rc, no_trace, _o, _f, _s = new_work()
+    g, rd, rc, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
@@ -628,7 +628,7 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
     ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
     (-1 rows: no bump)."""
-    g, rd, rc, no_trace, _o, _f, _s = new_work()
+    g, rd, rc, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),

@@ -443,20 +443,24 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
     """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing.
 
     The count goes on past a full buffer, so an overflow is seen (``game`` raises on it),
-    never silently cut."""
-    if trace.shape[0] > 0:
-        n = trace[0, 0] + 1
-        trace[0, 0] = n
-        if n < trace.shape[0]:
-            trace[n, 0] = ev
-            trace[n, 1] = turn
-            trace[n, 2] = seat
-            trace[n, 3] = card
-            trace[n, 4] = owner
-            trace[n, 5] = marble
-            trace[n, 6] = start
-            trace[n, 7] = end
-            trace[n, 8] = value
+    never silently cut. ``trace`` None records nothing and compiles to nothing: runs and the
+    search's play-outs pass None (numba prunes the test of an argument, here where it is one:
+    ``record`` is compiled as a function, not inlined, so its None copy compiles once; a
+    (0, k) buffer would leave every event's test and its code in the kernel)."""
+    if trace is not None:
+        if trace.shape[0] > 0:
+            n = trace[0, 0] + 1
+            trace[0, 0] = n
+            if n < trace.shape[0]:
+                trace[n, 0] = ev
+                trace[n, 1] = turn
+                trace[n, 2] = seat
+                trace[n, 3] = card
+                trace[n, 4] = owner
+                trace[n, 5] = marble
+                trace[n, 6] = start
+                trace[n, 7] = end
+                trace[n, 8] = value
 
 
 # --------------------------------------------------------------------------- set-up, cards

@@ -108,7 +108,6 @@ from montecards.games.marbles.rules import (
     S_PILE_N,
     S_PLAYERS,
     S_TURNS,
-    TRACE_WIDTH,
     disc_at,
     discard_card,
     dist,
@@ -195,11 +194,10 @@ S_PATH = FRAME_SLOTS + 2  # int64 [MAX_DEPTH]: an iteration's path
 S_UNTRIED = FRAME_SLOTS + 3  # int64 [MAX_MOVES]: the untried moves at a node
 S_SHARES = FRAME_SLOTS + 4  # float64 [2, MAX_PLAYERS]: an iteration's shares, the teams' distances
 S_RNG = FRAME_SLOTS + 5  # uint64 [3, 4]: the decision's stream, the deck stream's copy, an iteration's copy
-S_NO_TRACE = FRAME_SLOTS + 6  # int64 [0, TRACE_WIDTH]
-S_HASH_KEY = FRAME_SLOTS + 7  # int64 [HASH_SIZE]: the (parent, move) of a slot
-S_HASH_NODE = FRAME_SLOTS + 8  # int64 [HASH_SIZE]: its child
-S_HASH_STAMP = FRAME_SLOTS + 9  # int64 [HASH_SIZE + 1]: the decision that wrote the slot; [-1]: the count
-S_TUNED = FRAME_SLOTS + 10  # float64 [TABLE_SIZE]: a weights table with ``tuned``'s weights for every seat
+S_HASH_KEY = FRAME_SLOTS + 6  # int64 [HASH_SIZE]: the (parent, move) of a slot
+S_HASH_NODE = FRAME_SLOTS + 7  # int64 [HASH_SIZE]: its child
+S_HASH_STAMP = FRAME_SLOTS + 8  # int64 [HASH_SIZE + 1]: the decision that wrote the slot; [-1]: the count
+S_TUNED = FRAME_SLOTS + 9  # float64 [TABLE_SIZE]: a weights table with ``tuned``'s weights for every seat
 
 
 def tuned_table():
@@ -222,7 +220,6 @@ def new_search_space():
         np.zeros(MAX_MOVES, np.int64),
         np.zeros((2, MAX_PLAYERS), np.float64),
         np.zeros((3, 4), np.uint64),
-        np.zeros((0, TRACE_WIDTH), np.int64),
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE, np.int64),
         np.zeros(HASH_SIZE + 1, np.int64),
@@ -326,13 +323,13 @@ def begin_turn(w, seat, draw_rng):
 
 
 @hot
-def apply_choice(w, seat, owner, total, choice, turn, no_trace):
+def apply_choice(w, seat, owner, total, choice, turn):
     """Play move ``choice`` of the list (its group's greedy card), or, when ``total`` is 0,
     discard the card of group ``choice``; True if it wins."""
     if total > 0:
         return play_card(w, seat, owner, group_best(w, w[move_at(choice, MV_SLOT)]), choice, turn,
-                         no_trace)
-    discard_card(w, seat, group_best(w, choice), turn, no_trace)
+                         None)
+    discard_card(w, seat, group_best(w, choice), turn, None)
     return False
 
 
@@ -419,7 +416,6 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
     movers = space[S_MOVER]
     path = space[S_PATH]
     untried = space[S_UNTRIED]
-    no_trace = space[S_NO_TRACE]
     sqrt_log = space[S_SQRT_LOG]
     players = w[S_PLAYERS]
     max_turns = w[S_MAX_TURNS]
@@ -478,12 +474,12 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
                 n_nodes += 1
                 path[depth] = child
                 depth += 1
-            won = apply_choice(w, player, owner, total, choice, turn, no_trace)
+            won = apply_choice(w, player, owner, total, choice, turn)
             turn += 1
             break
         path[depth] = best_child
         depth += 1
-        won = apply_choice(w, player, owner, total, best, turn, no_trace)
+        won = apply_choice(w, player, owner, total, best, turn)
         turn += 1
         node = best_child
         if won or depth >= MAX_DEPTH:
@@ -505,9 +501,9 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
         else:
             slot, mv = choose(w, player, strategy, total, rng)
         if mv >= 0:
-            won = play_card(w, player, owner, slot, mv, turn, no_trace)
+            won = play_card(w, player, owner, slot, mv, turn, None)
         else:
-            discard_card(w, player, slot, turn, no_trace)
+            discard_card(w, player, slot, turn, None)
         turn += 1
         steps += 1
     w[S_TURNS] = turn
