@@ -59,6 +59,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.trace import trace_slot
 from montecards.games.marbles.cards import CARDS_PER_DECK
 from montecards.rng import bounded
 
@@ -440,7 +441,8 @@ def new_state() -> np.ndarray:
 
 @hot
 def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
-    """Append one event to ``trace`` (row 0 holds the count); a (0, k) trace records nothing.
+    """Append one event to ``trace`` (row 0 holds the count: ``engine.trace.trace_slot``); a
+    (0, k) trace records nothing.
 
     The count goes on past a full buffer, so an overflow is seen (``game`` raises on it),
     never silently cut. ``trace`` None records nothing and compiles to nothing: runs and the
@@ -448,19 +450,17 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
     ``record`` is compiled as a function, not inlined, so its None copy compiles once; a
     (0, k) buffer would leave every event's test and its code in the kernel)."""
     if trace is not None:
-        if trace.shape[0] > 0:
-            n = trace[0, 0] + 1
-            trace[0, 0] = n
-            if n < trace.shape[0]:
-                trace[n, 0] = ev
-                trace[n, 1] = turn
-                trace[n, 2] = seat
-                trace[n, 3] = card
-                trace[n, 4] = owner
-                trace[n, 5] = marble
-                trace[n, 6] = start
-                trace[n, 7] = end
-                trace[n, 8] = value
+        n = trace_slot(trace)
+        if n >= 0:
+            trace[n, 0] = ev
+            trace[n, 1] = turn
+            trace[n, 2] = seat
+            trace[n, 3] = card
+            trace[n, 4] = owner
+            trace[n, 5] = marble
+            trace[n, 6] = start
+            trace[n, 7] = end
+            trace[n, 8] = value
 
 
 # --------------------------------------------------------------------------- set-up, cards
