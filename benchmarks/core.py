@@ -187,7 +187,7 @@ class GameTimer:
 
     def __init__(self, case: Case, slowdown: float = 1.0):
         from montecards.api import prepare
-        from montecards.engine.runner import warm_up
+        from montecards.run.runner import warm_up
 
         self.case = case
         self.slowdown = slowdown
@@ -200,7 +200,7 @@ class GameTimer:
 
     def play(self, first: int, count: int) -> tuple[float, float, int]:
         """(wall seconds, process CPU seconds, turns played)."""
-        from montecards.engine.runner import DEFAULT_CHUNK, play_chunk
+        from montecards.run.runner import DEFAULT_CHUNK, play_chunk
 
         turns = 0
         cpu0 = time.process_time()
@@ -365,7 +365,7 @@ _PROBE = r"""
 import json, sys, time
 t0 = time.perf_counter()
 from montecards.api import prepare
-from montecards.engine.runner import warm_up
+from montecards.run.runner import warm_up
 from numba.core import event
 t1 = time.perf_counter()
 compiled = []

@@ -99,8 +99,8 @@ def memory(args) -> None:
 
 def throughput(args) -> None:
     from montecards.api import prepare
-    from montecards.engine.dask_backend import dask_client, execute_dask, warm_up_workers
-    from montecards.engine.runner import execute, warm_up
+    from montecards.run.dask_backend import dask_client, execute_dask, warm_up_workers
+    from montecards.run.runner import execute, warm_up
 
     spec, config, _, _ = prepare("parade", None, args.strategy, None, args.seed)
     me = psutil.Process()

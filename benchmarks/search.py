@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from montecards.analysis.runs import prepare  # noqa: E402
-from montecards.engine.runner import play_chunk, warm_up  # noqa: E402
+from montecards.run.runner import play_chunk, warm_up  # noqa: E402
 
 SEED = 20240917
 TARGET = 20.0

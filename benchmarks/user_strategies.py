@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from montecards import games  # noqa: E402
 from montecards.analysis.runs import prepare  # noqa: E402
-from montecards.engine.runner import play_chunk, warm_up  # noqa: E402
+from montecards.run.runner import play_chunk, warm_up  # noqa: E402
 
 TWINS = {
     "parade": ("greedy", 2),

@@ -19,22 +19,22 @@ from montecards.analysis.runs import (  # noqa: F401  (public)
     prepare,
     seat_entries,
 )
-from montecards.engine.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
-from montecards.engine.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
+from montecards.engine.spec import InputError
+from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
+from montecards.engine.strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
+from montecards.run.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
+from montecards.run.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
     WriteError,
     check_output_file,
     check_output_folder,
     write_failure,
 )
-from montecards.engine.runner import (
+from montecards.run.runner import (
     DEFAULT_CHUNK,
     check_jobs,
     execute,
     warm_up,
 )
-from montecards.engine.spec import InputError
-from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
-from montecards.engine.strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -100,7 +100,7 @@ def simulate(
     if backend not in ("local", "dask"):
         raise InputError(f"unknown backend {backend!r} (allowed: local, dask)")
     if seed is None and checkpoint is not None:
-        from montecards.engine.checkpoint import read_manifest
+        from montecards.run.checkpoint import read_manifest
 
         seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
     spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
@@ -114,12 +114,12 @@ def simulate(
     layout = spec.layout(config.players)
     writer = None
     if output is not None:
-        from montecards.engine.output import RowsWriter
+        from montecards.run.output import RowsWriter
 
         writer = RowsWriter(output, lambda block: games_frame(block, layout))
     store = None
     if checkpoint is not None:
-        from montecards.engine.checkpoint import Checkpoint, run_manifest
+        from montecards.run.checkpoint import Checkpoint, run_manifest
 
         store = Checkpoint.open(checkpoint, run_manifest(
             spec.name, config.seed, config.players, strategy_identities(config, names), resolved, n,
@@ -127,7 +127,7 @@ def simulate(
             version=__version__, kernel=kernel_stamp(config.spec_module)))
     with writer if writer is not None else nullcontext():
         if use_dask:
-            from montecards.engine.dask_backend import (
+            from montecards.run.dask_backend import (
                 dask_client,
                 execute_dask,
                 warm_up_workers,

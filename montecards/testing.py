@@ -42,9 +42,9 @@ from typing import Any
 import numpy as np
 
 from montecards import games
-from montecards.engine.runner import RunConfig, play_chunk
 from montecards.engine.spec import WIN_UNIT
 from montecards.errors import InputError
+from montecards.run.runner import RunConfig, play_chunk
 
 N = 300
 SEED = 123

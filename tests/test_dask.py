@@ -22,10 +22,10 @@ import pytest
 import montecards as mc
 from montecards import games
 from montecards.api import prepare
-from montecards.engine import dask_backend
-from montecards.engine.dask_backend import dask_client, execute_dask, worker_threads
-from montecards.engine.runner import execute
 from montecards.engine.spec import InputError
+from montecards.run import dask_backend
+from montecards.run.dask_backend import dask_client, execute_dask, worker_threads
+from montecards.run.runner import execute
 
 distributed = pytest.importorskip("distributed")
 

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 import montecards as mc
-from montecards.engine import checkpoint as ck_module
-from montecards.engine.output import RowsWriter
 from montecards.errors import InputError
+from montecards.run import checkpoint as ck_module
+from montecards.run.output import RowsWriter
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
@@ -78,7 +78,7 @@ def test_every_bad_path_is_one_line_and_exit_2(paths, command, option, suffix):
 
 def test_a_folder_without_write_permission_is_refused(paths, monkeypatch):
     """As root every folder is writable, so the refusal is injected where the check writes."""
-    from montecards.engine import paths as paths_module
+    from montecards.run import paths as paths_module
 
     def denied(folder):
         raise PermissionError(errno.EACCES, "Permission denied")

@@ -1,8 +1,9 @@
 """Imports only point down: the import-linter contracts of pyproject.toml hold.
 
-The CLI sits above the report builder, the Python API, the analysis layer, the plots, the
-games and the engine; the engine imports no game; the analysis layer and the reports import
-no kernel; the CLI uses only the public API (see ``[tool.importlinter]``).
+The CLI sits above the report builder, the Python API, the analysis layer, the plots, the run
+layer, the games and the engine; the engine and the run layer import no game; the analysis
+layer and the reports import no kernel; the CLI uses only the public API (see
+``[tool.importlinter]`` and docs/architecture.md).
 """
 
 import shutil

@@ -10,7 +10,7 @@ raising, stops the run with one ``StrategyError`` line naming the seat and the g
 
 Runs go through ``mc.simulate`` where the engine passes user strategies to the kernels;
 before that (the engine half of issue 17 without its front ends) through the engine's own
-chunk entry, ``engine.runner.play_chunk``, which ``mc.simulate`` calls.
+chunk entry, ``run.runner.play_chunk``, which ``mc.simulate`` calls.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ import pytest
 
 import montecards as mc
 from montecards.analysis.results import games_frame
-from montecards.engine.runner import RunConfig, play_chunk
 from montecards.errors import StrategyError
 from montecards.games import marbles
 from montecards.games.marbles import SPEC
 from montecards.games.marbles.game import pack_params
+from montecards.run.runner import RunConfig, play_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "strategies"

@@ -12,7 +12,7 @@ and to win a fair share. Faults (an index outside ``legal``, an exception) stop 
 ``StrategyError`` naming the seat and the game.
 
 The runs go through ``mc.simulate`` when the front end takes user strategies, else through the
-engine's own chunk runner (``engine.runner.play_chunk``, what a local ``mc.simulate`` calls).
+engine's own chunk runner (``run.runner.play_chunk``, what a local ``mc.simulate`` calls).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ import pytest
 
 import montecards as mc
 from montecards.analysis.results import games_frame
-from montecards.engine.runner import RunConfig, play_chunk
 from montecards.engine.strategies import seats_of
 from montecards.errors import InputError, StrategyError
 from montecards.games import wigout
 from montecards.games.wigout import kernel, view
 from montecards.games.wigout.game import SPEC
+from montecards.run.runner import RunConfig, play_chunk
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "strategies"
 

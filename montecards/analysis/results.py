@@ -9,7 +9,7 @@ import numpy as np
 
 from montecards.analysis.intervals import normal_mean, wilson
 from montecards.engine.spec import WIN_UNIT, Layout
-from montecards.engine.summary import Summary
+from montecards.run.summary import Summary
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -26,7 +26,10 @@ import numpy as np
 
 from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
-from montecards.engine.runner import (
+from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
+from montecards.engine.strategies import labels_of, seats_of
+from montecards.engine.weights import WeightedSeat
+from montecards.run.runner import (
     DEFAULT_CHUNK,
     MAX_SEED,
     RunConfig,
@@ -34,10 +37,7 @@ from montecards.engine.runner import (
     iter_chunks_local,
     warm_up,
 )
-from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
-from montecards.engine.strategies import labels_of, seats_of
-from montecards.engine.summary import Summary
-from montecards.engine.weights import WeightedSeat
+from montecards.run.summary import Summary
 
 DEFAULT_MAX_GAMES = 50_000_000
 
@@ -89,7 +89,7 @@ class Setup:
     def _chunks(self, chunks: list[tuple[int, int]], keep: bool):
         """``(summary, rows)`` of each chunk, in order, on this machine or the Dask cluster."""
         if self.client is not None:
-            from montecards.engine.dask_backend import iter_chunks_dask, warm_up_workers
+            from montecards.run.dask_backend import iter_chunks_dask, warm_up_workers
 
             if not self._warm:
                 warm_up_workers(self.client, self.config)
@@ -269,7 +269,7 @@ def backend_session(backend: str = "local", client: Any = None, scheduler: str |
     if backend == "local" and client is None:
         yield None
         return
-    from montecards.engine.dask_backend import dask_client
+    from montecards.run.dask_backend import dask_client
 
     with dask_client(client, scheduler, jobs) as session:
         token = _SESSION.set(session)

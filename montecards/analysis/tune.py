@@ -47,11 +47,11 @@ import numpy as np
 from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
-from montecards.engine.paths import check_output_file
-from montecards.engine.runner import progress_bar
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
 from montecards.engine.strategies import UserStrategy
 from montecards.engine.weights import WeightedSeat, format_weight
+from montecards.run.paths import check_output_file
+from montecards.run.runner import progress_bar
 
 METHODS = ("cma", "race")
 DEFAULT_BUDGET = 4_000_000

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from montecards.engine.paths import write_failure
 from montecards.engine.spec import InputError
-from montecards.engine.summary import Summary
+from montecards.run.paths import write_failure
+from montecards.run.summary import Summary
 
 FORMAT = 2
 MANIFEST = "manifest.json"

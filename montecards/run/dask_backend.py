@@ -4,8 +4,8 @@
 Each chunk is one task running :func:`play_chunk_task`, a plain module-level function that
 looks the game up by name (``montecards.games.get``) on the worker and plays the chunk with
 the game's kernel; jitted functions are never pickled, only the run's small
-:class:`~montecards.engine.runner.RunConfig`. A task returns the chunk's
-:class:`~montecards.engine.summary.Summary` (a few hundred integers) and, only when the run
+:class:`~montecards.run.runner.RunConfig`. A task returns the chunk's
+:class:`~montecards.run.summary.Summary` (a few hundred integers) and, only when the run
 keeps or streams rows, its per-game rows.
 
 The client keeps a bounded window of chunks outstanding (submitted or finished but not yet
@@ -32,8 +32,9 @@ from typing import Any
 import numba
 import numpy as np
 
-from montecards.engine.output import Collector
-from montecards.engine.runner import (
+from montecards.engine.spec import GameSpec, InputError
+from montecards.run.output import Collector
+from montecards.run.runner import (
     DEFAULT_CHUNK,
     RunConfig,
     check_jobs,
@@ -41,8 +42,7 @@ from montecards.engine.runner import (
     play_chunk,
     progress_bar,
 )
-from montecards.engine.spec import GameSpec, InputError
-from montecards.engine.summary import Summary
+from montecards.run.summary import Summary
 
 CONNECT_TIMEOUT = "20s"
 WORKER_WAIT_SECONDS = 60

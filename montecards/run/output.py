@@ -19,9 +19,9 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.paths import write_failure
 from montecards.engine.spec import InputError, Layout
-from montecards.engine.summary import Summary
+from montecards.run.paths import write_failure
+from montecards.run.summary import Summary
 
 STREAM_FORMATS = (".csv", ".parquet")
 

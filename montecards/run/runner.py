@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from montecards.engine.output import Collector
 from montecards.engine.spec import GameSpec, InputError
 from montecards.engine.strategies import check_faults, kernel_arg
-from montecards.engine.summary import Summary
+from montecards.run.output import Collector
+from montecards.run.summary import Summary
 
 DEFAULT_CHUNK = 1 << 17
 MAX_SEED = (1 << 64) - 1
@@ -141,7 +141,7 @@ def execute(
 
     ``on_rows(start, rows)`` is called with each chunk's rows in order (for streaming them to
     a file), whether or not they are kept. ``checkpoint`` (an
-    :class:`~montecards.engine.checkpoint.Checkpoint`) records every chunk played and hands
+    :class:`~montecards.run.checkpoint.Checkpoint`) records every chunk played and hands
     back the chunks it already recorded, so only the missing ones are played.
     """
     layout = spec.layout(config.players)
