@@ -1,4 +1,4 @@
-"""The Python interface: ``simulate`` and ``trace`` (DESIGN.md, Public interface)."""
+"""The Python interface: ``simulate`` and ``trace`` (docs/design.md, Public interface)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import numpy as np
 from montecards import __version__
 from montecards.analysis.results import SimulationResult, games_frame
 from montecards.analysis.runs import (  # noqa: F401  (public)
+    Setup,
+    backend_session,
     check_n,
     check_seed,
     new_seed,
@@ -22,39 +24,17 @@ from montecards.analysis.runs import (  # noqa: F401  (public)
 from montecards.engine.spec import InputError
 from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
 from montecards.engine.strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
-from montecards.run.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
+from montecards.run.output import STREAM_FORMATS, RowsWriter  # noqa: F401  (public: the -o suffixes)
 from montecards.run.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
     WriteError,
     check_output_file,
     check_output_folder,
     write_failure,
 )
-from montecards.run.runner import (
-    DEFAULT_CHUNK,
-    check_jobs,
-    execute,
-    warm_up,
-)
+from montecards.run.runner import DEFAULT_CHUNK, check_jobs
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def kernel_stamp(spec_module: str) -> str:
-    """A hash of the sources the game's kernels are built from (its package, engine, rng)."""
-    import importlib.util
-
-    from montecards._cache import source_stamp
-
-    return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
-
-
-def strategy_identities(config: Any, labels: Sequence[str]) -> list[Any]:
-    """Per seat what a checkpoint records: a built-in's name, or a user strategy's identity
-    (reference, source hash, params, memory): a resume with other code is refused."""
-    if not config.user:
-        return list(labels)
-    return [seat.identity() if seat is not None else label for seat, label in zip(config.user, labels)]
 
 
 def simulate(
@@ -92,6 +72,9 @@ def simulate(
     a run started again with the same arguments plays only the missing ones (the seed is
     taken from the directory when omitted). ``output``: a ``.parquet`` or ``.csv`` file the
     per-game rows stream to, chunk by chunk (memory independent of ``n``).
+
+    The games are played by the analyses' :class:`~montecards.analysis.runs.Setup`
+    (``Setup.run``): one way to run games.
     """
     n = check_n(n)
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
@@ -111,67 +94,22 @@ def simulate(
     use_dask = backend == "dask" or client is not None
     if not use_dask or (client is None and not scheduler):
         jobs = check_jobs(jobs)  # local threads, or the workers of a LocalCluster
-    layout = spec.layout(config.players)
-    writer = None
-    if output is not None:
-        from montecards.run.output import RowsWriter
-
-        writer = RowsWriter(output, lambda block: games_frame(block, layout))
-    store = None
-    if checkpoint is not None:
-        from montecards.run.checkpoint import Checkpoint, run_manifest
-
-        store = Checkpoint.open(checkpoint, run_manifest(
-            spec.name, config.seed, config.players, strategy_identities(config, names), resolved, n,
-            chunk_size,
-            version=__version__, kernel=kernel_stamp(config.spec_module)))
-    with writer if writer is not None else nullcontext():
-        if use_dask:
-            from montecards.run.dask_backend import (
-                dask_client,
-                execute_dask,
-                warm_up_workers,
-                worker_threads,
-            )
-
-            with dask_client(client, scheduler, jobs) as session:
-                warm_up_workers(session, config)
-                jobs = worker_threads(session)
-                start = time.perf_counter()
-                summary, rows = execute_dask(
-                    spec, config, n, jobs, chunk_size, keep_games, progress, session, None,
-                    on_rows=writer, checkpoint=store,
-                )
-            backend = "dask"
-        else:
-            warm_up(spec, config)
-            start = time.perf_counter()
-            summary, rows = execute(spec, config, n, jobs, chunk_size, keep_games, progress,
-                                    on_rows=writer, checkpoint=store)
+    run = Setup(spec, config, names, resolved, jobs, chunk_size)  # on a cluster: its task slots
+    store = run.open_checkpoint(checkpoint, n, __version__) if checkpoint is not None else None
+    layout = run.layout
+    writer = RowsWriter(output, lambda block: games_frame(block, layout)) if output is not None else None
+    with (writer if writer is not None else nullcontext(),
+          backend_session(backend, client, scheduler, jobs) as cluster):
+        run = run.on(cluster)
+        run.warm_up()
+        start = time.perf_counter()
+        summary, rows = run.run(n, keep_games, progress, on_rows=writer, checkpoint=store)
         elapsed = time.perf_counter() - start
     extra = {}
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}
-    return SimulationResult(
-        game=spec.name,
-        title=spec.title,
-        layout=layout,
-        n_games=n,
-        players=config.players,
-        seed=config.seed,
-        strategies=names,
-        params=resolved,
-        summary_data=summary,
-        elapsed_seconds=elapsed,
-        rate_metrics=spec.rate_metrics,
-        score_name=spec.score_name,
-        turns_name=spec.turns_name,
-        games=games_frame(rows, layout) if rows is not None else None,
-        backend=backend,
-        jobs=jobs,
-        extra=extra,
-    )
+    return run.result(summary, elapsed, rows, extra)
 
 
 def trace(

@@ -1,26 +1,28 @@
 """Runs for the analysis layer: one configuration played in batches of consecutive games.
 
 A :class:`Setup` is one validated configuration (game, players, strategies, parameters, seed).
-``Setup.play(start, count)`` plays games ``start .. start + count - 1`` of that run through
-the game-agnostic engine, so batches played one after another give exactly the games of
-``montecards.simulate(..., n=start + count, seed=seed)`` — an adaptive run that stopped at N
-games is the run ``simulate(n=N)`` would have made. Game ``i`` draws only from ``(seed, i)``,
-so two setups that differ only in a rule variant or a strategy deal the same cards to game
-``i`` (common random numbers): per-game rows pair by game index.
+``montecards.simulate`` plays it with ``Setup.run(n)``; ``Setup.play(start, count)`` plays
+games ``start .. start + count - 1`` of that run, so batches played one after another give
+exactly the games of ``montecards.simulate(..., n=start + count, seed=seed)`` — an adaptive
+run that stopped at N games is the run ``simulate(n=N)`` would have made. Both go through
+``run.runner.play_chunks``, on this machine or a Dask cluster. Game ``i`` draws only from
+``(seed, i)``, so two setups that differ only in a rule variant or a strategy deal the same
+cards to game ``i`` (common random numbers): per-game rows pair by game index.
 
-Nothing here knows a kernel: it goes through the registry's spec and the engine runner.
+Nothing here knows a kernel: it goes through the registry's spec and the run layer.
 """
 
 from __future__ import annotations
 
 import contextvars
 import functools
+import os
 import secrets
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,23 +36,32 @@ from montecards.run.runner import (
     MAX_SEED,
     RunConfig,
     check_jobs,
-    iter_chunks_local,
+    plan_chunks,
+    play_chunks,
+    progress_bar,
+    summaries_local,
     warm_up,
 )
 from montecards.run.summary import Summary
+
+if TYPE_CHECKING:
+    from montecards.run.checkpoint import Checkpoint
 
 DEFAULT_MAX_GAMES = 50_000_000
 
 
 @dataclass
 class Setup:
-    """One validated run configuration; play it in batches with :meth:`play`."""
+    """One validated run configuration: :meth:`run` plays it as ``simulate`` does, :meth:`play`
+    in batches of consecutive games (the analyses), both through ``run.runner.play_chunks``
+    on this machine or on the Dask cluster of ``client``."""
 
     spec: GameSpec
     config: RunConfig
     strategies: list[str]
     params: dict[str, Any]
     jobs: int
+    """Threads on this machine, or the cluster's task slots (what the result reports)."""
     chunk_size: int = DEFAULT_CHUNK
     client: Any = None
     """A ``dask.distributed.Client`` to play on (``backend_session``), or None: this machine."""
@@ -72,38 +83,68 @@ class Setup:
     def layout(self) -> Layout:
         return self.spec.layout(self.config.players)
 
+    def on(self, client: Any) -> Setup:
+        """This setup played on the Dask cluster of ``client`` (its task slots are the jobs),
+        or itself when ``client`` is None (this machine)."""
+        if client is None:
+            return self
+        from montecards.run.dask_backend import worker_threads
+
+        return replace(self, client=client, jobs=worker_threads(client), _warm=False)
+
+    def warm_up(self) -> None:
+        """Compile (or load from cache) the kernel here or on every worker, once per setup (so
+        a timed run does not time the compile)."""
+        if self._warm:
+            return
+        if self.client is not None:
+            from montecards.run.dask_backend import warm_up_workers
+
+            warm_up_workers(self.client, self.config)
+        else:
+            warm_up(self.spec, self.config)
+        self._warm = True
+
     def play(self, start: int, count: int, keep: bool = False) -> tuple[Summary, np.ndarray | None]:
         """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows."""
-        layout = self.layout
-        summary = Summary.empty(layout)
-        chunks = [
-            (s, min(self.chunk_size, start + count - s)) for s in range(start, start + count, self.chunk_size)
-        ]
-        kept = []
-        for chunk_summary, rows in self._chunks(chunks, keep):
-            summary = summary.merge(chunk_summary)
-            if keep:
-                kept.append(rows)
-        return summary, (np.concatenate(kept) if keep and kept else None)
+        return play_chunks(plan_chunks(count, self.chunk_size, start), self._chunks, self.layout, keep)
 
-    def _chunks(self, chunks: list[tuple[int, int]], keep: bool):
+    def run(
+        self,
+        n: int,
+        keep: bool = False,
+        progress: bool | None = None,
+        on_rows: Callable[[int, np.ndarray], None] | None = None,
+        checkpoint: Checkpoint | None = None,
+    ) -> tuple[Summary, np.ndarray | None]:
+        """Games ``0 .. n - 1`` as ``simulate`` plays them: the merged summary and, if ``keep``,
+        the rows; ``progress``: a bar on stderr (None: when it is a terminal); ``on_rows`` and
+        ``checkpoint`` as in ``run.runner.play_chunks``."""
+        return play_chunks(plan_chunks(n, self.chunk_size), self._chunks, self.layout, keep, on_rows,
+                           progress_bar(n, progress), checkpoint)
+
+    def _chunks(self, chunks: list[tuple[int, int]], need_rows: bool) -> Iterator[tuple[Summary, Any]]:
         """``(summary, rows)`` of each chunk, in order, on this machine or the Dask cluster."""
+        self.warm_up()
         if self.client is not None:
-            from montecards.run.dask_backend import iter_chunks_dask, warm_up_workers
+            from montecards.run.dask_backend import summaries_dask
 
-            if not self._warm:
-                warm_up_workers(self.client, self.config)
-                self._warm = True
-            for _, _, summary, rows in iter_chunks_dask(self.client, self.config, chunks, keep):
-                yield summary, rows
-            return
-        if not self._warm:
-            warm_up(self.spec, self.config)
-            self._warm = True
-        for _, _, rows in iter_chunks_local(self.spec, self.config, chunks, self.jobs):
-            yield Summary.of_rows(rows, self.layout), rows
+            return summaries_dask(self.client, self.config, chunks, need_rows)
+        return summaries_local(self.spec, self.config, chunks, self.jobs)
 
-    def result(self, summary: Summary, elapsed: float, rows: np.ndarray | None = None) -> SimulationResult:
+    def open_checkpoint(self, directory: str | os.PathLike, n: int, version: str) -> Checkpoint:
+        """The checkpoint directory of the run of ``n`` games of this setup (created, or reopened
+        when it records this very run: same arguments, montecards ``version`` and kernel sources)."""
+        from montecards.run.checkpoint import Checkpoint, run_manifest
+
+        manifest = run_manifest(
+            self.spec.name, self.seed, self.players, strategy_identities(self.config, self.strategies),
+            self.params, n, self.chunk_size, version=version, kernel=kernel_stamp(self.config.spec_module),
+        )
+        return Checkpoint.open(directory, manifest)
+
+    def result(self, summary: Summary, elapsed: float, rows: np.ndarray | None = None,
+               extra: dict[str, Any] | None = None) -> SimulationResult:
         """A :class:`SimulationResult` of the games summarised by ``summary``."""
         layout = self.layout
         return SimulationResult(
@@ -123,7 +164,26 @@ class Setup:
             games=games_frame(rows, layout) if rows is not None else None,
             backend="local" if self.client is None else "dask",
             jobs=self.jobs,
+            extra=dict(extra or {}),
         )
+
+
+def kernel_stamp(spec_module: str) -> str:
+    """A hash of the sources the game's kernels are built from (its package, engine, rng)."""
+    import importlib.util
+
+    from montecards._cache import source_stamp
+
+    return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
+
+
+def strategy_identities(config: RunConfig, labels: Sequence[str]) -> list[Any]:
+    """Per seat what a checkpoint records: a built-in's name, or a user strategy's identity
+    (reference, source hash, params, memory): a resume with other code is refused."""
+    if not config.user:
+        return list(labels)
+    return [seat.identity() if seat is not None else label
+            for seat, label in zip(config.user, labels, strict=True)]
 
 
 def new_seed() -> int:
@@ -231,8 +291,7 @@ def setup(
     """
     spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
     client = _SESSION.get()
-    return Setup(spec, config, names, resolved, 1 if client is not None else check_jobs(jobs),
-                 client=client)
+    return Setup(spec, config, names, resolved, check_jobs(jobs) if client is None else 1).on(client)
 
 
 _SESSION: contextvars.ContextVar[Any] = contextvars.ContextVar("montecards_dask_session", default=None)

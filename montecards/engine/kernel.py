@@ -55,7 +55,7 @@ def block_bounds(n_games: int) -> list[tuple[int, int]]:
 
 def threads() -> int:
     """Threads a chunk is played on: numba's thread count for this thread
-    (``numba.set_num_threads``; the engine's runner sets it to the run's ``jobs``)."""
+    (``numba.set_num_threads``; ``run.runner`` sets it to the run's ``jobs``)."""
     return numba.get_num_threads()
 
 

@@ -33,13 +33,13 @@ import numba
 import numpy as np
 
 from montecards.engine.spec import GameSpec, InputError
-from montecards.run.output import Collector
 from montecards.run.runner import (
     DEFAULT_CHUNK,
     RunConfig,
     check_jobs,
     plan_chunks,
     play_chunk,
+    play_chunks,
     progress_bar,
 )
 from montecards.run.summary import Summary
@@ -252,6 +252,16 @@ def iter_chunks_dask(
             client.cancel([future for _, future in live.values()])
 
 
+def summaries_dask(
+    client: Any, config: RunConfig, chunks: list[tuple[int, int]], need_rows: bool,
+    window: int | None = None,
+) -> Iterator[tuple[Summary, np.ndarray | None]]:
+    """``(summary, rows)`` of each chunk, in order, played on the cluster (``runner.play_chunks``'
+    ``play`` for the Dask backend)."""
+    for _, _, summary, rows in iter_chunks_dask(client, config, chunks, need_rows, window):
+        yield summary, rows
+
+
 def execute_dask(
     spec: GameSpec,
     config: RunConfig,
@@ -270,29 +280,15 @@ def execute_dask(
 
     ``client``: a ``distributed.Client`` to use; else ``scheduler`` (an address) to connect
     to; else a ``LocalCluster`` of ``jobs`` single-threaded workers is started for the run.
-    ``on_rows`` and ``checkpoint`` as in ``runner.execute``. ``window``: at most this many
+    ``on_rows`` and ``checkpoint`` as in ``runner.play_chunks``. ``window``: at most this many
     chunks outstanding at once (default: twice the cluster's threads, at least 4).
     """
     if client is None:
         with dask_client(None, scheduler, jobs) as own:
             return execute_dask(spec, config, n, jobs, chunk_size, keep_games, progress, own,
                                 None, on_rows, checkpoint, window)
-    layout = spec.layout(config.players)
-    plan = plan_chunks(n, chunk_size)
-    advance = progress_bar(n, progress)
-    collector = Collector(layout, keep_games, on_rows)
-    need_rows = collector.needs_rows
-    done = checkpoint.recorded(plan, need_rows) if checkpoint is not None else set()
-    missing_chunks = [chunk for index, chunk in enumerate(plan) if index not in done]
-    played = iter_chunks_dask(client, config, missing_chunks, need_rows, window)
-    for index, (start, count) in enumerate(plan):
-        if index in done:
-            summary, rows = checkpoint.load(index, start, count, need_rows)
-        else:
-            _, _, summary, rows = next(played)
-            if checkpoint is not None:
-                checkpoint.record(index, start, count, summary, rows)
-        if advance is not None:
-            advance(count)
-        collector.add(start, count, summary, rows)
-    return collector.result()
+    return play_chunks(
+        plan_chunks(n, chunk_size),
+        lambda chunks, need_rows: summaries_dask(client, config, chunks, need_rows, window),
+        spec.layout(config.players), keep_games, on_rows, progress_bar(n, progress), checkpoint,
+    )

@@ -27,7 +27,8 @@ STREAM_FORMATS = (".csv", ".parquet")
 
 
 class Collector:
-    """Merge chunk results handed over in chunk order; keep or stream rows; advance a bar."""
+    """Merge chunk results handed over in chunk order (from game ``first`` on); keep or stream
+    rows; advance a bar."""
 
     def __init__(
         self,
@@ -35,13 +36,14 @@ class Collector:
         keep_games: bool = False,
         on_rows: Callable[[int, np.ndarray], None] | None = None,
         advance: Callable[[int], None] | None = None,
+        first: int = 0,
     ):
         self.summary = Summary.empty(layout)
         self.keep_games = keep_games
         self.on_rows = on_rows
         self.advance = advance
         self.kept: list[np.ndarray] = []
-        self.next_start = 0
+        self.next_start = first
 
     @property
     def needs_rows(self) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from montecards.engine.spec import GameSpec, InputError
+from montecards.engine.spec import GameSpec, InputError, Layout
 from montecards.engine.strategies import check_faults, kernel_arg
 from montecards.run.output import Collector
 from montecards.run.summary import Summary
@@ -42,11 +42,12 @@ class RunConfig:
     no seat plays a user strategy (the kernels then compile the user path out)."""
 
 
-def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK) -> list[tuple[int, int]]:
-    """``(start, count)`` of each chunk of a run of ``n`` games."""
+def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0) -> list[tuple[int, int]]:
+    """``(start, count)`` of each chunk of games ``first .. first + n - 1`` of a run."""
     if chunk_size <= 0:
         raise InputError(f"chunk size must be > 0, got {chunk_size}")
-    return [(start, min(chunk_size, n - start)) for start in range(0, n, chunk_size)]
+    end = first + n
+    return [(start, min(chunk_size, end - start)) for start in range(first, end, chunk_size)]
 
 
 def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.ndarray:
@@ -108,6 +109,58 @@ def iter_chunks_local(
         numba.set_num_threads(previous)
 
 
+def summaries_local(
+    spec: GameSpec, config: RunConfig, chunks: list[tuple[int, int]], jobs: int
+) -> Iterator[tuple[Summary, np.ndarray]]:
+    """``(summary, rows)`` of each chunk, in order, played on this machine (:func:`play_chunks`'
+    ``play`` for the local backend; the Dask backend's is ``dask_backend.summaries_dask``)."""
+    layout = spec.layout(config.players)
+    for _, _, rows in iter_chunks_local(spec, config, chunks, jobs):
+        yield Summary.of_rows(rows, layout), rows
+
+
+Play = Callable[[list[tuple[int, int]], bool], Iterator[tuple[Summary, "np.ndarray | None"]]]
+"""``play(chunks, need_rows)``: each chunk's ``(summary, rows)`` in order, on some backend
+(rows may be None when ``need_rows`` is false)."""
+
+
+def play_chunks(
+    plan: list[tuple[int, int]],
+    play: Play,
+    layout: Layout,
+    keep_games: bool = False,
+    on_rows: Callable[[int, np.ndarray], None] | None = None,
+    advance: Callable[[int], None] | None = None,
+    checkpoint=None,
+) -> tuple[Summary, np.ndarray | None]:
+    """The one loop that runs games, whatever the backend: merge the chunks of ``plan`` in
+    order and return the merged summary and, if kept, every row.
+
+    ``play`` plays the chunks (``summaries_local``, ``dask_backend.summaries_dask``);
+    ``on_rows(start, rows)`` gets each chunk's rows in order (for streaming them to a file);
+    ``advance(count)`` moves a progress bar. ``checkpoint`` (a
+    :class:`~montecards.run.checkpoint.Checkpoint`) records every chunk played and hands
+    back the chunks it already recorded, so only the missing ones are played.
+    """
+    collector = Collector(layout, keep_games, on_rows, advance, first=plan[0][0] if plan else 0)
+    need_rows = collector.needs_rows
+    done = checkpoint.recorded(plan, need_rows) if checkpoint is not None else set()
+    played = play([chunk for index, chunk in enumerate(plan) if index not in done], need_rows)
+    try:
+        for index, (start, count) in enumerate(plan):
+            if index in done:
+                summary, rows = checkpoint.load(index, start, count, need_rows)
+            else:
+                summary, rows = next(played)
+                rows = rows if need_rows else None
+                if checkpoint is not None:
+                    checkpoint.record(index, start, count, summary, rows)
+            collector.add(start, count, summary, rows)
+    finally:
+        played.close()  # the local backend's thread count restored, the cluster's leftovers cancelled
+    return collector.result()
+
+
 def progress_bar(total: int, enabled: bool | None) -> Callable[[int], None] | None:
     """A tqdm bar on stderr (shown by default when stderr is a terminal), or None."""
     if enabled is None:
@@ -139,25 +192,10 @@ def execute(
 ) -> tuple[Summary, np.ndarray | None]:
     """Play ``n`` games on this machine; return the merged summary and, if kept, every row.
 
-    ``on_rows(start, rows)`` is called with each chunk's rows in order (for streaming them to
-    a file), whether or not they are kept. ``checkpoint`` (an
-    :class:`~montecards.run.checkpoint.Checkpoint`) records every chunk played and hands
-    back the chunks it already recorded, so only the missing ones are played.
+    ``on_rows`` and ``checkpoint`` as in :func:`play_chunks`.
     """
-    layout = spec.layout(config.players)
-    plan = plan_chunks(n, chunk_size)
-    collector = Collector(layout, keep_games, on_rows, progress_bar(n, progress))
-    need_rows = collector.needs_rows
-    done = checkpoint.recorded(plan, need_rows) if checkpoint is not None else set()
-    missing = [chunk for index, chunk in enumerate(plan) if index not in done]
-    played = iter_chunks_local(spec, config, missing, jobs)
-    for index, (start, count) in enumerate(plan):
-        if index in done:
-            summary, rows = checkpoint.load(index, start, count, need_rows)
-        else:
-            _, _, rows = next(played)
-            summary = Summary.of_rows(rows, layout)
-            if checkpoint is not None:
-                checkpoint.record(index, start, count, summary, rows if need_rows else None)
-        collector.add(start, count, summary, rows if need_rows else None)
-    return collector.result()
+    return play_chunks(
+        plan_chunks(n, chunk_size),
+        lambda chunks, _: summaries_local(spec, config, chunks, jobs),
+        spec.layout(config.players), keep_games, on_rows, progress_bar(n, progress), checkpoint,
+    )
