@@ -1,4 +1,4 @@
-"""The ``montecards`` command: it only parses arguments and prints (DESIGN.md, CLI).
+"""The ``montecards`` command: it only parses arguments and prints (docs/design.md, Public interface).
 
 Bad input (unknown game, strategy or parameter, players out of range, n <= 0, a wrong number
 of strategies, a bad option) exits with status 2 and one line on stderr saying what is allowed.

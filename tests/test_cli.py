@@ -1,4 +1,4 @@
-"""The command line: the contract of DESIGN.md, run as a user runs it (a real subprocess)."""
+"""The command line: the contract of docs/design.md, run as a user runs it (a real subprocess)."""
 
 from __future__ import annotations
 

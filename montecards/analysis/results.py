@@ -121,7 +121,7 @@ class SimulationResult:
         return pd.DataFrame(self.seat_table()).set_index("seat")
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``montecards simulate --json`` (DESIGN.md)."""
+        """The JSON object of ``montecards simulate --json`` (docs/design.md, Public interface)."""
         return {
             "game": self.game,
             "n_games": self.n_games,

@@ -1,6 +1,6 @@
 """Naive, slow, obviously-correct reference ("oracle") of Gift of Tulips.
 
-Written only from ``docs/rules/tulips.md`` (normative) and ``DESIGN.md``; it shares no
+Written only from ``docs/rules/tulips.md`` (normative) and ``docs/design.md``; it shares no
 code with ``montecards``.  Plain Python, no numpy.  The fast kernel is checked
 against :func:`replay` game by game.
 

@@ -1,6 +1,6 @@
 """Naive, independent reference ("oracle") for Wig Out!.
 
-Written only from ``shared/rules/wigout.md`` (normative) and ``shared/DESIGN.md``; it does not
+Written only from ``docs/rules/wigout.md`` (normative) and ``docs/design.md``; it does not
 look at the library's kernel.  Slow and plain on purpose: every rule is spelt out once, in the
 order the rules page states it, so that the fast kernel can be checked against it game by game.
 

@@ -139,7 +139,7 @@ def play_scripted(
     discards: Sequence[Sequence[str]],
     params: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play one game from an explicit deck order and explicit decisions (DESIGN.md).
+    """Play one game from an explicit deck order and explicit decisions (docs/design.md).
 
     ``deck``: the 66 labels, top first (dealt in blocks as docs/rules/parade.md says); ``plays``: the
     label played at each turn, all seats in turn order; ``discards``: per seat, the 2 labels

@@ -376,7 +376,7 @@ def play_scripted(
     params: dict[str, Any] | None = None,
     random_choices: Sequence[float] | None = None,
 ) -> dict[str, Any]:
-    """Play one game from explicit round decks and explicit event times (DESIGN.md).
+    """Play one game from explicit round decks and explicit event times (docs/design.md).
 
     ``round_decks``: one deck per deal (characters ``0 .. characters-1``, top first, each a full
     card set), dealt in blocks (``hand_size`` cards to seat 0, then seat 1, ..., then the two
