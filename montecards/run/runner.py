@@ -2,6 +2,8 @@
 
 A run is a list of chunks ``(seed, start, count)``; a chunk is a pure function of its inputs,
 so the result of a run is identical whatever the chunk size, thread count or backend.
+:func:`play_chunks` is the one loop that merges a run's chunks, whichever backend plays them
+(this machine's threads here, a Dask cluster in ``dask_backend``).
 """
 
 from __future__ import annotations
