@@ -98,9 +98,6 @@ def test_the_engine_makes_every_games_chunk_glue():
     import inspect
 
     for module, spec in _kernels():
-        if hasattr(module, "run_chunk"):  # a game not moved over yet (issue 29)
-            assert spec.run_chunk is module.run_chunk
-            continue
         for glue in ("run_chunk", "kernel_options", "EVERY_OPTION", "run_games"):
             assert not hasattr(module, glue), (module.__name__, glue)
         assert module.play_block.targetoptions.get("nogil"), module.__name__

@@ -120,6 +120,9 @@ class GameSpec:
     seat_outputs: tuple[str, ...]
     score_name: str
     turns_name: str
+    play_block: Callable[..., None]
+    """The game's jitted ``play_block`` (``engine/CONTRACT.md``), from which the engine makes
+    :attr:`run_chunk`."""
     pack_params: Callable[[int, dict[str, Any]], np.ndarray]
     trace: Callable[..., Any]
     notes: str = ""
@@ -166,17 +169,12 @@ class GameSpec:
     is played again with a log of its length (:meth:`decision_log`)."""
     log_sizes: tuple[int, int] = (0, 0)
     """``(view.OBS_SIZE, view.MAX_LEGAL)``: a logged decision's observation and legal moves."""
-    play_block: Callable[..., None] | None = None
-    """The game's jitted ``play_block`` (``engine/CONTRACT.md``), from which the engine makes
-    :attr:`run_chunk`."""
-    run_chunk: Callable[..., None] | None = field(default=None, compare=False)
+    run_chunk: Callable[..., None] = field(init=False, repr=False, compare=False)
     """``run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False)``:
-    the chunk glue, made by the engine (``engine.kernel.chunk_runner``) unless a game still
-    writes its own (issue 29: while the games move over)."""
+    the chunk glue, made by the engine (``engine.kernel.chunk_runner``)."""
 
     def __post_init__(self) -> None:
-        if self.run_chunk is None:
-            object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
+        object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
         if self.decisions is None and self.trace_one is not None:
             object.__setattr__(self, "decisions", self._decisions)
 
