@@ -10,6 +10,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.decisions import new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -18,7 +19,6 @@ from montecards.engine.spec import (
     check_int_range,
     parse_int_list,
 )
-from montecards.engine.decisions import new_log, read_log
 from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.tulips import kernel, rules, search, strategies, view
