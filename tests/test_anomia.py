@@ -65,13 +65,14 @@ def oracle_kwargs(resolved: dict) -> dict:
 
 def kernel_trace(seed: int, index: int, players: int, packed: np.ndarray):
     """The raw events and the row of one game of a run (the kernel's own trace buffer)."""
-    rows = np.zeros((1, SPEC.layout(players).width), np.int64)
+    row = np.zeros(SPEC.layout(players).width, np.int64)
     size = 1024
     while True:
         buffer = np.zeros((size, K.TRACE_WIDTH), np.int64)
-        K.trace_one(np.uint64(seed), index, players, packed, rows, buffer)
+        K.trace_one(np.uint64(seed), index, players, packed, np.zeros(players, np.int64), row, buffer,
+                    None, None, None)
         if buffer[0, 0] < size:
-            return buffer[1 : buffer[0, 0] + 1], rows[0]
+            return buffer[1 : buffer[0, 0] + 1], row
         size = int(buffer[0, 0]) + 1
 
 

@@ -81,29 +81,95 @@ def test_the_lowest_keys_share_the_win():
     assert _share(np.array([1, 2]), False).tolist() == [0, 0]
 
 
-def test_every_game_has_the_same_chunk_glue():
-    """Every game keeps a copy of ``run_chunk`` (engine/CONTRACT.md: it names the game's own
-    ``play_block`` and ``kernel_options``): the copies must stay identical, text and all (the
-    template too), and ``play_block`` releases the GIL (``engine.kernel.run_blocks`` plays
-    blocks on Python threads)."""
-    import inspect
+def _kernels():
     from importlib import import_module
 
     from montecards import games
 
-    modules = [import_module(f"{games.GAME_MODULES[name]}.kernel") for name in games.names()]
-    modules.append(import_module("montecards.games.template.kernel"))
-    texts = {}
-    for module in modules:
+    names = [games.GAME_MODULES[name] for name in games.names()] + ["montecards.games.template"]
+    return [(import_module(f"{name}.kernel"), import_module(name).SPEC) for name in names]
+
+
+def test_the_engine_makes_every_games_chunk_glue():
+    """No game writes ``run_chunk``, ``kernel_options`` or ``EVERY_OPTION`` (engine/CONTRACT.md):
+    the spec's ``run_chunk`` is the engine's over the game's ``play_block``, which releases the
+    GIL (``engine.kernel.run_blocks`` plays blocks on Python threads), and every ``trace_one``
+    takes the contract's arguments in the contract's order."""
+    import inspect
+
+    for module, spec in _kernels():
+        for glue in ("run_chunk", "kernel_options", "EVERY_OPTION", "run_games"):
+            assert not hasattr(module, glue), (module.__name__, glue)
         assert module.play_block.targetoptions.get("nogil"), module.__name__
-        assert not hasattr(module, "run_games"), module.__name__  # no parallel kernel any more
-        for name in ("run_chunk",):
-            function = getattr(module, name)
-            texts.setdefault(name, {})[module.__name__] = inspect.getsource(getattr(function, "py_func", function))
-    for name, by_module in texts.items():
-        first = next(iter(by_module.values()))
-        differ = [module for module, text in by_module.items() if text != first]
-        assert not differ, f"{name} differs from {next(iter(by_module))}'s in {differ}"
-    for module in modules:
-        spec = import_module(module.__name__.rsplit(".", 1)[0]).SPEC
-        assert spec.run_chunk is module.run_chunk, module.__name__
+        assert spec.run_chunk.play_block is module.play_block is spec.play_block, module.__name__
+        assert spec.options is module.OPTIONS, module.__name__
+        assert list(inspect.signature(spec.trace_one.py_func).parameters) == [
+            "seed", "index", "players", "params", "strategies", "row", "trace", "log", "user", "options",
+        ], module.__name__
+
+
+def test_options_are_derived_from_the_declaration():
+    from montecards.engine.options import every_option, kernel_options, slot
+
+    declared = (("rollout", {3}), ("weighted", {4, 5}), ("search", {6, 7}))
+    assert kernel_options(declared, np.array([0, 1, 2])) is None
+    assert kernel_options(declared, np.array([0, 5])) == (None, True, None)
+    assert kernel_options(declared, np.array([3, 7, 4])) == (True, True, True)
+    assert every_option(declared) == (True, True, True)
+    assert every_option(()) is None and kernel_options((), np.array([0, 1])) is None
+    assert slot(declared, "search") == 2
+    with pytest.raises(ValueError, match="no option 'majority'"):
+        slot(declared, "majority")
+
+
+GATED = """
+import numpy as np
+from numba import njit
+
+from montecards.engine.options import gated
+
+OPTIONS = (("flag", {1}), ("space", {2}))
+
+
+@njit(cache=True, inline="always")
+def new_space(n):
+    return np.zeros(n, np.int64)
+
+
+flag = gated(OPTIONS, "flag")
+space = gated(OPTIONS, "space", new_space)
+
+
+@njit(cache=True)
+def size(s):
+    if s is None:  # an argument: pruned
+        return -1
+    return s.shape[0]
+
+
+@njit(cache=True)
+def kernel(options, n):
+    return (flag(options) is not None, size(space(options, n)))
+"""
+
+
+def test_a_kernel_over_the_gates_compiles_what_it_needs_and_loads_from_the_cache(tmp_path):
+    """The gates (``engine.options.gated``) are not cached themselves; the kernels calling them
+    are, and a second process loads them without compiling anything."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "gated_kernel.py").write_text(GATED)
+    script = (
+        "import gated_kernel as k\n"
+        "print(k.kernel((True, None), 3), k.kernel((None, True), 3), k.kernel(None, 3))\n"
+        "print(sum(k.kernel.stats.cache_hits.values()), sum(k.kernel.stats.cache_misses.values()))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                           check=True).stdout.splitlines() for _ in range(2)]
+    assert runs[0][0] == runs[1][0] == "(True, -1) (False, 3) (False, -1)"
+    assert runs[0][1] == "0 3"  # compiled: one kernel per options type
+    assert runs[1][1] == "3 0"  # loaded, all three

@@ -126,7 +126,7 @@ def test_the_decision_log_logs_the_same_choices():
 
 def test_spec_declares_one_kind_of_decision():
     assert SPEC.decision_kinds == 1 and SPEC.has_decisions
-    assert SPEC.run_chunk is kernel.run_chunk
+    assert SPEC.run_chunk.play_block is kernel.play_block
 
 
 # --------------------------------------------------------------------------- random and the idea

@@ -370,10 +370,10 @@ def test_the_interface_twin_plays_the_builtins_games(players, names, params):
 
 
 def test_kernel_options_leave_weighted_out_of_runs_without_it():
-    assert kernel.kernel_options(np.array([1, 2, 0, 1])) is None
-    assert kernel.kernel_options(np.array([1, strategies.WEIGHTED])) == (True, None)
-    assert kernel.kernel_options(np.array([strategies.TUNED, 99])) == (True, None)
-    assert kernel.kernel_options(np.array([strategies.ISMCTS, 1])) == (None, True)
-    assert kernel.kernel_options(np.array([strategies.TUNED, strategies.OMNISCIENT])) == (True, True)
-    assert kernel.OPTION_WEIGHTED == 0 and kernel.OPTION_SEARCH == 1
+    assert SPEC.kernel_options(np.array([1, 2, 0, 1])) is None
+    assert SPEC.kernel_options(np.array([1, strategies.WEIGHTED])) == (True, None)
+    assert SPEC.kernel_options(np.array([strategies.TUNED, 99])) == (True, None)
+    assert SPEC.kernel_options(np.array([strategies.ISMCTS, 1])) == (None, True)
+    assert SPEC.kernel_options(np.array([strategies.TUNED, strategies.OMNISCIENT])) == (True, True)
+    assert [name for name, _ in kernel.OPTIONS] == ["weighted", "search"]
     assert strategies.NAMES[:3] == ("random", "greedy", "aggressive")

@@ -367,8 +367,8 @@ def test_a_trace_that_overflows_its_buffer_raises_or_is_played_again(monkeypatch
     packed = SPEC.pack_params(4, SPEC.resolve_params(4, None))
     codes = SPEC.strategy_array(SPEC.strategy_codes(4, strategies))
     small = np.zeros((11, rules.TRACE_WIDTH), np.float64)
-    kernel.trace_one(np.uint64(42), 7, 4, packed, codes, kernel.EVERY_OPTION,
-                     np.zeros_like(row), small, None, None)
+    kernel.trace_one(np.uint64(42), 7, 4, packed, codes, np.zeros_like(row), small, None, None,
+                     SPEC.every_option)
     assert small[0, 0] > 10
     with pytest.raises(TraceOverflowError, match="more than its trace buffer's 10"):
         events_of(small)

@@ -1,9 +1,10 @@
-"""The chunk glue every game's kernel uses (nothing game-specific here).
+"""The chunk glue of every game (nothing game-specific here).
 
-A game's ``run_chunk`` splits a chunk of games into blocks of consecutive games and plays
-them with :func:`run_blocks`: a pool of Python threads, each calling the game's jitted
-``play_block`` (compiled ``nogil``) on the next block not yet taken. Each block allocates the
-game's working arrays once and plays its games one after the other::
+A game's ``run_chunk`` (``GameSpec.run_chunk``, made here by :func:`chunk_runner` from the
+game's ``play_block`` and ``OPTIONS``) splits a chunk of games into blocks of consecutive games
+and plays them with :func:`run_blocks`: a pool of Python threads, each calling the game's
+jitted ``play_block`` (compiled ``nogil``) on the next block not yet taken. Each block
+allocates the game's working arrays once and plays its games one after the other::
 
     @njit(cache=True, nogil=True)
     def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
@@ -30,6 +31,8 @@ import threading
 
 import numba
 from numba import njit
+
+from montecards.engine.options import Options, kernel_options
 
 BLOCK_GAMES = 256
 """Games per block: enough to amortise a block's allocations, small enough to balance threads."""
@@ -99,3 +102,22 @@ def run_blocks(play_block, seed, start, players, params, strategies, rows, optio
             helper.join()
     if errors:
         raise errors[min(errors)]
+
+
+def chunk_runner(play_block, options: Options):
+    """A game's ``run_chunk`` (``engine/CONTRACT.md``) from its ``play_block`` and its
+    ``OPTIONS`` (``engine.options``)."""
+
+    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+        """Games ``start ..`` into ``rows``, in blocks spread over the threads
+        (:func:`run_blocks`), or in one block on this thread when ``serial``. ``user``:
+        ``engine.strategies.kernel_arg``'s pair, or None."""
+        on = kernel_options(options, strategies)
+        fns, data = (None, None) if user is None else user
+        if serial:
+            play_block(seed, start, players, params, strategies, rows, on, fns, data, 0)
+        else:
+            run_blocks(play_block, seed, start, players, params, strategies, rows, on, fns, data)
+
+    run_chunk.play_block = play_block
+    return run_chunk

@@ -22,14 +22,14 @@ constants count on from ``FRAME_SLOTS``):
 - ``S_SQRT_LOG``, float64 ``[LOG_TABLE]``: ``sqrt(ln(a))`` for the availabilities ``a`` below
   ``LOG_TABLE`` (UCB's exploration term without a logarithm).
 
-**Compiled only where a seat searches.** ``gated_space(option, new_space)`` makes a game's
-``search_space(options)``: ``new_space()``, or None unless slot ``option`` of the kernel's
-``kernel_options`` tuple is a Boolean (a seat plays ``ismcts`` or ``omniscient``). A function
-that takes the space as an *argument* then has its ``if search is not None`` pruned by numba
-in runs that do not search, and the search is compiled out of them. numba does not prune a
-test of a local None so: a kernel keys the search (``set_key``) in a function that takes it
-as an argument (Parade's and Joker Marbles' ``hot`` ``seed_game(..., search)``, Gift of
-Tulips' ``play_one``).
+**Compiled only where a seat searches.** A game's kernel declares the search an option
+(``kernel.OPTIONS``' ``("search", {ISMCTS, OMNISCIENT})``) and gets its ``search_space(options)``
+from ``engine.options.gated(OPTIONS, "search", new_search_space)``: the space, or None in the
+kernels of runs in which no seat searches. A function that takes the space as an *argument*
+then has its ``if search is not None`` pruned by numba in those runs, and the search is
+compiled out of them. numba does not prune a test of a local None so: a kernel keys the search
+(``set_key``) in a function that takes it as an argument (Parade's and Joker Marbles' ``hot``
+``seed_game(..., search)``, Gift of Tulips' ``seed_game``).
 
 **Borrowed.** A kernel runs on ``engine.borrow.borrow_all(space)`` (views without reference
 counting; None stays None) and calls ``keep_alive`` on the space after its loop.
@@ -38,8 +38,7 @@ counting; None stays None) and calls ``keep_alive`` on the space after its loop.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
 from montecards.rng import seed_stream
@@ -95,32 +94,3 @@ def seed_search(space, rng, substream):
     key = space[S_KEY]
     seed_stream(rng, key[0], key[1], np.uint64(SEARCH_STREAM + substream))
 
-
-def gated_space(option: int, new_space):
-    """A game's ``search_space(options)`` for jitted code: ``new_space()`` (its jitted
-    ``new_search_space``) when slot ``option`` of ``options`` (its ``kernel.kernel_options``
-    value) is True, else None, so that kernels of runs in which no seat searches compile
-    without the search (module docstring).
-
-    The overload is not cached on its own: its implementation calls the game's ``new_space``,
-    and a cache entry in the engine's folder would be stamped with the engine's sources only
-    (``montecards/_cache.py``), and keyed on a pickle of ``new_space`` that changes with every
-    process. The kernels that call it are cached, with the game's stamp, as before."""
-
-    def search_space(options):
-        raise NotImplementedError("search_space is only callable from jitted code")
-
-    search_space.__doc__ = (
-        f"``new_search_space()``, or None unless slot {option} of ``options`` (a "
-        "``kernel.kernel_options`` value) is True: kernels then compile without the search "
-        "(``engine.search.gated_space``). Jitted code only."
-    )
-
-    @overload(search_space)
-    def _search_space(options):
-        if (isinstance(options, types.BaseTuple) and len(options.types) > option
-                and isinstance(options.types[option], types.Boolean)):
-            return lambda options: new_space()
-        return lambda options: None
-
-    return search_space

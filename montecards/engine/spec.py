@@ -2,12 +2,16 @@
 
 The engine knows no game. A game describes itself with a :class:`GameSpec`: player range,
 parameters (with defaults, parsing and validation), strategy names and its per-game output
-columns, and hands over three entry points:
+columns, and hands over its entry points:
 
-* ``run_chunk(seed, start, players, params, strategies, rows)`` — the chunk glue
-  (``engine.kernel.run_blocks`` over the game's ``nogil`` ``play_block``) that plays games ``start .. start + len(rows) - 1``
-  of the run, game ``i`` drawing only from the stream of ``(seed, i)``, and writes one
-  int64 row per game;
+* ``play_block`` and ``options`` (its ``kernel.OPTIONS``, ``engine/options.py``), from which
+  the engine makes ``run_chunk(seed, start, players, params, strategies, rows)``
+  (``engine.kernel.chunk_runner``): it plays games ``start .. start + len(rows) - 1`` of the
+  run, game ``i`` drawing only from the stream of ``(seed, i)``, and writes one int64 row per
+  game;
+* ``trace_one``, the one game of a run played with its events and decisions recorded, from
+  which the engine plays traces (:meth:`GameSpec.play_traced`) and decision logs
+  (``decisions``);
 * ``trace(seed, index, players, params, strategies)`` — one game of a run, event by event;
 * ``pack_params(players, params)`` — the validated parameters as the float64 vector the
   kernel reads.
@@ -26,6 +30,9 @@ from typing import Any
 import numpy as np
 
 from montecards.engine import strategies as user_strategies
+from montecards.engine.decisions import new_log, read_log
+from montecards.engine.kernel import chunk_runner
+from montecards.engine.options import every_option, kernel_options
 from montecards.engine.user import USER
 from montecards.engine.weights import Weights, WeightedSeat, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
@@ -113,7 +120,9 @@ class GameSpec:
     seat_outputs: tuple[str, ...]
     score_name: str
     turns_name: str
-    run_chunk: Callable[..., None]
+    play_block: Callable[..., None]
+    """The game's jitted ``play_block`` (``engine/CONTRACT.md``), from which the engine makes
+    :attr:`run_chunk`."""
     pack_params: Callable[[int, dict[str, Any]], np.ndarray]
     trace: Callable[..., Any]
     notes: str = ""
@@ -127,8 +136,8 @@ class GameSpec:
     """``(events, players) -> kwargs``: the ``play_scripted`` arguments that replay a traced game."""
     decisions: Callable[..., list[Any]] | None = None
     """``(seed, index, players, params, strategy_names) -> [Decision]``: every decision of one
-    game through the decision interface (``engine/decisions.py``); None for a game without
-    player decisions."""
+    game through the decision interface (``engine/decisions.py``). Left None, the engine's
+    (``_decisions``, over ``trace_one``; an empty list for a game without player decisions)."""
     decision_kinds: int = 0
     """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
     weighted: dict[str, Weights] = field(default_factory=dict)
@@ -145,6 +154,88 @@ class GameSpec:
     include one that is slow at its defaults (a search at hundreds of iterations a decision):
     the same strategies, the slow ones with cheaper parameters (the replays check the rules;
     a script carries every decision, whatever made it). Empty: ``strategies``."""
+    options: tuple[tuple[str, Any], ...] = ()
+    """The optional compiled parts (``kernel.OPTIONS``: ``(name, strategy codes)`` each,
+    ``engine/options.py``); empty: none."""
+    trace_one: Callable[..., Any] | None = None
+    """The game's jitted ``trace_one(seed, index, players, params, strategies, row, trace, log,
+    user, options)`` (``engine/CONTRACT.md``), which :meth:`play_traced` calls."""
+    empty_trace: np.ndarray | None = field(default=None, compare=False)
+    """The ``(0, k)`` buffer (the trace buffers' width and dtype) a decision log passes for the
+    trace, so that logs and traces share one compiled ``trace_one``; None: a game whose
+    ``trace_one`` takes no trace buffer but its own."""
+    log_capacity: int | Callable[[int, dict[str, Any]], int] = 0
+    """Decisions a log holds at first (or ``(players, resolved params) -> int``); a longer game
+    is played again with a log of its length (:meth:`decision_log`)."""
+    log_sizes: tuple[int, int] = (0, 0)
+    """``(view.OBS_SIZE, view.MAX_LEGAL)``: a logged decision's observation and legal moves."""
+    run_chunk: Callable[..., None] = field(init=False, repr=False, compare=False)
+    """``run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False)``:
+    the chunk glue, made by the engine (``engine.kernel.chunk_runner``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
+        if self.decisions is None and self.trace_one is not None:
+            object.__setattr__(self, "decisions", self._decisions)
+
+    def kernel_options(self, strategies: np.ndarray) -> tuple | None:
+        """The optional parts a run of these seat strategies compiles in (``engine/options.py``)."""
+        return kernel_options(self.options, strategies)
+
+    @property
+    def every_option(self) -> tuple | None:
+        """:meth:`kernel_options`' value with every option on: what traces and logs pass."""
+        return every_option(self.options)
+
+    def play_traced(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
+                    strategy_names: Any, trace: Any, log: Any = None) -> np.ndarray:
+        """Game ``index`` of the run with ``seed`` through ``trace_one`` (the very game the run
+        played), its events into ``trace`` and its decisions into ``log`` (None: none), with
+        every option compiled in (:attr:`every_option`: one trace kernel for every lineup);
+        returns its row. ``strategy_names``: per seat a built-in name or a user strategy
+        (:meth:`strategy_codes`); a user strategy's fault raises ``StrategyError``."""
+        players = self.check_players(players)
+        resolved = self.resolve_params(players, params)
+        entries = self.strategy_codes(players, strategy_names)
+        packed = self.kernel_params(players, resolved, entries)
+        codes = self.strategy_array(entries)
+        row = np.zeros(self.layout(players).width, dtype=np.int64)
+        user = user_strategies.user_arg(entries, 1)
+        options = self.every_option
+        user_strategies.serial_call(entries, user, lambda: self.trace_one(
+            np.uint64(seed), int(index), players, packed, codes, row, trace, log, user, options,
+        ))
+        return row
+
+    def decision_log(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
+                     strategy_names: Any) -> tuple[Any, np.ndarray]:
+        """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index``
+        of the run with ``seed``; a game longer than ``log_capacity`` is played again with a
+        log of its length."""
+        players = self.check_players(players)
+        resolved = self.resolve_params(players, params)
+        capacity = self.log_capacity
+        capacity = int(capacity(players, resolved) if callable(capacity) else capacity)
+        while True:
+            log = new_log(capacity, *self.log_sizes)
+            row = self.play_traced(seed, index, players, resolved, strategy_names, self.empty_trace, log)
+            if log[0][0] <= capacity:
+                return log, row
+            capacity = int(log[0][0])
+
+    def _decisions(self, seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+                   strategy_names: Any = None) -> list[Any]:
+        """Every decision of game ``index`` of the run with ``seed`` (the very game the run
+        played), as the decision interface (the game's ``view``) shows it: per decision the
+        seat, its observation, its legal moves and the index of the move its strategy chose
+        (``decisions.NO_CHOICE`` if it is not legal). Empty for a game without decisions (its
+        arguments checked as for a trace)."""
+        if not self.has_decisions:
+            players = self.check_players(players)
+            resolved = self.resolve_params(players, params)
+            self.kernel_params(players, resolved, self.strategy_codes(players, strategy_names))
+            return []
+        return read_log(self.decision_log(seed, index, players, params, strategy_names)[0])
 
     def layout(self, players: int) -> Layout:
         return Layout(self.metrics, self.seat_outputs, players)

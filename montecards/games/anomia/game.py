@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,7 +18,6 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -341,18 +339,16 @@ def trace(
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    SPEC.strategy_codes(players, strategy_names)
     packed = pack_params(players, resolved)
     codes = deck_codes(players, resolved)
-    rows = np.zeros((1, SPEC.layout(players).width), dtype=np.int64)
     capacity = TRACE_EVENTS_PER_CARD * int(packed[kernel.P_N_PLAY]) + TRACE_EVENTS_EXTRA
     while True:  # face-up chains have no bound: grow the buffer and replay the same game
         buffer = _new_trace(capacity)
-        kernel.trace_one(np.uint64(seed), index, players, packed, rows, buffer)
+        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
         if buffer[0, 0] < buffer.shape[0]:
             break
         capacity = int(buffer[0, 0]) + 1
-    return _trace_frame(buffer, codes), rows[0]
+    return _trace_frame(buffer, codes), row
 
 
 def script_from_trace(
@@ -391,25 +387,6 @@ def replay_inputs(events: pd.DataFrame) -> dict[str, Any]:
     ``face_off_winners`` and ``tiebreaks`` only."""
     script = script_from_trace(events, 0)
     return {key: script[key] for key in ("deck", "face_off_winners", "tiebreaks")}
-
-
-def decisions(
-    seed: int,
-    index: int,
-    players: int,
-    params: dict[str, Any] | None = None,
-    strategy_names: Sequence[str] | None = None,
-) -> list[Decision]:
-    """The decision log of game ``index`` of the run with ``seed``: always empty.
-
-    Every game offers this call; Anomia's seats make no decisions (``view.py``: face-offs are
-    decided by the skill model, a parameter). The arguments are checked as for ``trace``.
-    """
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    SPEC.strategy_codes(players, strategy_names)
-    pack_params(players, resolved)
-    return []
 
 
 # --- scripted play ---------------------------------------------------------------------------
@@ -607,21 +584,21 @@ SPEC = GameSpec(
     seat_outputs=("won",),
     score_name="cards won",
     turns_name="draws",
-    run_chunk=kernel.run_chunk,
+    play_block=kernel.play_block,
     pack_params=pack_params,
     trace=trace,
     notes="no card choices: face-offs decided by a Bradley-Terry skill model (theta); "
     "most cards won wins, ties share",
-)
-
-SPEC = replace(
-    SPEC,
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
     play_scripted=play_scripted,
+    # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
-    decisions=decisions,
 )
-"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
-strategies, params)`` by ``montecards.testing``) and the decision log."""
+decisions = SPEC.decisions
+"""The decision log of a game: always empty (every game offers this call; Anomia's seats make no
+decisions, ``view.py``: face-offs are decided by the skill model, a parameter). The arguments
+are checked as for ``trace``."""
 
 
 __all__ = [

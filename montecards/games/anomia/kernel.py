@@ -19,7 +19,6 @@ from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import run_blocks
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.games.anomia.cards import MAX_PLAYERS
 from montecards.games.anomia.rules import (
@@ -107,6 +106,9 @@ COL_WILD_FACE_OFFS = 5
 COL_TIES = 6
 FIRST_SEAT_COL = 7
 WON_BLOCK = SCORE_BLOCK + 1  # the seat output after win and score (``SPEC.seat_outputs``)
+
+OPTIONS = ()
+"""Anomia's kernels have no optional compiled parts (``engine/options.py``)."""
 
 
 @njit(cache=True)
@@ -362,29 +364,14 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rows)
 
 
-def kernel_options(strategies: np.ndarray) -> None:
-    """None: Anomia's kernels have no optional compiled parts."""
-    return None
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
-
-
 @njit(cache=True)
-def trace_one(seed, index, players, params, rows, trace):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` in a run (same streams), recording events into ``trace``
-    and its row into the last row of ``rows``. The arrays are borrowed as in a run, so that the
-    very same compiled game serves runs, traces and scripted play."""
+    and its row into ``row``. The arrays are borrowed as in a run, so that the very same
+    compiled game serves runs, traces and scripted play. ``strategies``, ``log``, ``user`` and
+    ``options``: every game's arguments (``engine/CONTRACT.md``), unused (Anomia has no
+    decisions and no optional parts)."""
+    rows = row.reshape(1, row.shape[0])
     g = new_state(players, params)
     deck_rng = np.zeros(4, np.uint64)
     fo_rng = np.zeros(4, np.uint64)
@@ -398,7 +385,7 @@ def trace_one(seed, index, players, params, rows, trace):
         borrow(empty)[:0],
         borrow(trace),
         borrow(rows),
-        rows.shape[0] - 1,
+        0,
     )
     keep_alive(g)
     keep_alive(deck_rng)
@@ -406,7 +393,6 @@ def trace_one(seed, index, players, params, rows, trace):
     keep_alive(empty)
     keep_alive(trace)
     keep_alive(rows)
-    return g
 
 
 @njit(cache=True)

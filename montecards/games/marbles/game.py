@@ -10,7 +10,6 @@ the seat whose marbles move, and ``steps`` a tuple of ``(marble, start, end, cou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,7 +17,6 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -28,7 +26,6 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.marbles import kernel, rules, search, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
@@ -310,49 +307,12 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     """
     players, resolved = _resolve(players, params)
     buffer = _trace_buffer(resolved["max_turns"])
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    codes = SPEC.strategy_array(entries)
-    user = user_arg(entries, 1)
-    serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, entries),
-        codes, row, buffer, None, user, kernel.EVERY_OPTION,
-    ))
+    row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
     return _trace_frame(buffer, resolved["decks"]), row
 
 
 LOG_CAPACITY = 1024
 """Decisions a log holds at first; a longer game is played again with a log of its length."""
-
-
-def decision_log(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                 strategy_names: Sequence[str]):
-    """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index`` of
-    the run with ``seed``, played exactly as the run plays it."""
-    players, resolved = _resolve(players, params)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    packed = SPEC.kernel_params(players, resolved, entries)
-    codes = SPEC.strategy_array(entries)
-    options = kernel.EVERY_OPTION
-    no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.int64)
-    capacity = LOG_CAPACITY
-    while True:
-        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
-        row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-        user = user_arg(entries, 1)
-        serial_call(entries, user, lambda: kernel.trace_one(
-            np.uint64(seed), index, players, packed, codes, row, no_trace, log, user, options))
-        if log[0][0] <= capacity:
-            return log, row
-        capacity = int(log[0][0])
-
-
-def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
-              strategy_names: Sequence[str]) -> list[Decision]:
-    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
-    played), as the decision interface shows it: the seat, its observation, its legal move ids
-    and the index of the move its strategy chose (``montecards.games.marbles.view``)."""
-    return read_log(decision_log(seed, index, players, params, strategy_names)[0])
 
 
 def _parse_position(text: str) -> tuple:
@@ -515,17 +475,18 @@ SPEC = GameSpec(
     seat_outputs=("bumps_made", "bumps_suffered", "discards"),
     score_name="marbles in castle",
     turns_name="turns",
-    run_chunk=kernel.run_chunk,
+    play_block=kernel.play_block,
     pack_params=pack_params,
     trace=trace,
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
-)
-
-SPEC = replace(
-    SPEC,
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
+    empty_trace=np.zeros((0, rules.TRACE_WIDTH), np.int64),
+    log_capacity=LOG_CAPACITY,
+    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
+    # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
-    decisions=decisions,
     decision_kinds=2,
     weighted={
         "ismcts": search.PARAMETERS,
@@ -538,8 +499,8 @@ SPEC = replace(
         ),
     },
 )
-"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
-strategies, params)`` by ``montecards.testing``) and the decision log."""
+decisions = SPEC.decisions
+decision_log = SPEC.decision_log
 
 
 __all__ = [

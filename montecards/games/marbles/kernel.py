@@ -21,12 +21,11 @@ from an empty pile first turns the whole discard pile into the new draw pile.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import run_blocks
+from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
@@ -94,7 +93,7 @@ from montecards.games.marbles.rules import (
     suffered_at,
     winner_at,
 )
-from montecards.games.marbles.search import search_space, set_key
+from montecards.games.marbles.search import new_search_space, set_key
 from montecards.games.marbles.strategies import (
     ISMCTS,
     OMNISCIENT,
@@ -160,9 +159,13 @@ D_WIDTH = 12
 PLAY = 1
 DISCARD = 2
 
-# the optional strategies of ``kernel_options``'s pair
-OPTION_WEIGHTED = 0
-OPTION_SEARCH = 1  # (read by search.search_space)
+OPTIONS = (("weighted", {WEIGHTED, TUNED}), ("search", {ISMCTS, OMNISCIENT}))
+"""The optional strategies, compiled only into the kernels of runs in which a seat plays them
+(``engine/options.py``): ``strategies.weighted_choice`` and its helpers cost a cold compile of
+the default kernel several seconds; the search allocates its tree only in the kernels that
+search."""
+weighted_option = gated(OPTIONS, "weighted")
+search_space = gated(OPTIONS, "search", new_search_space)
 
 ERR_NONE = 0
 ERR_NO_DECISION = 1
@@ -496,60 +499,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(search_owned)
 
 
-def kernel_options(strategies: np.ndarray) -> tuple | None:
-    """The optional strategies the kernels compile in: None when no seat plays one, else the
-    pair ``(weighted, search)`` (slots ``OPTION_WEIGHTED``, ``OPTION_SEARCH``), each True when
-    a seat plays it (``weighted`` or ``tuned``; ``ismcts`` or ``omniscient``), else None.
-    ``strategies.weighted_choice`` and its helpers cost a cold compile of the default kernel
-    several seconds; the search allocates its tree only in the kernels that search."""
-    codes = np.asarray(strategies)
-    weighted = bool(np.any((codes == WEIGHTED) | (codes == TUNED)))
-    search = bool(np.any((codes == ISMCTS) | (codes == OMNISCIENT)))
-    if not (weighted or search):
-        return None
-    return (True if weighted else None, True if search else None)
-
-
-EVERY_OPTION = (True, True)
-"""``kernel_options``'s value with every optional strategy compiled in, which traces and
-decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
-combination of optional strategies (a trace plays one game, so the larger kernel costs one
-compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
-
-
-def weighted_option(options):
-    """True when ``options`` (``kernel_options``) compile ``weighted``/``tuned`` in, else
-    None. Jitted code only."""
-    raise NotImplementedError("weighted_option is only callable from jitted code")
-
-
-@overload(weighted_option, jit_options={"cache": True})
-def _weighted_option(options):
-    if (isinstance(options, types.BaseTuple)
-            and isinstance(options.types[OPTION_WEIGHTED], types.Boolean)):
-        return lambda options: True
-    return lambda options: None
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
-
-
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options=None):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``).
-    ``user``: the user strategies (``engine.user``), or None; ``options``:
-    ``kernel_options``'s value. Returns ``ERR_*``."""
+    and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``;
+    ``engine/CONTRACT.md``). Returns ``ERR_*``."""
     g, rd, rc, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)

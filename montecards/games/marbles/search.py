@@ -82,7 +82,6 @@ from montecards.engine.search import (
     S_STATS,
     SPREAD,
     VISITS,
-    gated_space,
     new_frame,
     seed_search,
 )
@@ -226,12 +225,6 @@ def new_search_space():
         TUNED_TABLE.copy(),
     )
 
-
-SEARCH_OPTION = 1
-"""The slot of ``kernel.kernel_options``'s pair that says a seat searches (``OPTION_SEARCH``)."""
-
-
-search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot

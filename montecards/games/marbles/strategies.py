@@ -36,7 +36,7 @@ up to ``SCRATCH_END``), and move generation's working space follows it (``moves.
   features are read on the board before the move and the board after it (both parts of a
   split made, bumps included); ``docs/strategies/marbles.md`` documents each, with its scale.
   With ``GREEDY_WEIGHTS`` it makes exactly greedy's choices. Its code (``weighted_choice``)
-  is compiled only into kernels of runs in which a seat plays it (``kernel.kernel_options``).
+  is compiled only into kernels of runs in which a seat plays it (``kernel.OPTIONS``).
 """
 
 from __future__ import annotations

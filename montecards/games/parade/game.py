@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,8 +10,6 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision, new_log, read_log
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import events_of
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
 from montecards.engine.weights import weighted_and_tuned
@@ -92,44 +89,13 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
     buffer = _new_trace()
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    strategies = SPEC.strategy_array(entries)
-    user = user_arg(entries, 1)
-    serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, SPEC.kernel_params(players, params, entries), strategies,
-        row, buffer, kernel.EVERY_OPTION, None, user,
-    ))
+    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
     return _trace_frame(buffer), row
 
 
 LOG_CAPACITY = 128
 """Decisions a game's log holds: at most 52 turns (2 players, deck empty: 60 - 4P), then
 one discard per seat."""
-
-
-def decisions(
-    seed: int,
-    index: int,
-    players: int,
-    params: dict[str, Any] | None,
-    strategy_names: Sequence[str] | str | None,
-) -> list[Decision]:
-    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
-    played), as the decision interface (``view``) shows it: per decision the seat, its
-    observation, its legal moves and the index of the move its strategy chose."""
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    strategies = SPEC.strategy_array(entries)
-    log = new_log(LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    user = user_arg(entries, 1)
-    serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, entries),
-        strategies, row, np.zeros((0, 4), np.int64), kernel.EVERY_OPTION, log, user,
-    ))
-    return read_log(log)
 
 
 def play_scripted(
@@ -213,43 +179,6 @@ def _scripted_result(events: pd.DataFrame, row: np.ndarray, players: int) -> dic
     }
 
 
-SPEC = GameSpec(
-    name="parade",
-    title="Parade",
-    min_players=2,
-    max_players=6,
-    default_players=2,
-    strategies=strategies.NAMES,
-    # the replay checks (montecards.testing) play the searches at few iterations
-    quick_strategies=tuple(
-        {"ismcts": "ismcts[30,0.7,1]", "omniscient": "omniscient[30,0.7,1]"}.get(s, s)
-        for s in strategies.NAMES
-    ),
-    default_strategy="greedy",
-    params=PARAMS,
-    metrics=("six_colours",),
-    seat_outputs=("collected",),
-    score_name="score (lower wins)",
-    turns_name="turns",
-    run_chunk=kernel.run_chunk,
-    pack_params=pack_params,
-    trace=trace,
-    rate_metrics=("six_colours",),
-    notes="lowest score wins; ties: fewest cards, then shared",
-    weighted={
-        "ismcts": search.PARAMETERS,
-        "omniscient": search.PARAMETERS,
-        **weighted_and_tuned(
-            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.WEIGHT_BOUNDS,
-            "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
-            "the default weights play exactly greedy",
-        ),
-    },
-)
-
-
-
 def _state_with_collections(collections: Sequence[Sequence[str]], margin: int) -> np.ndarray:
     g = rules.new_state()
     players = len(collections)
@@ -292,15 +221,50 @@ def removal(parade: Sequence[str], played: str) -> tuple[list[str], list[str]]:
     return taken, left
 
 
-SPEC = replace(
-    SPEC,
+SPEC = GameSpec(
+    name="parade",
+    title="Parade",
+    min_players=2,
+    max_players=6,
+    default_players=2,
+    strategies=strategies.NAMES,
+    # the replay checks (montecards.testing) play the searches at few iterations
+    quick_strategies=tuple(
+        {"ismcts": "ismcts[30,0.7,1]", "omniscient": "omniscient[30,0.7,1]"}.get(s, s)
+        for s in strategies.NAMES
+    ),
+    default_strategy="greedy",
+    params=PARAMS,
+    metrics=("six_colours",),
+    seat_outputs=("collected",),
+    score_name="score (lower wins)",
+    turns_name="turns",
+    play_block=kernel.play_block,
+    pack_params=pack_params,
+    trace=trace,
+    rate_metrics=("six_colours",),
+    notes="lowest score wins; ties: fewest cards, then shared",
+    weighted={
+        "ismcts": search.PARAMETERS,
+        "omniscient": search.PARAMETERS,
+        **weighted_and_tuned(
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
+            strategies.WEIGHT_BOUNDS,
+            "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
+            "the default weights play exactly greedy",
+        ),
+    },
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
+    empty_trace=np.zeros((0, 4), np.int64),
+    log_capacity=LOG_CAPACITY,
+    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
+    # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
-    decisions=decisions,
     decision_kinds=2,
 )
-"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
-strategies, params)`` by ``montecards.testing``) and the decision log."""
+decisions = SPEC.decisions
 
 
 __all__ = [

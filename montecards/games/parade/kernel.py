@@ -10,13 +10,12 @@ and rule-variant comparisons run on common random numbers. The tree searches (``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import run_blocks
+from montecards.engine.options import gated
 from montecards.engine.user import (
     USER,
     ask,
@@ -48,7 +47,7 @@ from montecards.games.parade.rules import (
     turn_count,
 )
 from montecards.games.parade import search as tree_search
-from montecards.games.parade.search import search_space, set_key
+from montecards.games.parade.search import new_search_space, set_key
 from montecards.games.parade.strategies import (
     GREEDY,
     ISMCTS,
@@ -89,10 +88,12 @@ COL_TURNS = 0
 COL_SIX_COLOURS = 2
 FIRST_SEAT_COL = 3
 
-# the optional strategies of ``kernel_options``'s pair
-OPTION_ROLLOUT = 0
-OPTION_WEIGHTED = 1
-OPTION_SEARCH = 2  # (read by search.search_space)
+OPTIONS = (("rollout", {ROLLOUT}), ("weighted", {WEIGHTED, TUNED}), ("search", {ISMCTS, OMNISCIENT}))
+"""The optional strategies, compiled only into the kernels of runs in which a seat plays them
+(``engine/options.py``). ``rollout`` (determinized play-outs) is as much code as the rest of
+the kernel together: leaving it out of the kernels that do not need it halves the first run's
+compile time. The weighted built-ins added ~4 s (CPU) to a cold compile of the default kernel;
+the tree search allocates its tree only in the kernels that search."""
 
 ERR_NONE = 0
 ERR_PLAY_NOT_IN_HAND = 1
@@ -124,41 +125,19 @@ def new_work():
     )
 
 
-def _option_on(options, k):
-    """Is option ``k`` of a ``kernel_options`` value's numba type on (not None)?"""
-    return isinstance(options, types.BaseTuple) and not isinstance(options.types[k], types.NoneType)
-
-
-def new_rollout_space(options):
-    """``rollout``'s scratch (two spare states, the unseen cards, one total per hand card),
-    or None when ``options`` (``kernel_options``) leave ``rollout`` out: the kernels then
-    compile without it, which would otherwise double their compile time (see ``run_chunk``).
-    Jitted code only."""
-    raise NotImplementedError("new_rollout_space is only callable from jitted code")
-
-
-@overload(new_rollout_space, jit_options={"cache": True})
-def _new_rollout_space(options):
-    if not _option_on(options, OPTION_ROLLOUT):
-        return lambda options: None
-    return lambda options: (
+@njit(cache=True, inline="always")
+def new_rollout_space():
+    """``rollout``'s scratch: two spare states, the unseen cards, one total per hand card."""
+    return (
         np.zeros((2, STATE_SIZE), np.int64),
         np.zeros(N_CARDS, np.int64),
         np.zeros(HAND_SIZE, np.int64),
     )
 
 
-def weighted_option(options):
-    """True when ``options`` (``kernel_options``) compile the weighted built-ins in, else None
-    (``choose_play`` and ``choose_discard`` then leave them out). Jitted code only."""
-    raise NotImplementedError("weighted_option is only callable from jitted code")
-
-
-@overload(weighted_option, jit_options={"cache": True})
-def _weighted_option(options):
-    if not _option_on(options, OPTION_WEIGHTED):
-        return lambda options: None
-    return lambda options: True
+rollout_space = gated(OPTIONS, "rollout", new_rollout_space)
+weighted_option = gated(OPTIONS, "weighted")
+search_space = gated(OPTIONS, "search", new_search_space)
 
 
 @hot
@@ -186,9 +165,9 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
     strategy's index outside the legal moves). ``params``: the run's parameter vector (the
     weighted built-ins read their seat's weights from its end, ``engine.weights``).
 
-    ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (``run_chunk``
-    only calls those for runs in which no seat plays ``rollout``); ``weighted`` is True, or
-    None in kernels compiled without ``weighted`` and ``tuned`` (``weighted_option``);
+    ``rollout`` is ``rollout``'s scratch, or None in kernels compiled without it (runs in
+    which no seat plays ``rollout``: ``OPTIONS``); ``weighted`` is True, or None in kernels
+    compiled without ``weighted`` and ``tuned`` (``weighted_option``);
     ``search`` the tree search's space (``search.py``), or None likewise; ``deck_rng`` is read
     by ``omniscient`` alone; ``seats`` the user seats, or None in kernels compiled without them
     (runs of built-in strategies only); ``takings`` the strategies' table
@@ -383,14 +362,14 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
     strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
-    ``options``: ``kernel_options``'s value (the optional strategies compiled in).
+    ``options``: ``engine.options.kernel_options``' value (the optional strategies compiled in).
     """
     owned = new_work()
     work = (
         borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
         owned[4], owned[5], owned[6], borrow(owned[7]),
     )
-    rollout_owned = new_rollout_space(options)
+    rollout_owned = rollout_space(options)
     rollout = borrow_all(rollout_owned)
     weighted = weighted_option(options)
     search_owned = search_space(options)
@@ -422,53 +401,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(strategies)
 
 
-def kernel_options(strategies: np.ndarray) -> tuple | None:
-    """The optional strategies the kernels compile in: None when no seat plays one (runs of
-    ``random`` and ``greedy``), else the triple ``(rollout, weighted, search)`` (slots
-    ``OPTION_*``), each True when a seat plays it (``weighted`` or ``tuned`` for the second,
-    ``ismcts`` or ``omniscient`` for the third), else None.
-
-    ``rollout`` (determinized play-outs) is as much code as the rest of the kernel together;
-    leaving it out of the kernels that do not need it halves the first run's compile time.
-    The weighted built-ins added ~4 s (CPU) to a cold compile of the default kernel; the tree
-    search allocates its tree only in the kernels that search.
-    """
-    codes = np.asarray(strategies)
-    rollout = bool((codes == ROLLOUT).any())
-    weighted = bool(((codes == WEIGHTED) | (codes == TUNED)).any())
-    search = bool(((codes == ISMCTS) | (codes == OMNISCIENT)).any())
-    if not (rollout or weighted or search):
-        return None
-    return (True if rollout else None, True if weighted else None, True if search else None)
-
-
-EVERY_OPTION = (True, True, True)
-"""``kernel_options``'s value with every optional strategy compiled in, which traces and
-decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
-combination of optional strategies (a trace plays one game, so the larger kernel costs one
-compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
-
-
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, options, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
-    unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``options``: ``kernel_options``'s value; ``user``: the user strategies (``engine.user``), or
-    None. Returns ``ERR_*``."""
-    rollout = new_rollout_space(options)
+    unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``). Returns
+    ``ERR_*``."""
+    rollout = rollout_space(options)
     weighted = weighted_option(options)
     search = search_space(options)
     fns, data = user_parts(user)

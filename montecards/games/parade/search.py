@@ -73,7 +73,6 @@ from montecards.engine.search import (
     S_STATS,
     SPREAD,
     VISITS,
-    gated_space,
     new_frame,
     seed_search,
 )
@@ -154,12 +153,6 @@ def new_search_space():
         np.zeros((0, 4), np.int64),
         new_takings(),
     )
-
-
-SEARCH_OPTION = 2
-"""The slot of ``kernel.kernel_options``'s triple that says a seat searches (``OPTION_SEARCH``)."""
-
-search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot

@@ -2,8 +2,10 @@
 (docs/rules/template.md).
 
 This is the file a new game's Python side copies: the parameters (``PARAMS``, with a check
-that spans two of them in ``check_deal``, the spec's ``check_params``), the trace frame, ``trace``, ``decisions``,
-``play_scripted`` with its ``script_from_trace``, and the ``SPEC`` naming them all.
+that spans two of them in ``check_deal``, the spec's ``check_params``), the trace frame and
+``trace``, ``play_scripted`` with its ``script_from_trace``, and the ``SPEC`` naming them all,
+built once at the end. The engine makes the rest from the kernel: the chunk glue from
+``play_block`` and ``OPTIONS``, and the decision log (``decisions``) from ``trace_one``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_int_range
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import events_of, new_trace
 from montecards.games.template import kernel, rules, strategies, view
 from montecards.games.template.cards import (
@@ -86,43 +86,14 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
-    buffer = _new_trace(players, params)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    strategies = SPEC.strategy_array(strategy_names)
-    user = user_arg(strategy_names, 1)
-    serial_call(strategy_names, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, pack_params(players, params), strategies, row, buffer,
-        kernel.EVERY_OPTION, None, user,
-    ))
+    buffer = _new_trace(players, SPEC.resolve_params(players, params))
+    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
     return _trace_frame(buffer), row
 
 
 LOG_CAPACITY = MAX_PLAYERS * MAX_HAND
-"""Decisions a game's log holds: one per card played."""
-
-
-def decisions(
-    seed: int,
-    index: int,
-    players: int,
-    params: dict[str, Any] | None,
-    strategy_names: Sequence[Any] | str | None,
-) -> list[Decision]:
-    """Every decision of game ``index`` of the run with ``seed`` (the very game the run
-    played), as the decision interface (``view``) shows it: per decision the seat, its
-    observation, its legal moves and the index of the move its strategy chose."""
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    strategies = SPEC.strategy_array(entries)
-    log = new_log(LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    user = user_arg(entries, 1)
-    serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, pack_params(players, resolved), strategies, row,
-        np.zeros((0, rules.TRACE_FIELDS), np.int64), kernel.EVERY_OPTION, log, user,
-    ))
-    return read_log(log)
+"""Decisions a game's log holds: one per card played (the engine's ``decisions`` plays a longer
+game again with a log of its length)."""
 
 
 def _card_ids(cards: Sequence[Any], deck_size: int, what: str) -> np.ndarray:
@@ -216,16 +187,22 @@ SPEC = GameSpec(
     seat_outputs=("led",),
     score_name="points (higher wins)",
     turns_name="cards played",
-    run_chunk=kernel.run_chunk,
+    play_block=kernel.play_block,
     pack_params=pack_params,
     trace=trace,
     check_params=check_deal,
     notes="most points wins; ties share the win",
     # rate_metrics=(...): metrics that are 0/1 per game, reported as rates (Parade's six_colours)
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
+    # a decision log's trace: an empty buffer of the trace's shape (the trace's compiled kernel)
+    empty_trace=np.zeros((0, rules.TRACE_FIELDS), np.int64),
+    log_capacity=LOG_CAPACITY,
+    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decisions=decisions,
     decision_kinds=1,
 )
+decisions = SPEC.decisions
 
 __all__ = ["SPEC", "decisions", "play_scripted", "script_from_trace", "trace", "InputError"]

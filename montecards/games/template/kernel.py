@@ -1,6 +1,6 @@
-"""High card's kernel: one game from its own random streams, a block of games, the chunk, the
-trace and the scripted game. Glue only: the rules are in ``rules``, the choices in
-``strategies`` and ``view``.
+"""High card's kernel: one game from its own random streams, a block of games, the trace and
+the scripted game (the engine makes the chunk glue from ``play_block``: ``engine/CONTRACT.md``).
+Glue only: the rules are in ``rules``, the choices in ``strategies`` and ``view``.
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt), substream 1 feeds the built-in strategies' choices (a user
@@ -15,7 +15,6 @@ from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.kernel import run_blocks
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
@@ -32,7 +31,6 @@ from montecards.games.template.cards import MAX_PLAYERS
 from montecards.games.template.rules import (
     DECK,
     STATE_SIZE,
-    TRACE_FIELDS,
     game_over,
     hand_card,
     hand_count,
@@ -84,13 +82,12 @@ SEAT_SHARE = 1
 @njit(cache=True)
 def new_work():
     """A block's working arrays: (game state, deck stream, choice stream, per-seat scratch
-    table, empty trace, empty script plays)."""
+    table, empty script plays). Runs pass None for the trace (tracing off)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
         np.zeros((2, MAX_PLAYERS), np.int64),
-        np.zeros((0, TRACE_FIELDS), np.int64),
         np.zeros(0, np.int64),
     )
 
@@ -204,11 +201,12 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
+    ``trace``: the event buffer (``trace_one``), or None: runs, the recording compiled out.
     ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
     strategies leave both out. numba then types them ``Omitted(None)`` and compiles their paths
     out; ``play_game`` is therefore called without the arguments it lacks.
     """
-    g, deck_rng, choice_rng, seat_tmp, _, no_plays = work
+    g, deck_rng, choice_rng, seat_tmp, no_plays = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     deck_size = np.int64(params[PARAM_DECK_SIZE])
@@ -229,7 +227,8 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
-    ``options``: ``kernel_options``' flag (always None here). ``fns`` and ``user``: the user
+    ``options``: ``engine.options.kernel_options``' value (always None here: no ``OPTIONS``).
+    Tracing is off (a trace None). ``fns`` and ``user``: the user
     strategies (``engine.user``), or None; a fault of one stops the block. (Parade's block
     also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
     """
@@ -237,50 +236,28 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_one(seed, start + k, players, params, strategies, work, rows[k], work[4])
+            play_one(seed, start + k, players, params, strategies, work, rows[k], None)
         elif play_one(
-            seed, start + k, players, params, strategies, work, rows[k], work[4], seats
+            seed, start + k, players, params, strategies, work, rows[k], None, seats
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
 
 
-def kernel_options(strategies: np.ndarray) -> None:
-    """What the kernels compile in for these seat strategies: always None here.
-
-    A game whose strategy is too large to compile into every kernel returns a flag when a
-    seat plays it (Parade's ``rollout``), and its ``play_block`` builds that strategy's
-    scratch only then (numba compiles one kernel per flag type).
-    """
-    return None
-
-
-EVERY_OPTION = None
-"""``kernel_options``'s value with every optional part compiled in, which traces and decision
-logs pass (``game.py``), so that one trace kernel serves every lineup. The template has no
-optional part, so it is None; a game with some returns them all on (Parade: ``(True, True,
-True)``)."""
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
+OPTIONS = ()
+"""The optional strategies (``engine/options.py``), compiled only into the kernels of runs in
+which a seat plays them: none here. A game whose strategy is too large to compile into every
+kernel names it with its codes (Parade: ``("rollout", {ROLLOUT})``), and its ``play_block``
+builds that strategy's scratch through ``engine.options.gated`` (None in the other kernels)."""
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, options, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``options``: ``kernel_options``' flag. ``user``: the user strategies (``engine.user``), or
-    None. Returns ``ERR_*``."""
+    ``user``: the user strategies (``engine.user``), or None; ``options``: the optional parts'
+    ``kernel_options`` value (every one on: ``GameSpec.play_traced``). Returns ``ERR_*``.
+    The signature is every game's (``engine/CONTRACT.md``)."""
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
@@ -296,7 +273,7 @@ def play_script(deck, players, hand_size, plays, row, trace):
     ``plays``: the card id played at each turn, all seats in play order
     (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, _, _ = new_work()
+    g, deck_rng, choice_rng, seat_tmp, _ = new_work()
     deck_size = deck.shape[0]
     g[DECK : DECK + deck_size] = deck
     strategies = np.full(players, SCRIPTED, np.int64)

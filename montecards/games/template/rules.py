@@ -143,15 +143,19 @@ def game_over(g):
     return g[TRICKS] == g[HAND_SIZE]
 
 
-@njit(cache=True, inline="always")
+@hot
 def record(trace, kind, seat, card, aux):
-    """Append an event to the trace (a no-op when tracing is off; ``engine.trace``)."""
-    k = trace_slot(trace)
-    if k >= 0:
-        trace[k, 0] = kind
-        trace[k, 1] = seat
-        trace[k, 2] = card
-        trace[k, 3] = aux
+    """Append an event to the trace buffer (``engine.trace``'s rule; a ``(0, k)`` buffer
+    records nothing). ``trace`` None, tracing off, records nothing and compiles to nothing:
+    runs pass None (numba prunes the test of an argument, as here, where ``record`` is compiled
+    as a function and not inlined: an inlined copy's test would be of a local)."""
+    if trace is not None:
+        k = trace_slot(trace)
+        if k >= 0:
+            trace[k, 0] = kind
+            trace[k, 1] = seat
+            trace[k, 2] = card
+            trace[k, 3] = aux
 
 
 # --- the rules -------------------------------------------------------------------------------

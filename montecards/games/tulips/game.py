@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -11,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision, new_log, read_log
+from montecards.engine.decisions import new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -20,7 +19,6 @@ from montecards.engine.spec import (
     check_int_range,
     parse_int_list,
 )
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.tulips import kernel, rules, search, strategies, view
@@ -261,17 +259,8 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``);
     a user strategy's fault raises ``StrategyError``."""
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    names = SPEC.strategy_codes(players, strategy_names)
     buffer = _new_trace()
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    user = user_arg(names, 1)
-    codes = SPEC.strategy_array(names)
-    serial_call(names, user, lambda: kernel.trace_one(
-        np.uint64(seed), index, players, SPEC.kernel_params(players, resolved, names),
-        codes, row, buffer, None, user, kernel.EVERY_OPTION,
-    ))
+    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
     return events_of(buffer).copy(), row
 
 
@@ -283,26 +272,6 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, st
     resolved = SPEC.resolve_params(players, params)
     events, row = kernel_trace(seed, index, players, resolved, strategy_names)
     return _trace_frame(events, resolved), row
-
-
-def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None,
-              strategy_names: Sequence[Any]) -> list[Decision]:
-    """Every decision of game ``index`` of the run with ``seed`` (the very game the run played),
-    as the decision interface shows it (``view``): seat, observation, legal moves and the
-    index of the move the seat's strategy made (``decisions.NO_CHOICE`` if it is not legal)."""
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    names = SPEC.strategy_codes(players, strategy_names)
-    log = new_log(view.LOG_CAPACITY, view.OBS_SIZE, view.MAX_LEGAL)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    user = user_arg(names, 1)
-    codes = SPEC.strategy_array(names)
-    serial_call(names, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, SPEC.kernel_params(players, resolved, names),
-        codes, row, np.zeros((0, rules.TRACE_COLS), np.int64), log, user,
-        kernel.EVERY_OPTION,
-    ))
-    return read_log(log)
 
 
 def script_from_trace(
@@ -516,7 +485,7 @@ SPEC = GameSpec(
     seat_outputs=("keep_points", "give_points", "majority_points", "tulips"),
     score_name="points",
     turns_name="player turns",
-    run_chunk=kernel.run_chunk,
+    play_block=kernel.play_block,
     pack_params=pack_params,
     trace=trace,
     check_params=check_model,
@@ -525,13 +494,14 @@ SPEC = GameSpec(
         "give_points, majority_points are stored per game as integer SUMS over seats; the "
         "rules' per-game value (mean over seats) is the sum / players"
     ),
-)
-
-SPEC = replace(
-    SPEC,
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
+    empty_trace=np.zeros((0, rules.TRACE_COLS), np.int64),
+    log_capacity=view.LOG_CAPACITY,
+    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
+    # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
-    decisions=decisions,
     decision_kinds=2,
     weighted={
         "ismcts": search.PARAMETERS,
@@ -544,8 +514,7 @@ SPEC = replace(
         ),
     },
 )
-"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
-strategies, params)`` by ``montecards.testing``) and the decision log."""
+decisions = SPEC.decisions
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
-from montecards.engine.kernel import run_blocks
+from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
 from montecards.engine.user import (
     USER,
@@ -75,7 +75,7 @@ from montecards.games.tulips.rules import (
     turns_begun,
     win_share,
 )
-from montecards.games.tulips.search import search_space, set_key
+from montecards.games.tulips.search import new_search_space, set_key
 from montecards.games.tulips.strategies import (
     GREEDY,
     ISMCTS,
@@ -139,28 +139,10 @@ ERR_BAD_RECEIVER = 8
 ERR_REVEAL = 9
 ERR_USER = 10
 
-# the optional strategies of ``kernel_options``'s triple
-OPTION_MAJORITY = 0
-OPTION_WEIGHTED = 1
-OPTION_SEARCH = 2  # (read by search.search_space)
-
-
-def _option_on(options, k):
-    """Is option ``k`` of a ``kernel_options`` value's numba type on (not None)?"""
-    return isinstance(options, types.BaseTuple) and not isinstance(options.types[k], types.NoneType)
-
-
-def majority_option(options):
-    """True when ``options`` (``kernel_options``) compile ``majority`` in, else None (its
-    look-ahead is then left out of the kernels). Jitted code only."""
-    raise NotImplementedError("majority_option is only callable from jitted code")
-
-
-@overload(majority_option, jit_options={"cache": True})
-def _majority_option(options):
-    if not _option_on(options, OPTION_MAJORITY):
-        return lambda options: None
-    return lambda options: True
+OPTIONS = (("majority", {MAJORITY}), ("weighted", {WEIGHTED, TUNED}), ("search", {ISMCTS, OMNISCIENT}))
+"""The optional strategies, compiled only into the kernels of runs in which a seat plays them
+(``engine/options.py``): ``majority``'s look-ahead (about 4 s of the cold compile), the
+weighted built-ins' scoring, the search's tree."""
 
 
 def search_arg(space, params):
@@ -190,26 +172,18 @@ def ask_user(g, seat, kind, first_class, seats):
     return -1 if k < 0 else legal[k]
 
 
-def open_weighting(options, params, g):
-    """``weighted``/``tuned``'s working arrays: ``(params, observation, legal moves)``, the
-    observation's block constants written (``g``: the block's state, its tables set); or None
-    when slot ``OPTION_WEIGHTED`` of ``options`` is None (no seat plays them: the kernels
-    compile without them, see :func:`kernel_options`). Jitted code only."""
-    raise NotImplementedError("open_weighting is only callable from jitted code")
-
-
 @njit(cache=True)
-def _weighting_arrays(params, g):
+def weighting_arrays(params, g):
+    """``weighted``/``tuned``'s working arrays: ``(params, observation, legal moves)``, the
+    observation's block constants written (``g``: the block's state, its tables set)."""
     obs = np.zeros(OBS_SIZE, np.int64)
     observe_constants(g, obs)
     return params, obs, np.zeros(MAX_LEGAL, np.int64)
 
 
-@overload(open_weighting, jit_options={"cache": True})
-def _open_weighting(options, params, g):
-    if not _option_on(options, OPTION_WEIGHTED):
-        return lambda options, params, g: None
-    return lambda options, params, g: _weighting_arrays(params, g)
+majority_option = gated(OPTIONS, "majority")
+open_weighting = gated(OPTIONS, "weighted", weighting_arrays)  # (options, params, g)
+search_space = gated(OPTIONS, "search", new_search_space)
 
 
 @njit(cache=True)
@@ -538,8 +512,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-action calls. ``options``:
-    ``kernel_options``'s value (the optional strategies compiled in; None: only ``greedy``
-    and ``random``). ``user``: the user strategies
+    ``engine.options.kernel_options``' value (the optional strategies compiled in; None:
+    only ``greedy`` and ``random``). ``user``: the user strategies
     (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
     """
     owned = new_work()
@@ -583,49 +557,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rows)
 
 
-def kernel_options(strategies: np.ndarray) -> tuple | None:
-    """The optional strategies the kernels compile in: None when no seat plays one (runs of
-    ``random`` and ``greedy``), else the triple ``(majority, weighted, search)`` (slots
-    ``OPTION_*``), each True when a seat plays it (``weighted`` or ``tuned`` for the second,
-    ``ismcts`` or ``omniscient`` for the third), else None. Each value is its own numba type,
-    so a kernel compiles only the strategies its run plays: ``majority``'s look-ahead (about
-    4 s of the cold compile) only where a seat plays it, the search's tree only where a seat
-    searches."""
-    codes = np.asarray(strategies)
-    majority = bool((codes == MAJORITY).any())
-    weighted = bool(((codes == WEIGHTED) | (codes == TUNED)).any())
-    search = bool(((codes == ISMCTS) | (codes == OMNISCIENT)).any())
-    if not (majority or weighted or search):
-        return None
-    return (True if majority else None, True if weighted else None, True if search else None)
-
-
-EVERY_OPTION = (True, True, True)
-"""``kernel_options``'s value with every optional strategy compiled in, which traces and
-decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
-combination of optional strategies (a trace plays one game, so the larger kernel costs one
-compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
-
-
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options=None):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None; ``options``:
-    ``kernel_options``. Returns ``ERR_*``."""
+    and, unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``).
+    Returns ``ERR_*``."""
     g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     fns, data = user_parts(user)

@@ -85,7 +85,6 @@ from montecards.engine.search import (
     S_STATS,
     SPREAD,
     VISITS,
-    gated_space,
     new_frame,
     seed_search,
 )
@@ -189,12 +188,6 @@ def new_search_space():
         np.zeros((5, 4), np.uint64),
     )
 
-
-SEARCH_OPTION = 2
-"""The slot of ``kernel.kernel_options``'s triple that says a seat searches (``OPTION_SEARCH``)."""
-
-
-search_space = gated_space(SEARCH_OPTION, new_search_space)
 
 
 @hot

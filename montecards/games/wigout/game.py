@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -15,7 +14,6 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.decisions import Decision, new_log, read_log
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -27,7 +25,6 @@ from montecards.engine.spec import (
     parse_bool,
     parse_float_list,
 )
-from montecards.engine.strategies import serial_call, user_arg
 from montecards.engine.trace import TraceOverflowError, events_of
 from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout import kernel, rules, view
@@ -164,29 +161,14 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=TRACE_COLUMNS)
 
 
-def _trace_one(entries: Sequence[Any], seed: int, index: int, players: int, packed: np.ndarray,
-               strategies: np.ndarray, row: np.ndarray, buffer: np.ndarray, log: Any) -> None:
-    """``kernel.trace_one`` with the user strategies among ``entries`` (a fault of one raises
-    ``StrategyError``: ``engine.strategies.serial_call``)."""
-    user = user_arg(entries, 1)
-    serial_call(entries, user, lambda: kernel.trace_one(
-        np.uint64(seed), int(index), players, packed, strategies,
-        kernel.EVERY_OPTION, row, buffer, log, user,
-    ))
-
-
 def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | None,
                   strategy_names: Sequence[Any] | str | None):
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    packed = SPEC.kernel_params(players, resolved, entries)
-    strategies = SPEC.strategy_array(entries)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     factor = 1
     while True:
         buffer = _new_trace(resolved, factor)
-        _trace_one(entries, seed, index, players, packed, strategies, row, buffer, None)
+        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
         try:
             events_of(buffer)
             return buffer, row
@@ -210,31 +192,6 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     """
     buffer, row = _trace_buffer(seed, index, players, params, strategy_names)
     return _trace_frame(buffer), row
-
-
-def decisions(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
-              strategy_names: Sequence[Any] | str | None = None) -> list[Decision]:
-    """Every decision of game ``index`` of the run with ``seed`` (the very game the run played).
-
-    One ``Decision`` per play decision (``view.DECISION_PLAY``: a seat with a legal play acts),
-    in order: the seat, its observation (``view.OBS_SIZE`` entries, ``view.obs_*`` accessors),
-    the legal move ids (``view`` order) and the index of the move its strategy made.
-    """
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    entries = SPEC.strategy_codes(players, strategy_names)
-    packed = SPEC.kernel_params(players, resolved, entries)
-    strategies = SPEC.strategy_array(entries)
-    row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    no_trace = np.zeros((0, rules.TRACE_WIDTH), dtype=np.float64)
-    capacity = 512 * resolved["rounds"]
-    while True:
-        log = new_log(capacity, view.OBS_SIZE, view.MAX_LEGAL)
-        _trace_one(entries, seed, index, players, packed, strategies, row, no_trace, log)
-        made = int(log[0][0])
-        if made <= capacity:
-            return read_log(log)
-        capacity = made  # an unusually long game: play it again with room for every decision
 
 
 def script_from_trace(events: pd.DataFrame | np.ndarray, players: int,
@@ -407,7 +364,7 @@ def play_scripted(
     info = np.zeros(4, dtype=np.int64)
     rows = 1 + decks.shape[0] * (decks.shape[1] + 4) + 2 * actors.shape[0] + 8
     buffer = np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
-    err = kernel.play_script(players, packed, codes, kernel.kernel_options(codes), decks, actors,
+    err = kernel.play_script(players, packed, codes, SPEC.kernel_options(codes), decks, actors,
                              waits, choices, row, buffer, info)
     if err != kernel.ERR_NONE:
         raise ValueError(
@@ -446,7 +403,7 @@ SPEC = GameSpec(
     seat_outputs=("rounds_won",),
     score_name="points (lower wins)",
     turns_name="actions",
-    run_chunk=kernel.run_chunk,
+    play_block=kernel.play_block,
     pack_params=pack_params,
     trace=trace,
     notes=(
@@ -454,17 +411,17 @@ SPEC = GameSpec(
         "deadlocks (5-6 players) are tied rounds; unfinished = deal cap (rounds*100) reached "
         "when deadlocks do not count"
     ),
-)
-
-SPEC = replace(
-    SPEC,
+    options=kernel.OPTIONS,
+    trace_one=kernel.trace_one,
+    empty_trace=np.zeros((0, rules.TRACE_WIDTH), np.float64),
+    # an unusually long game is played again with room for every decision
+    log_capacity=lambda players, resolved: 512 * resolved["rounds"],
+    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decisions=decisions,
     decision_kinds=1,
 )
-"""The spec names the scripted game, its trace-to-script helper (called as ``(events, players,
-strategies, params)`` by ``montecards.testing``) and the decision log."""
+decisions = SPEC.decisions
 
 
 __all__ = [

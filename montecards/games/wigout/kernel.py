@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
-from montecards.engine.kernel import run_blocks
+from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user import (
     USER,
@@ -115,6 +115,12 @@ ERR_CANNOT_ACT = 5
 ERR_TOO_FEW_CHOICES = 6
 ERR_TOO_MANY_CHOICES = 7
 ERR_USER = 8
+
+OPTIONS = (("weighted", {WEIGHTED, TUNED}),)
+"""The optional strategies, compiled only into the kernels of runs in which a seat plays them
+(``engine/options.py``): the weighted built-ins' scoring would add about a second to the first
+compile of every kernel."""
+weighted_option = gated(OPTIONS, "weighted")
 
 
 @njit(cache=True)
@@ -335,8 +341,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     the working arrays once. The games run on borrowed views (``engine.borrow``) of the
     block's arrays, kept alive here: no reference counting in the per-deal calls.
 
-    ``options``: ``kernel_options`` (True: a seat plays ``weighted`` / ``tuned``; None: their
-    path is compiled out). ``user``:
+    ``options``: ``engine.options.kernel_options``' value (``weighted_option``: True when a
+    seat plays ``weighted`` / ``tuned``; None: their path is compiled out). ``user``:
     the user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops
     the block."""
     owned_g = new_state(players, params)
@@ -355,14 +361,15 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     no_trace = np.zeros((0, TRACE_WIDTH), np.float64)
     owned_seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     seats = borrow_seats(owned_seats)
+    weighted = weighted_option(options)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_game(g, fw, seed, start + k, seat_strategies, run_params, options, ev_rng,
+            play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
                       ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
             write_row(g, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
-            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, options, ev_rng,
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
                             ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
                             None, seats)
             if err != ERR_NONE or stopped(seats):
@@ -378,39 +385,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(params)
 
 
-def kernel_options(strategies: np.ndarray) -> bool | None:
-    """True when a seat plays ``weighted`` or ``tuned``, else None (the kernels then leave
-    their scoring out: it would add about a second to the first compile of every kernel)."""
-    codes = np.asarray(strategies)
-    return True if ((codes == WEIGHTED) | (codes == TUNED)).any() else None
-
-
-EVERY_OPTION = True
-"""``kernel_options``'s value with every optional strategy compiled in, which traces and
-decision logs pass (``game.py``): one trace kernel then serves every lineup, instead of one per
-combination of optional strategies (a trace plays one game, so the larger kernel costs one
-compile and no time per game). Runs keep ``kernel_options``: a run compiles only what it plays."""
-
-
-def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
-    """The engine's entry point: games ``start ..`` into ``rows``, in blocks spread over the
-    threads (``engine.kernel.run_blocks``), or in one block on this thread when ``serial``.
-    ``user``: ``engine.strategies.kernel_arg``'s pair, or None. (The same in every game: see
-    ``engine/CONTRACT.md``.)"""
-    options = kernel_options(strategies)
-    fns, data = (None, None) if user is None else user
-    if serial:
-        play_block(seed, start, players, params, strategies, rows, options, fns, data, 0)
-    else:
-        run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, data)
-
-
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, weighted, row, trace, log, user):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``run_chunk`` plays (same streams), recording its events into
-    ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none).
-    ``user``: the user strategies (``engine.user``), or None; ``weighted``: ``kernel_options``.
-    Returns ``ERR_*``."""
+    ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none)
+    (``engine/CONTRACT.md``). Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     ev_rng = np.zeros(4, np.uint64)
@@ -420,25 +399,25 @@ def trace_one(seed, index, players, params, strategies, weighted, row, trace, lo
         trace[0, 0] = 0
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
-                   deck_rng, row, trace, log, seats)
+    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, ev_rng,
+                   ch_rng, deck_rng, row, trace, log, seats)
     end_block(seats)
     return err
 
 
 @njit(cache=True)
-def play_script(players, params, strategies, weighted, decks, actors, waits, choices, row, trace,
+def play_script(players, params, strategies, options, decks, actors, waits, choices, row, trace,
                 info):
     """Scripted game: explicit round decks (top first), (actor, waiting time) per event and the
-    ``random`` seats' uniforms (``weighted``: ``kernel_options``). Returns an ``ERR_*`` code;
+    ``random`` seats' uniforms (``options``: ``kernel_options``' value). Returns an ``ERR_*`` code;
     ``info`` gets (event, deal, choices used, decks used)."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     rng = np.zeros(4, np.uint64)
     trace[0, 0] = 0
     g[SCRIPTED] = 1
-    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, params, weighted, rng, rng, rng,
-                    decks, actors, waits, choices, trace, None)
+    err = play_game(g, fw, np.uint64(0), np.int64(0), strategies, params, weighted_option(options),
+                    rng, rng, rng, decks, actors, waits, choices, trace, None)
     info[0] = g[ERR_EVENT] if err in (ERR_CANNOT_ACT, ERR_TOO_FEW_CHOICES) else g[EVENT]
     info[1] = g[DEAL]
     info[2] = g[CHOICE]

@@ -226,7 +226,7 @@ def weighted_play(g, seat, params):
 def choose_play(g, seat, strategy, u):
     """The play of a seat that has one, by its strategy (``u``: ``random``'s uniform). The
     kernel calls ``weighted_play`` itself for ``weighted`` / ``tuned`` seats, in the kernels
-    of runs that have one (``kernel.kernel_options``)."""
+    of runs that have one (``kernel.OPTIONS``)."""
     if strategy == GREEDY:
         return greedy_play(g, seat)
     if strategy == SINGLES_FIRST:
