@@ -113,7 +113,7 @@ def test_memory_is_zeroed_and_rng_is_the_seats_own_stream():
 )
 def test_a_broken_strategy_stops_with_one_line(tmp_path, body, message):
     ref = write(tmp_path, "broken", body) + ":choose"
-    with pytest.raises(InputError, match=message) as caught:
+    with pytest.raises(StrategyError, match=message) as caught:
         mc.simulate("parade", n=3000, strategies=[ref, "greedy"], seed=4, jobs=2)
     assert "\n" not in str(caught.value)
 
@@ -149,11 +149,13 @@ def test_wrong_game_and_games_without_decisions():
         mc.simulate("anomia", n=10, strategies=[TWIN])
 
 
-def test_params_for_a_builtin_seat_are_refused():
+def test_params_for_a_builtin_seat_are_refused(tmp_path):
+    ref = write(tmp_path, "reads", "def choose(obs, legal, params, memory, rng):\n"
+                "    return 0 if params.shape[0] == 0 or params[0] > 0 else len(legal) - 1\n") + ":choose"
     with pytest.raises(InputError, match="seat 1 plays the built-in greedy"):
-        mc.simulate("parade", n=10, strategies=[TWIN, "greedy"], strategy_params=[[1.0], [2.0]])
+        mc.simulate("parade", n=10, strategies=[ref, "greedy"], strategy_params=[[1.0], [2.0]])
     with pytest.raises(InputError, match="finite"):
-        mc.simulate("parade", n=10, strategies=[TWIN, "greedy"], strategy_params=[[float("nan")], None])
+        mc.simulate("parade", n=10, strategies=[ref, "greedy"], strategy_params=[[float("nan")], None])
 
 
 def test_a_fault_leaves_the_output_and_checkpoint_intact(tmp_path):
