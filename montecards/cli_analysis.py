@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from montecards.cli_common import parse_params
+from montecards.cli_common import parse_params, parse_strategy_params, strategy_params_option
 from montecards.errors import InputError
 
 
@@ -117,9 +117,11 @@ def _frame_text(frame) -> str:
     help="Player count (repeatable; default: every count the game allows).",
 )
 @click.option("-s", "--strategy", default=None, help="Strategy of every seat (default: the game's).")
+@strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Games per player count.")
 @_common
-def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, params, plot_path) -> None:
+def seats_command(game, players, strategy, strategy_params, n, seed, jobs, as_json, precision, params,
+                  plot_path) -> None:
     """Seat advantage: every seat's win share per player count, with 95 % intervals."""
     from montecards.analysis import seat_advantage
 
@@ -132,6 +134,7 @@ def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, pa
         seed=seed,
         jobs=jobs,
         precision=precision,
+        strategy_params=parse_strategy_params(strategy_params),
     )
     lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
     for p, info in sa.adaptive.items():
@@ -156,6 +159,7 @@ def _variant(text: str) -> dict[str, str]:
     multiple=True,
     help="Matchups: a strategy to compare (repeat, 2 or more). With --variant: seat strategies.",
 )
+@strategy_params_option("strategy (matchups) or seat (--variant)", "-s order")
 @click.option(
     "--variant",
     "variants",
@@ -180,7 +184,8 @@ def _variant(text: str) -> dict[str, str]:
 )
 @_common
 def compare_command(
-    game, strategies, variants, players, n, n_for, seed, jobs, as_json, precision, params, plot_path
+    game, strategies, strategy_params, variants, players, n, n_for, seed, jobs, as_json, precision, params,
+    plot_path
 ) -> None:
     """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
     random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
@@ -188,6 +193,7 @@ def compare_command(
     from montecards.analysis import compare_variants, matchups
 
     spec = games.get(game)
+    weights = parse_strategy_params(strategy_params)
     if variants:
         if len(variants) < 2:
             raise InputError("give at least 2 --variant (the first is the baseline)")
@@ -202,6 +208,7 @@ def compare_command(
             seed=seed,
             jobs=jobs,
             precision=precision,
+            strategy_params=weights,
         )
         head = (
             f"{cmp.title}: {len(cmp.labels)} variants, {cmp.n_games:,} common deals, "
@@ -247,6 +254,7 @@ def compare_command(
         jobs=jobs,
         n_for=slow,
         precision=precision,
+        strategy_params=weights,
     )
     head = (
         f"{res.title}: matchups at {res.players} players over all seat rotations, seed {res.seed} "
@@ -275,10 +283,12 @@ def compare_command(
 @click.argument("values", nargs=-1)
 @click.option("-p", "--players", type=int, default=None, help="Number of players.")
 @click.option("-s", "--strategy", "strategies", multiple=True, help="Strategy (once, or once per seat).")
+@strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Deals per value.")
 @_common
 def sweep_command(
-    game, parameter, values, players, strategies, n, seed, jobs, as_json, precision, params, plot_path
+    game, parameter, values, players, strategies, strategy_params, n, seed, jobs, as_json, precision, params,
+    plot_path
 ) -> None:
     """Play PARAMETER at each VALUE (lists comma-separated: speed 1,1,1,1 1.1,1,1,1) on the
     same deals; print each seat's win share and the paired difference from the first value."""
@@ -297,6 +307,7 @@ def sweep_command(
         seed=seed,
         jobs=jobs,
         precision=precision,
+        strategy_params=parse_strategy_params(strategy_params),
     )
     c = res.comparison
     head = (
