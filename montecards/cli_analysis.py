@@ -190,7 +190,8 @@ def compare_command(
     """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
     random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
     from montecards import games
-    from montecards.analysis import compare_variants, matchups
+    from montecards.analysis import compare_variants
+    from montecards.analysis.matchups import matchups  # (the package's 'matchups' may be the module)
 
     spec = games.get(game)
     weights = parse_strategy_params(strategy_params)
@@ -407,7 +408,7 @@ def tune_command(game, strategy, players, opponents, method, candidates, budget,
                  bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path) -> None:
     """Tune a strategy's weights by simulation against opponents, on common random numbers over
     every seat rotation, and re-measure the winner on held-out deals."""
-    from montecards.analysis import tune
+    from montecards.analysis.tune import tune  # (the package's 'tune' may be the module)
     from montecards.analysis.tune import DEFAULT_BUDGET, DEFAULT_DEALS, DEFAULT_HOLDOUT
 
     res = tune(
