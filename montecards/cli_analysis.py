@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from montecards.cli_common import parse_params
+from montecards.cli_common import parse_params, parse_strategy_params, strategy_params_option
 from montecards.errors import InputError
 
 
@@ -117,9 +117,11 @@ def _frame_text(frame) -> str:
     help="Player count (repeatable; default: every count the game allows).",
 )
 @click.option("-s", "--strategy", default=None, help="Strategy of every seat (default: the game's).")
+@strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Games per player count.")
 @_common
-def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, params, plot_path) -> None:
+def seats_command(game, players, strategy, strategy_params, n, seed, jobs, as_json, precision, params,
+                  plot_path) -> None:
     """Seat advantage: every seat's win share per player count, with 95 % intervals."""
     from montecards.analysis import seat_advantage
 
@@ -132,6 +134,7 @@ def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, pa
         seed=seed,
         jobs=jobs,
         precision=precision,
+        strategy_params=parse_strategy_params(strategy_params),
     )
     lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
     for p, info in sa.adaptive.items():
@@ -156,6 +159,7 @@ def _variant(text: str) -> dict[str, str]:
     multiple=True,
     help="Matchups: a strategy to compare (repeat, 2 or more). With --variant: seat strategies.",
 )
+@strategy_params_option("strategy (matchups) or seat (--variant)", "-s order")
 @click.option(
     "--variant",
     "variants",
@@ -180,14 +184,17 @@ def _variant(text: str) -> dict[str, str]:
 )
 @_common
 def compare_command(
-    game, strategies, variants, players, n, n_for, seed, jobs, as_json, precision, params, plot_path
+    game, strategies, strategy_params, variants, players, n, n_for, seed, jobs, as_json, precision, params,
+    plot_path
 ) -> None:
     """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
     random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
     from montecards import games
-    from montecards.analysis import compare_variants, matchups
+    from montecards.analysis import compare_variants
+    from montecards.analysis.matchups import matchups  # (the package's 'matchups' may be the module)
 
     spec = games.get(game)
+    weights = parse_strategy_params(strategy_params)
     if variants:
         if len(variants) < 2:
             raise InputError("give at least 2 --variant (the first is the baseline)")
@@ -202,6 +209,7 @@ def compare_command(
             seed=seed,
             jobs=jobs,
             precision=precision,
+            strategy_params=weights,
         )
         head = (
             f"{cmp.title}: {len(cmp.labels)} variants, {cmp.n_games:,} common deals, "
@@ -247,6 +255,7 @@ def compare_command(
         jobs=jobs,
         n_for=slow,
         precision=precision,
+        strategy_params=weights,
     )
     head = (
         f"{res.title}: matchups at {res.players} players over all seat rotations, seed {res.seed} "
@@ -275,10 +284,12 @@ def compare_command(
 @click.argument("values", nargs=-1)
 @click.option("-p", "--players", type=int, default=None, help="Number of players.")
 @click.option("-s", "--strategy", "strategies", multiple=True, help="Strategy (once, or once per seat).")
+@strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Deals per value.")
 @_common
 def sweep_command(
-    game, parameter, values, players, strategies, n, seed, jobs, as_json, precision, params, plot_path
+    game, parameter, values, players, strategies, strategy_params, n, seed, jobs, as_json, precision, params,
+    plot_path
 ) -> None:
     """Play PARAMETER at each VALUE (lists comma-separated: speed 1,1,1,1 1.1,1,1,1) on the
     same deals; print each seat's win share and the paired difference from the first value."""
@@ -297,6 +308,7 @@ def sweep_command(
         seed=seed,
         jobs=jobs,
         precision=precision,
+        strategy_params=parse_strategy_params(strategy_params),
     )
     c = res.comparison
     head = (
@@ -396,7 +408,7 @@ def tune_command(game, strategy, players, opponents, method, candidates, budget,
                  bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path) -> None:
     """Tune a strategy's weights by simulation against opponents, on common random numbers over
     every seat rotation, and re-measure the winner on held-out deals."""
-    from montecards.analysis import tune
+    from montecards.analysis.tune import tune  # (the package's 'tune' may be the module)
     from montecards.analysis.tune import DEFAULT_BUDGET, DEFAULT_DEALS, DEFAULT_HOLDOUT
 
     res = tune(

@@ -1,8 +1,10 @@
-"""What every ``montecards`` command shares: the one-line failure and ``--param`` parsing."""
+"""What every ``montecards`` command shares: the one-line failure, ``--param`` and
+``--strategy-params`` parsing."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -22,3 +24,28 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
             raise InputError(f"--param takes KEY=VALUE, got {pair!r}")
         params[key.strip()] = value.strip()
     return params
+
+
+STRATEGY_PARAMS_HELP = (
+    "Weights of a user strategy or a weighted built-in (weighted, tuned), comma-separated: once "
+    "for every such {seat}, or once per {seat} in {order} ('-' for one without). A strategy's "
+    "weights may also go in its name: -s 'weighted[1,0.5]', -s 'file.py:choose[1,0.5]'."
+)
+
+
+def strategy_params_option(seat: str = "seat", order: str = "seat order"):
+    """The ``--strategy-params LIST`` option (repeatable), as ``simulate`` has it."""
+    return click.option("--strategy-params", "strategy_params", multiple=True, metavar="LIST",
+                        help=STRATEGY_PARAMS_HELP.format(seat=seat, order=order))
+
+
+def parse_strategy_params(texts: tuple[str, ...]) -> Any:
+    """``--strategy-params`` as ``strategy_params``: one list for every seat (or strategy) that
+    takes weights, or one per seat; None when not given. The one parser of every command."""
+    from montecards.api import parse_strategy_weights as parse_weights
+
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return parse_weights(texts[0]) or None
+    return [parse_weights(text) for text in texts]

@@ -172,3 +172,19 @@ def test_tuning_the_weighted_builtin_and_playing_the_winner():
                     candidates=[list(w.default), list(r.best)], budget=2_000, deals=200, holdout=200,
                     seed=9, progress=False)
     assert again.opponents == [r.label]
+
+
+def test_x0_must_give_every_declared_param(tmp_path):
+    """Issue 28 point 4: an x0 shorter (or longer) than the params a strategy declares used to
+    tune fewer weights silently; the CLI says so in one line, exit 2."""
+    path = tmp_path / "declared.py"
+    path.write_text("import montecards as mc\n\n\n"
+                    "@mc.strategy('parade', params={'first': 1.0, 'spread': 0.5, 'zero': 0.0})\n"
+                    "def choose(obs, legal, params, memory, rng):\n"
+                    "    return 0 if params[0] > 0 else len(legal) - 1\n")
+    for x0 in ([1.0, 0.5], [1.0, 0.5, 0.0, 2.0]):
+        with pytest.raises(InputError, match=r"x0 has \d weights, but .* declares 3 params \(first, sp"):
+            mc.tune("parade", strategy=f"{path}:choose", x0=x0, progress=False)
+    bad = _cli("parade", "-s", f"{path}:choose", "--x0", "1,0.5")
+    assert bad.returncode == 2 and "declares 3 params" in bad.stderr, bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

@@ -113,7 +113,7 @@ def test_memory_is_zeroed_and_rng_is_the_seats_own_stream():
 )
 def test_a_broken_strategy_stops_with_one_line(tmp_path, body, message):
     ref = write(tmp_path, "broken", body) + ":choose"
-    with pytest.raises(InputError, match=message) as caught:
+    with pytest.raises(StrategyError, match=message) as caught:
         mc.simulate("parade", n=3000, strategies=[ref, "greedy"], seed=4, jobs=2)
     assert "\n" not in str(caught.value)
 
@@ -131,12 +131,25 @@ def test_a_fault_names_the_first_broken_game_whatever_the_threads(tmp_path):
 
 
 def test_missing_file_module_and_name(tmp_path):
-    with pytest.raises(InputError, match="no such file"):
+    """The docs promise mc.StrategyError for these (issue 28 point 5)."""
+    with pytest.raises(StrategyError, match="no such file"):
         mc.simulate("parade", n=10, strategies=[str(tmp_path / "none.py") + ":choose"])
-    with pytest.raises(InputError, match="no module named 'nowhere_at_all'"):
+    with pytest.raises(StrategyError, match="no module named 'nowhere_at_all'"):
         mc.simulate("parade", n=10, strategies=["nowhere_at_all.sub:choose"])
-    with pytest.raises(InputError, match="defines no 'nope'"):
+    with pytest.raises(StrategyError, match="parade_greedy.py defines no 'nope'"):
         mc.simulate("parade", n=10, strategies=[TWIN.replace(":choose", ":nope")])
+    not_a_function = write(tmp_path, "notfn", "choose = 3\n") + ":choose"
+    with pytest.raises(StrategyError, match=r"strategy .*notfn\.py:choose is not a function \(it is a int\)"):
+        mc.load_strategy(not_a_function)
+    two_args = write(tmp_path, "twoargs", "def choose(obs, legal):\n    return 0\n") + ":choose"
+    with pytest.raises(StrategyError, match=r"strategy .*twoargs\.py:choose has the wrong signature \(obs, l"):
+        mc.load_strategy(two_args)
+
+    def short(obs, legal):
+        return 0
+
+    with pytest.raises(StrategyError, match=r"strategy short \(in .*test_user_strategies\.py\) has the wrong"):
+        mc.simulate("parade", n=10, strategies=[short, "greedy"])
     with pytest.raises(InputError, match="unknown strategy 'gredy'"):
         mc.simulate("parade", n=10, strategies=["gredy"])
 
@@ -149,11 +162,13 @@ def test_wrong_game_and_games_without_decisions():
         mc.simulate("anomia", n=10, strategies=[TWIN])
 
 
-def test_params_for_a_builtin_seat_are_refused():
+def test_params_for_a_builtin_seat_are_refused(tmp_path):
+    ref = write(tmp_path, "reads", "def choose(obs, legal, params, memory, rng):\n"
+                "    return 0 if params.shape[0] == 0 or params[0] > 0 else len(legal) - 1\n") + ":choose"
     with pytest.raises(InputError, match="seat 1 plays the built-in greedy"):
-        mc.simulate("parade", n=10, strategies=[TWIN, "greedy"], strategy_params=[[1.0], [2.0]])
+        mc.simulate("parade", n=10, strategies=[ref, "greedy"], strategy_params=[[1.0], [2.0]])
     with pytest.raises(InputError, match="finite"):
-        mc.simulate("parade", n=10, strategies=[TWIN, "greedy"], strategy_params=[[float("nan")], None])
+        mc.simulate("parade", n=10, strategies=[ref, "greedy"], strategy_params=[[float("nan")], None])
 
 
 def test_a_fault_leaves_the_output_and_checkpoint_intact(tmp_path):
@@ -289,3 +304,211 @@ def test_two_functions_of_one_name_keep_apart_in_analyses():
     labels = user_strategies.as_labels([first, last, first])
     assert labels[0] == labels[2] != labels[1]
     assert user_strategies.known(labels[1]).function is last
+
+
+# --------------------------------------------------------------------------- issue 28: a new user's afternoon
+
+LOWCARD = (
+    "from montecards.games.parade import view\n\n\n"
+    "def choose(obs, legal, params, memory, rng):\n"
+    "    if view.obs_kind(obs) == view.DECISION_DISCARD:\n"
+    "        return 0\n"
+    "    best, low = 0, 99\n"
+    "    for i in range(len(legal)):\n"
+    "        value = view.value_of(view.move_card(legal[i]))\n"
+    "        if value < low:\n"
+    "            best, low = i, value\n"
+    "    return best\n"
+)
+DECLARED = (
+    "import montecards as mc\n\n\n"
+    "@mc.strategy('parade', params={'first': 1.0, 'spread': 0.5, 'zero': 0.0})\n"
+    "def choose(obs, legal, params, memory, rng):\n"
+    "    return 0 if params[0] + params[1] * len(legal) > 2 else len(legal) - 1\n"
+)
+
+
+def _linked_cache(root: Path) -> Path:
+    """An empty NUMBA_CACHE_DIR but for the kernels: the tree's own kernel caches are linked in
+    (where numba would look for them under NUMBA_CACHE_DIR), so that only the user strategy's
+    cache starts empty and the test does not recompile every kernel."""
+    import hashlib
+
+    root.mkdir()
+    for folder in (ROOT / "montecards").rglob("__pycache__"):
+        source = folder.parent.resolve()
+        name = f"{source.name}_{hashlib.sha1(str(source).encode()).hexdigest()}"  # numba's cache subpath
+        (root / name).symlink_to(folder, target_is_directory=True)
+    return root
+
+
+def test_cli_import_cli_share_no_cache_entry(tmp_path):
+    """Issue 28 point 1: ``-s lowcard.py:choose`` on the CLI and ``from lowcard import choose`` in
+    Python, in any order, with an empty and then a warm NUMBA_CACHE_DIR, in one process or across
+    processes: each form has its own cache entries, and every run plays the same games."""
+    import os
+
+    (tmp_path / "lowcard.py").write_text(LOWCARD)
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{tmp_path}",
+           "NUMBA_CACHE_DIR": str(_linked_cache(tmp_path / "cache")), "MONTECARDS_NO_PROGRESS": "1"}
+    cli = [sys.executable, "-m", "montecards", "simulate", "parade", "-n", "3000", "-s",
+           "lowcard.py:choose", "-s", "greedy", "--seed", "4", "--json"]
+    script = (
+        "import json, montecards as mc\n"
+        "from montecards.engine.strategies import load\n"
+        "from lowcard import choose\n"
+        "a = mc.simulate('parade', n=3000, strategies=[choose, 'greedy'], seed=4)\n"
+        "b = mc.simulate('parade', n=3000, strategies=['lowcard.py:choose', 'greedy'], seed=4)\n"
+        "hits = [sum(mc.UserStrategy.compiled(s).stats.cache_hits.values())\n"
+        "        for s in (mc.strategy()(choose), load('lowcard.py:choose'))]\n"
+        "print(json.dumps([a.win_share, b.win_share, hits]))\n"
+    )
+    shares = []
+    for cache in ("empty", "warm"):
+        first = subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
+        assert first.returncode == 0, (cache, first.stderr)
+        both = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                              env=env, timeout=900)
+        assert both.returncode == 0, (cache, both.stderr)
+        again = subprocess.run(cli, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
+        assert again.returncode == 0, (cache, again.stderr)
+        by_object, by_file, hits = json.loads(both.stdout)
+        shares += [json.loads(first.stdout)["win_share"], by_object, by_file,
+                   json.loads(again.stdout)["win_share"]]
+        if cache == "warm":
+            assert hits == [1, 1], hits  # each form loads its own entry
+    assert all(s == shares[0] for s in shares)
+    entries = sorted(p.relative_to(tmp_path / "cache")
+                     for p in (tmp_path / "cache").glob("**/lowcard.*.nbi"))
+    assert len(entries) == 2 and {p.parent.name for p in entries} >= {"_montecards_user.lowcard"}, entries
+
+
+def test_every_printed_label_is_valid_input(tmp_path):
+    """Point 2: a user strategy's label with its params (``file.py:choose[1,0.5,0]``) plays the
+    very same strategy again: ``strategies=``, the CLI's ``-s``, and ``tune``'s opponents."""
+    ref = write(tmp_path, "declared", DECLARED) + ":choose"
+    first = mc.simulate("parade", n=1500, strategies=[ref, "greedy"], strategy_params=[[3, -1], None],
+                        seed=6, keep_games=True)
+    label = first.strategies[0]
+    assert label == f"{ref}[3,-1,0]"
+    again = mc.simulate("parade", n=1500, strategies=[label, "greedy"], seed=6, keep_games=True)
+    assert again.strategies == first.strategies and again.games.equals(first.games)
+    by_cli = run_cli("simulate", "parade", "-n", "1500", "-s", label, "-s", "greedy", "--seed", "6", "--json")
+    assert by_cli.returncode == 0, by_cli.stderr
+    assert json.loads(by_cli.stdout)["win_share"] == first.win_share
+    opponent = mc.tune("parade", strategy=ref, opponents=label, players=2, method="race",
+                       candidates=[[1, 0.5, 0], [3, -1, 0]], budget=2_000, deals=100, holdout=100, seed=1,
+                       progress=False)
+    assert opponent.opponents == [label]
+
+    @mc.strategy("parade", params=[0.7])
+    def threshold(obs, legal, params, memory, rng):
+        return 0 if params[0] > 0.5 else len(legal) - 1
+
+    here = mc.simulate("parade", n=300, strategies=[threshold, "greedy"], strategy_params=[[0.2], None],
+                       seed=2)
+    assert here.strategies[0] == "threshold[0.2]"  # a function object's label: valid in this process
+    replay = mc.simulate("parade", n=300, strategies=here.strategies, seed=2)
+    assert replay.win_share == here.win_share
+
+
+def test_a_tuned_user_strategy_replays_as_printed(tmp_path):
+    """Points 2 and 8: ``tune``'s label, its "play it" line and ``res.strategy`` are valid input
+    for a user strategy; declared param names name the tuned weights."""
+    import shlex
+
+    ref = write(tmp_path, "declared", DECLARED) + ":choose"
+    res = mc.tune("parade", strategy=ref, players=2, opponents="greedy", budget=6_000, deals=300,
+                  holdout=300, seed=3, popsize=4, progress=False)
+    assert res.features == ("first", "spread", "zero")
+    assert res.label.startswith(f"{ref}[") and res.strategy == f"{ref}[1,0.5,0]"
+    text = res.text()
+    assert "first" in text and "w0" not in text
+    play = [line for line in text.splitlines() if line.startswith("play it:")][0]
+    args = shlex.split(play.removeprefix("play it:"))
+    assert args == ["-s", res.label]
+    mine = mc.simulate("parade", n=400, strategies=[res.label, "greedy"], seed=1)
+    assert mine.strategies[0] == res.label
+    start = mc.simulate("parade", n=400, strategies=[res.strategy, "greedy"], seed=1)
+    assert start.strategies[0] == res.strategy
+    by_cli = run_cli("simulate", "parade", "-n", "400", *args, "-s", "greedy", "--seed", "1", "--json")
+    assert by_cli.returncode == 0, by_cli.stderr
+    assert json.loads(by_cli.stdout)["win_share"] == mine.win_share
+
+
+def _untimed(found):
+    """A JSON output without its timings (the only part that differs between two runs)."""
+    if isinstance(found, dict):
+        return {k: _untimed(v) for k, v in found.items() if k not in ("elapsed_seconds", "games_per_second")}
+    if isinstance(found, list):
+        return [_untimed(v) for v in found]
+    return found
+
+
+def test_strategy_params_on_the_analysis_commands(tmp_path):
+    """Point 3: ``compare``, ``seats`` and ``sweep`` take ``--strategy-params`` with simulate's
+    rules; the params bound give the same numbers as the label that carries them."""
+    ref = write(tmp_path, "reads", "def choose(obs, legal, params, memory, rng):\n"
+                "    return len(legal) - 1 if params.shape[0] > 0 and params[0] > 0 else 0\n") + ":choose"
+    cases = [
+        (["compare", "parade", "-s", ref, "-s", "greedy", "-n", "300", "--strategy-params", "1"],
+         ["compare", "parade", "-s", f"{ref}[1]", "-s", "greedy", "-n", "300"]),
+        (["compare", "parade", "-s", ref, "-s", "greedy", "--strategy-params", "1", "--strategy-params", "-",
+          "--variant", "two_player_margin=0", "--variant", "two_player_margin=2", "-n", "300"],
+         ["compare", "parade", "-s", f"{ref}[1]", "-s", "greedy", "--variant", "two_player_margin=0",
+          "--variant", "two_player_margin=2", "-n", "300"]),
+        (["seats", "parade", "-p", "2", "-s", ref, "--strategy-params", "1", "-n", "300"],
+         ["seats", "parade", "-p", "2", "-s", f"{ref}[1]", "-n", "300"]),
+        (["sweep", "parade", "two_player_margin", "0", "2", "-s", ref, "-s", "greedy",
+          "--strategy-params", "1", "--strategy-params", "-", "-n", "300"],
+         ["sweep", "parade", "two_player_margin", "0", "2", "-s", f"{ref}[1]", "-s", "greedy", "-n", "300"]),
+    ]
+    for given, labelled in cases:
+        a = run_cli(*given, "--seed", "2", "--json")
+        b = run_cli(*labelled, "--seed", "2", "--json")
+        assert a.returncode == 0 and b.returncode == 0, (given, a.stderr, b.stderr)
+        assert f"{ref}[1]" in a.stdout, given
+        assert _untimed(json.loads(a.stdout)) == _untimed(json.loads(b.stdout)), given
+    bad = run_cli("compare", "parade", "-s", ref, "-s", "greedy", "--strategy-params", "1",
+                  "--strategy-params", "2", "-n", "100")
+    assert bad.returncode == 2 and "strategy 1 plays the built-in greedy" in bad.stderr, bad.stderr
+
+
+def test_silent_wrong_answers_are_refused(tmp_path):
+    """Point 4: each of these used to play and exit 0."""
+    declared = write(tmp_path, "declared", DECLARED) + ":choose"
+    low = write(tmp_path, "lowcard", LOWCARD) + ":choose"
+    floaty = write(tmp_path, "floaty", "def choose(obs, legal, params, memory, rng):\n"
+                   "    return 0.5 * (len(legal) - 1)\n") + ":choose"
+    cases = [
+        (dict(strategies=[declared, "greedy"], strategy_params=[[1, 2, 3, 4, 5, 6, 7], None]),
+         r"declares 3 params \(first, spread, zero\), got 7"),
+        (dict(strategies=[f"{declared}[1,2,3,4]", "greedy"]), "declares 3 params"),
+        (dict(strategies=[low, "greedy"], strategy_params=[[1.0], None]),
+         "declares no params and its code never reads 'params'"),
+        (dict(strategies=[floaty, "greedy"]), "returns float64, not an integer"),
+    ]
+    for kwargs, message in cases:
+        with pytest.raises(StrategyError, match=message):
+            mc.simulate("parade", n=100, seed=1, **kwargs)
+    # a Parade strategy in Gift of Tulips: its code reads Parade's view (here through a helper)
+    helped = write(tmp_path, "helped", "from numba import njit\n"
+                   "from montecards.games.parade.view import obs_kind\n\n\n"
+                   "@njit(cache=True)\n"
+                   "def kind(obs):\n    return obs_kind(obs)\n\n\n"
+                   "def choose(obs, legal, params, memory, rng):\n    return 0 if kind(obs) == 0 else 0\n")
+    for ref in (low, helped + ":choose"):
+        with pytest.raises(StrategyError, match="reads montecards.games.parade, so it is written for parade, "
+                           "not for tulips"):
+            mc.simulate("tulips", n=100, strategies=[ref], seed=1)
+    assert user_strategies.games_read(user_strategies.load(TWIN).function) == {"parade"}
+
+
+def test_stray_params_and_wrong_game_fail_on_the_cli(tmp_path):
+    low = write(tmp_path, "lowcard", LOWCARD) + ":choose"
+    for args, words in [(("parade", "-s", low, "-s", "greedy", "--strategy-params", "1",
+                          "--strategy-params", "-"), "never reads 'params'"),
+                        (("tulips", "-s", low), "written for parade, not for tulips")]:
+        done = run_cli("simulate", *args, "-n", "100")
+        assert done.returncode == 2 and words in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

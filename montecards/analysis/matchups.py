@@ -26,6 +26,7 @@ from montecards.analysis.intervals import half_width, mean_interval
 from montecards.analysis.runs import (
     DEFAULT_MAX_GAMES,
     Adaptive,
+    bind_labels,
     check_count,
     check_precision,
     run_adaptive,
@@ -303,6 +304,7 @@ def matchups(
     n_for: Mapping[str, int] | None = None,
     precision: float | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
+    strategy_params: Any = None,
 ) -> MatchupResult:
     """Every pair of ``strategies`` head to head over all seat rotations.
 
@@ -310,9 +312,12 @@ def matchups(
     ``n_for``: a smaller number of deals for pairs involving a slow strategy, e.g.
     ``{"rollout": 500}``. ``precision``: instead of ``n``, add deals until every matrix entry's
     95 % half-width is at most this (capped at ``max_games`` deals per pair).
+    ``strategy_params``: weights as in ``simulate``, one list for every strategy that takes
+    weights or one per strategy in order (bound into their labels).
     """
     spec = games.get(game)
-    strategies = as_labels(strategies)  # user strategies are keyed by their labels
+    # user strategies are keyed by their labels, with their params bound
+    strategies = as_labels(bind_labels(game, as_labels(strategies), strategy_params))
     names = list(dict.fromkeys(strategies))
     if len(names) < 2:
         raise InputError(

@@ -239,9 +239,9 @@ def prepare(
     return spec, config, labels_of(entries), resolved
 
 
-def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec) -> list[Any]:
+def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec, what: str = "seat") -> list[Any]:
     """``entries`` with each seat's ``params`` bound (``prepare``): a user strategy's, or a
-    weighted built-in's weights (``spec.weighted``)."""
+    weighted built-in's weights (``spec.weighted``). ``what`` an entry is, in messages."""
     if strategy_params is None:
         return entries
     if isinstance(strategy_params, str) or not hasattr(strategy_params, "__len__"):
@@ -253,7 +253,8 @@ def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec) -> lis
         per_seat = per_seat * len(entries)
     if len(per_seat) != len(entries):
         raise InputError(
-            f"give strategy params for every seat or exactly {len(entries)} (one per seat), got {len(per_seat)}"
+            f"give strategy params for every {what} or exactly {len(entries)} (one per {what}), "
+            f"got {len(per_seat)}"
         )
     bound = []
     for seat, (entry, params) in enumerate(zip(entries, per_seat)):
@@ -262,11 +263,23 @@ def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec) -> lis
             bound.append(spec.with_weights(name, params) if params is not None and len(params) else entry)
         elif isinstance(entry, str):
             if params is not None and len(params) > 0 and not flat:
-                raise InputError(f"seat {seat} plays the built-in {entry}, which takes no strategy params")
+                raise InputError(f"{what} {seat} plays the built-in {entry}, which takes no strategy params")
             bound.append(entry)
         else:
             bound.append(entry.bind(params) if params is not None else entry)
     return bound
+
+
+def bind_labels(game: str, strategies: Sequence[Any], strategy_params: Any) -> list[Any]:
+    """``strategies`` (a list, e.g. a matchup's) with ``strategy_params`` bound as in
+    ``simulate`` — one list for every strategy that takes weights, or one per strategy in
+    order — as their labels (``file.py:choose[1,0.5]``, ``weighted[...]``: valid input)."""
+    if strategy_params is None:
+        return list(strategies)
+    spec = games.get(game)
+    entries = spec.strategy_codes(len(strategies), list(strategies))
+    bound = bind_params(entries, strategy_params, spec, what="strategy")
+    return labels_of([str(b) if isinstance(b, WeightedSeat) else b for b in bound])
 
 
 def seat_entries(config: RunConfig, labels: Sequence[str]) -> list[Any]:

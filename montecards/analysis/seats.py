@@ -152,6 +152,7 @@ def seat_advantage(
     precision: float | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
     keep_games: bool = False,
+    strategy_params: Any = None,
 ) -> SeatAdvantage:
     """Win share of every seat for each player count, every seat playing ``strategy``.
 
@@ -159,7 +160,8 @@ def seat_advantage(
     batches until every seat's 95 % half-width is at most this (``n`` is then ignored and the
     games it took are recorded in ``adaptive``). Player count ``p`` uses seed ``seed`` too.
     ``keep_games``: also keep each run's per-game rows as ``results[p].games`` (not with
-    ``precision``).
+    ``precision``). ``strategy_params``: the weights of a strategy that takes them, as in
+    ``simulate`` (one list for every seat, or one per seat).
     """
     spec = games.get(game)
     strategy = as_labels(strategy)  # user strategies are keyed by their labels
@@ -177,10 +179,10 @@ def seat_advantage(
         raise InputError("seat advantage takes one strategy for every seat")
     results: dict[int, SimulationResult] = {}
     adaptive: dict[int, Adaptive] = {}
-    first = setup(game, counts[0], strategy, params, seed, jobs)
+    first = setup(game, counts[0], strategy, params, seed, jobs, strategy_params)
     seed = first.seed
     for p in counts:
-        run = setup(game, p, strategy, params, seed, jobs)
+        run = setup(game, p, strategy, params, seed, jobs, strategy_params)
         rows = None
         if precision is None:
             (summary, rows), elapsed = timed(lambda run=run: run.play(0, n, keep=keep_games))

@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
-from montecards.engine.strategies import UserStrategy
+from montecards.engine.strategies import UserStrategy, register
 from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.run.paths import check_output_file
 from montecards.run.runner import progress_bar
@@ -103,11 +104,10 @@ class Tuned:
         return spec.with_weights(self.name, weights)
 
     def label(self, weights: Sequence[float]) -> str:
-        """What to pass as a strategy to play these weights again."""
-        text = ",".join(format_weight(w) for w in weights)
+        """What to pass as a strategy to play these weights again (``-s``, ``strategies=``)."""
         if isinstance(self.entry, UserStrategy):
-            return f"{self.entry.label} with strategy params {text}"
-        return f"{self.name}[{text}]"
+            return register(self.entry.bind(weights))
+        return f"{self.name}[{','.join(format_weight(w) for w in weights)}]"
 
 
 def resolve_tuned(spec: GameSpec, strategy: Any, x0: Any, bounds: Any) -> Tuned:
@@ -130,15 +130,22 @@ def resolve_tuned(spec: GameSpec, strategy: Any, x0: Any, bounds: Any) -> Tuned:
         default_bounds = w.bounds
         name = entry
     else:
-        start = tuple(entry.params) if x0 is None else tuple(float(v) for v in x0)
+        start = tuple(entry.params) if x0 is None else _numbers(x0, "x0")
         if not start:
             raise InputError(
                 f"user strategy {entry.label} declares no params to tune: give x0 (the starting "
                 "weights) or declare params=[...] on the strategy"
             )
-        features = tuple(f"w{k}" for k in range(len(start)))
+        if entry.declared is not None and len(start) != len(entry.declared):
+            names = f" ({', '.join(entry.features)})" if entry.param_names else ""
+            raise InputError(
+                f"x0 has {len(start)} weights, but {entry.reference} declares {len(entry.declared)} "
+                f"params{names}: give one starting weight per param"
+            )
+        entry.bind(start)  # params the strategy would refuse are refused here
+        features = entry.features if entry.declared is not None else tuple(f"w{k}" for k in range(len(start)))
         default_bounds = tuple((v - 2 * max(1.0, abs(v)), v + 2 * max(1.0, abs(v))) for v in start)
-        name = entry.label
+        name = register(entry)
     bounds = default_bounds if bounds is None else bounds
     try:
         low = np.array([float(b[0]) for b in bounds])
@@ -153,6 +160,13 @@ def resolve_tuned(spec: GameSpec, strategy: Any, x0: Any, bounds: Any) -> Tuned:
     if np.any(start < low) or np.any(start > high):
         raise InputError(f"the starting weights {list(start)} lie outside the bounds")
     return Tuned(name, entry, tuple(features), start, low, high)
+
+
+def _numbers(values: Any, what: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(v) for v in values)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a list of numbers, got {values!r}") from None
 
 
 def _lineups(tuned_seat: Any, opponents: list[Any], players: int) -> list[list[Any]]:
@@ -249,7 +263,7 @@ class TuneResult:
             f"  gain      {100 * h['gain']:+.2f} points  [{100 * h['gain_low']:+.2f}, "
             f"{100 * h['gain_high']:+.2f}] (paired)",
             "",
-            f"play it: -s '{self.label}'" if "[" in self.label else f"play it: {self.label}",
+            f"play it: -s {shlex.quote(self.label)}",
         ]
         return "\n".join(lines)
 
@@ -412,7 +426,7 @@ def _identity(entry: Any) -> Any:
 
 
 def _label(entry: Any) -> str:
-    return entry.label if isinstance(entry, UserStrategy) else str(entry)
+    return register(entry) if isinstance(entry, UserStrategy) else str(entry)
 
 
 def _opponents(spec: GameSpec, players: int, opponents: Any) -> list[Any]:

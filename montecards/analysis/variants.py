@@ -198,13 +198,14 @@ def compare_variants(
     targets: Sequence[str] | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
     _minimum: int = 2,
+    strategy_params: Any = None,
 ) -> VariantComparison:
     """Play each variant (parameters overlaid on ``params``) on the same ``n`` deals.
 
     ``variants``: ``{label: params}`` or a list of params dicts (labelled from their values);
     the first is the baseline. ``precision``: instead of ``n``, add games until the paired
     differences of every ``targets`` quantity (default: every seat's win share) have a 95 %
-    half-width of at most this.
+    half-width of at most this. ``strategy_params``: the seats' weights, as in ``simulate``.
     """
     spec = games.get(game)
     strategies = as_labels(strategies)  # user strategies are keyed by their labels
@@ -222,7 +223,7 @@ def compare_variants(
     runs: dict[str, Setup] = {}
     seed_used = seed
     for label, overlay in named.items():
-        run = setup(game, players, strategies, {**base, **overlay}, seed_used, jobs)
+        run = setup(game, players, strategies, {**base, **overlay}, seed_used, jobs, strategy_params)
         seed_used = run.seed
         runs[label] = run
     first = next(iter(runs.values()))
@@ -363,10 +364,12 @@ def sweep(
     precision: float | None = None,
     targets: Sequence[str] | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
+    strategy_params: Any = None,
 ) -> SweepResult:
     """Play ``parameter`` at each of ``values`` (values or CLI text, lists comma-separated) on
     the same deals. ``x``: the number to plot each value at; by default the value itself, or,
-    for a per-seat list that varies in one position only, that position's value."""
+    for a per-seat list that varies in one position only, that position's value.
+    ``strategy_params``: the seats' weights, as in ``simulate``."""
     spec = games.get(game)
     strategies = as_labels(strategies)  # user strategies are keyed by their labels
     p = spec.param(parameter)  # unknown names fail with the allowed list
@@ -396,6 +399,7 @@ def sweep(
         targets=targets,
         max_games=max_games,
         _minimum=1,
+        strategy_params=strategy_params,
     )
     return SweepResult(parameter, [float(v) for v in x], x_label or parameter, cmp)
 

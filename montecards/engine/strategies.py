@@ -14,6 +14,7 @@ a resumed checkpoint imports the very same code again and refuses code that chan
 
 from __future__ import annotations
 
+import dis
 import hashlib
 import importlib
 import importlib.util
@@ -22,16 +23,18 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import types
+from numba.core import caching
 
 from montecards.engine import user as jit_user
 from montecards.engine.kernel import block_count
-from montecards.engine.weights import WeightedSeat
+from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.errors import InputError, StrategyError
 
 DEFAULT_MEMORY = 128
@@ -44,6 +47,57 @@ ARGUMENTS = ("obs", "legal", "params", "memory", "rng")
 CONTRACT = "choose(obs, legal, params, memory, rng) -> int"
 
 _FILE_MODULES = "_montecards_user"
+
+
+class FileModuleLocator(caching._CacheLocator):
+    """Where numba caches the functions of a strategy file montecards loaded by reference
+    (module ``_montecards_user.<stem>``): numba's usual folder for the file (``__pycache__``
+    beside it, or under ``NUMBA_CACHE_DIR``), in a subfolder named after that module.
+
+    A cache entry records the module its function was compiled in, and numba imports that
+    module by name to load it. The same file imported by the user (``from lowcard import
+    choose``, module ``lowcard``) would otherwise share the entry's file name with the
+    loaded one, and each form would find the other's entry and fail to import its module. So
+    each form has its own entries: the documented forms work in any order, in one process or
+    across processes.
+    """
+
+    def __init__(self, inner: caching._CacheLocator, module: str) -> None:
+        self._inner = inner
+        self._cache_path = os.path.join(inner.get_cache_path(), module)
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> Any:
+        return self._inner.get_source_stamp()
+
+    def get_disambiguator(self) -> str:
+        return self._inner.get_disambiguator()
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> FileModuleLocator | None:
+        module = getattr(py_func, "__module__", None) or ""
+        if not module.startswith(_FILE_MODULES + "."):
+            return None
+        for other in caching.CacheImpl._locator_classes:
+            if other is cls:
+                continue
+            inner = other.from_function(py_func, py_file)
+            if inner is not None:
+                break
+        else:
+            return None
+        self = cls(inner, module)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+if FileModuleLocator not in caching.CacheImpl._locator_classes:
+    caching.CacheImpl._locator_classes.insert(0, FileModuleLocator)
 
 
 @dataclass(eq=False)
@@ -63,6 +117,11 @@ class UserStrategy:
     source_hash: str = ""
     alias: str = ""
     """The label when another strategy of this process already holds the plain one (``register``)."""
+    declared: tuple[float, ...] | None = None
+    """The params the strategy declares (``@mc.strategy(params=...)``): their count and defaults;
+    None when it declares none (its params are then not counted)."""
+    param_names: tuple[str, ...] = ()
+    """The declared params' names (``params={"name": default, ...}``), or none."""
     _compiled: Any = field(default=None, repr=False)
 
     @property
@@ -81,7 +140,7 @@ class UserStrategy:
             return self.alias
         if not self.params:
             return self.reference
-        return f"{self.reference}[{','.join(f'{p:g}' for p in self.params)}]"
+        return f"{self.reference}[{','.join(format_weight(p) for p in self.params)}]"
 
     def __call__(self, *args: Any) -> Any:
         """The plain Python function (for trying a strategy out or debugging it)."""
@@ -96,7 +155,7 @@ class UserStrategy:
             )
         source = str(Path(self.source).resolve()) if self.origin == "file" else self.source
         return (_restore, (self.origin, source, self.name, self.game, self.memory,
-                           self.params, self.source_hash))
+                           self.params, self.source_hash, self.declared, self.param_names))
 
     def check_portable(self) -> None:
         """Raise :class:`StrategyError` unless another process can import this strategy."""
@@ -107,16 +166,48 @@ class UserStrategy:
         return {"strategy": self.reference, "origin": self.origin, "source_hash": self.source_hash,
                 "params": list(self.params), "memory": self.memory}
 
+    @property
+    def features(self) -> tuple[str, ...]:
+        """A name per declared param (``w0, w1, ...`` where the strategy names none)."""
+        count = len(self.declared) if self.declared is not None else len(self.params)
+        return self.param_names or tuple(f"w{k}" for k in range(count))
+
     def bind(self, params: Sequence[float] | None) -> UserStrategy:
-        """The same strategy with seat weights ``params`` (None or empty: none)."""
-        return replace(self, params=check_params(self.reference, params), alias="")
+        """The same strategy with seat weights ``params``.
+
+        A strategy that declares its params (``@mc.strategy(params=...)``) takes at most that
+        many (StrategyError beyond); missing ones, and None, take its declared defaults. One that
+        declares none takes any number, unless its code never reads ``params`` (StrategyError:
+        they would change nothing)."""
+        values = check_params(self.reference, params)
+        if self.declared is not None:
+            if len(values) > len(self.declared):
+                raise StrategyError(
+                    f"strategy {self.reference} declares {_declared_text(self)}, got {len(values)} params"
+                )
+            values = values + self.declared[len(values):]
+        elif values and not _reads_params(self.function):
+            raise StrategyError(
+                f"strategy {self.reference} declares no params and its code never reads "
+                f"'{self.function.__code__.co_varnames[2]}': params {list(values)} would change nothing"
+            )
+        return replace(self, params=values, alias="")
 
     def for_game(self, game: str, has_decisions: bool) -> UserStrategy:
-        """This strategy, checked to be usable in ``game``."""
-        if self.game is not None and self.game != game:
-            raise InputError(f"strategy {self.reference} is written for {self.game}, not for {game}")
+        """This strategy, checked to be usable in ``game``: the game it is bound to
+        (``@mc.strategy(game)``), or else every game whose package its code reads (its
+        ``view``: the observation layouts differ from game to game)."""
         if not has_decisions:
             raise InputError(f"{game} has no player decisions: a user strategy cannot play it")
+        if self.game is not None and self.game != game:
+            raise StrategyError(f"strategy {self.reference} is written for {self.game}, not for {game}")
+        read = games_read(self.function)
+        if read and game not in read:
+            modules = ", ".join(f"montecards.games.{g}" for g in sorted(read))
+            raise StrategyError(
+                f"strategy {self.reference} reads {modules}, so it is written for "
+                f"{' or '.join(sorted(read))}, not for {game} (the observation layouts differ)"
+            )
         return self
 
     def compiled(self) -> Any:
@@ -126,7 +217,8 @@ class UserStrategy:
         return self._compiled
 
 
-def _restore(origin, source, name, game, memory, params, source_hash) -> UserStrategy:
+def _restore(origin, source, name, game, memory, params, source_hash, declared=None,
+             param_names=()) -> UserStrategy:
     """A strategy unpickled (on a Dask worker, or from a checkpoint's record): imported again
     from where it came from, and refused if its source changed."""
     found = load(f"{source}:{name}", game)
@@ -135,30 +227,117 @@ def _restore(origin, source, name, game, memory, params, source_hash) -> UserStr
             f"strategy {found.reference} changed since the run started (source hash "
             f"{found.source_hash[:12]}, the run used {source_hash[:12]}): refusing to mix them"
         )
-    return replace(found, memory=memory, params=tuple(params))
+    return replace(found, memory=memory, params=tuple(params), declared=declared,
+                   param_names=tuple(param_names))
+
+
+def _declared_text(found: UserStrategy) -> str:
+    count = len(found.declared or ())
+    if not count:
+        return "no params"
+    names = f" ({', '.join(found.param_names)})" if found.param_names else ""
+    return f"{count} param{'s' if count > 1 else ''}{names}"
+
+
+def _reads_params(function: Callable[..., Any]) -> bool:
+    """True unless the code of ``function`` never reads its third argument (``params``)."""
+    code = function.__code__
+    if code.co_argcount < 3:
+        return True
+    name = code.co_varnames[2]
+    if name in code.co_cellvars:
+        return True  # a closure inside reads it
+    for ins in dis.get_instructions(code):
+        if ins.opname.startswith("LOAD"):
+            value = ins.argval if isinstance(ins.argval, tuple) else (ins.argval,)
+            if name in value:
+                return True
+    return False
+
+
+_GAMES = "montecards.games."
+_NOT_USER = ("montecards", "numba", "numpy", "math", "builtins")
+
+
+def games_read(function: Any, _seen: set[int] | None = None) -> set[str]:
+    """The games whose packages (``montecards.games.<game>``: its ``view``) the code of
+    ``function`` reads, directly or through the user's own helpers it calls: a strategy
+    written over one game's observation layout cannot play another game."""
+    seen = set() if _seen is None else _seen
+    function = getattr(function, "py_func", getattr(function, "function", function))
+    if not inspect.isfunction(function) or id(function) in seen:
+        return set()
+    seen.add(id(function))
+    names: set[str] = set()
+    codes = [function.__code__]
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if inspect.iscode(c))
+    values = [function.__globals__[n] for n in names if n in function.__globals__]
+    values += [cell.cell_contents for cell in function.__closure__ or () if _filled(cell)]
+    found: set[str] = set()
+    for value in values:
+        module = value.__name__ if inspect.ismodule(value) else getattr(
+            getattr(value, "py_func", value), "__module__", None)
+        if not isinstance(module, str):
+            continue
+        if module.startswith(_GAMES):
+            found.add(module[len(_GAMES):].split(".")[0])
+        elif not inspect.ismodule(value) and module.split(".")[0] not in _NOT_USER:
+            found |= games_read(value, seen)  # the user's own helper
+    return found
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018 - an empty cell raises
+    except ValueError:
+        return False
+    return True
 
 
 def strategy(game: str | None = None, *, memory: int = DEFAULT_MEMORY,
-             params: Sequence[float] | None = None) -> Callable[[Callable[..., Any]], UserStrategy]:
+             params: Sequence[float] | Mapping[str, float] | None = None
+             ) -> Callable[[Callable[..., Any]], UserStrategy]:
     """Decorator: ``@mc.strategy("parade")`` makes ``choose`` a user strategy for Parade
-    (``memory``: floats of per-seat scratch; ``params``: default seat weights)."""
+    (``memory``: floats of per-seat scratch; ``params``: the params it declares, with their
+    defaults: a list, or ``{"name": default, ...}`` to name them in tuning outputs)."""
+    if game is not None and not isinstance(game, str):
+        raise InputError(f"@mc.strategy takes a game name first, e.g. @mc.strategy(\"parade\"), got {game!r}")
 
     def wrap(function: Callable[..., Any]) -> UserStrategy:
-        return from_function(function, game, memory=memory).bind(params)
+        found = from_function(function, game, memory=memory)
+        if params is None:
+            return found
+        names: tuple[str, ...] = ()
+        values = params
+        if isinstance(params, Mapping):
+            names = tuple(str(k) for k in params)
+            values = list(params.values())
+            bad = [k for k in names if not re.fullmatch(r"[A-Za-z_]\w*", k)]
+            if bad:
+                raise InputError(f"strategy {found.name}: param names must be identifiers, got {bad[0]!r}")
+        declared = check_params(found.name, values)
+        return replace(found, declared=declared, param_names=names, params=declared)
 
     return wrap
 
 
-def from_function(function: Any, game: str | None = None, memory: int | None = None) -> UserStrategy:
-    """A :class:`UserStrategy` from a function object (its identity taken from its module)."""
+def from_function(function: Any, game: str | None = None, memory: int | None = None,
+                  where: str | None = None) -> UserStrategy:
+    """A :class:`UserStrategy` from a function object (its identity taken from its module).
+    ``where``: the reference it was loaded by (named in errors)."""
     if isinstance(function, UserStrategy):
         return function if memory is None else replace(function, memory=check_memory(function.name, memory))
     function = getattr(function, "py_func", function)  # a function the user decorated with @njit
     if not inspect.isfunction(function):
-        raise InputError(
-            f"a strategy must be a function {CONTRACT} or a built-in name, got {type(function).__name__}"
-        )
-    _check_signature(function, function.__name__)
+        kind = type(function).__name__
+        if where:
+            raise StrategyError(f"strategy {where} is not a function (it is a {kind}): a strategy must "
+                                f"be a function {CONTRACT}")
+        raise StrategyError(f"a strategy must be a function {CONTRACT} or a built-in name, got a {kind}")
+    _check_signature(function, where or function.__name__)
     module = sys.modules.get(function.__module__)
     path = getattr(module, "__file__", None)
     origin, source = "object", ""
@@ -181,18 +360,41 @@ def from_function(function: Any, game: str | None = None, memory: int | None = N
 
 
 def looks_like_reference(text: str) -> bool:
-    """True for ``file.py:name`` or ``package.module:name`` (not a built-in strategy name)."""
-    return ":" in text or text.endswith(".py")
+    """True for ``file.py:name`` or ``package.module:name``, with or without params
+    (``file.py:name[1,0.5]``): not a built-in strategy name."""
+    return ":" in text or split_label(text)[0].endswith(".py")
+
+
+_PARAMS = re.compile(r"^(.*)\[([^\[\]]*)\]$")
+
+
+def split_label(text: str) -> tuple[str, tuple[float, ...] | None]:
+    """``("file.py:choose", (1.0, 0.5))`` for the label ``file.py:choose[1,0.5]``; the text and
+    None when it has no bracketed params."""
+    match = _PARAMS.match(text.strip())
+    if match is None:
+        return text, None
+    inner = match.group(2).strip()
+    try:
+        values = tuple(float(part) for part in inner.split(",")) if inner else ()
+    except ValueError:
+        raise StrategyError(
+            f"strategy {text!r}: the params in brackets must be numbers separated by commas"
+        ) from None
+    return match.group(1), values
 
 
 def load(reference: str, game: str | None = None) -> UserStrategy:
-    """The strategy ``path/to/file.py:name`` or ``package.module:name``."""
+    """The strategy ``path/to/file.py:name`` or ``package.module:name``, or one of their labels
+    with params, ``path/to/file.py:name[1,0.5]`` (the params bound)."""
+    reference, params = split_label(reference)
     where, sep, name = reference.rpartition(":")
     if not sep or not where or not name:
-        raise InputError(
+        raise StrategyError(
             f"strategy {reference!r}: give it as path/to/file.py:function or package.module:function"
         )
-    if where.endswith(".py") or os.sep in where or "/" in where:
+    is_file = where.endswith(".py") or os.sep in where or "/" in where
+    if is_file:
         module = _load_file(reference, where)
     elif where in sys.modules:
         module = sys.modules[where]  # imported by the user already: that very module
@@ -200,13 +402,13 @@ def load(reference: str, game: str | None = None) -> UserStrategy:
         module = _load_module_file(reference, where)
     function = getattr(module, name, None)
     if function is None:
-        raise InputError(f"strategy {reference}: {where} defines no {name!r}")
-    found = from_function(function, game)
-    if not (where.endswith(".py") or os.sep in where or "/" in where) and found.origin == "file":
+        raise StrategyError(f"strategy {reference}: {getattr(module, '__file__', where)} defines no {name!r}")
+    found = from_function(function, game, where=reference)
+    if not is_file and found.origin == "file":
         found = replace(found, origin="module", source=where)
     if isinstance(function, UserStrategy):
         found = replace(function, game=function.game or game)
-    return found
+    return found if params is None else found.bind(params)
 
 
 def load_module(path: str | Path) -> Any:
@@ -222,23 +424,24 @@ def _load_module_file(reference: str, where: str) -> Any:
     try:
         found = importlib.util.find_spec(where)
     except ModuleNotFoundError as error:
-        raise InputError(f"strategy {reference}: no module named {error.name!r}") from None
+        raise StrategyError(f"strategy {reference}: no module named {error.name!r}") from None
     except Exception as error:  # noqa: BLE001 - a parent package failed to import
-        raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+        raise StrategyError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
     if found is None:
-        raise InputError(f"strategy {reference}: no module named {where!r}")
+        raise StrategyError(f"strategy {reference}: no module named {where!r}")
     if not found.origin or not found.origin.endswith(".py"):
         try:
             return importlib.import_module(where)
         except Exception as error:  # noqa: BLE001 - the user's module failed to import
-            raise InputError(f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
+            raise StrategyError(
+                f"strategy {reference}: importing {where} failed: {_one_line(error)}") from None
     return _load_file(reference, found.origin, package=where.rpartition(".")[0])
 
 
 def _load_file(reference: str, where: str, package: str | None = None) -> Any:
     path = Path(where).expanduser()
     if not path.is_file():
-        raise InputError(f"strategy {reference}: no such file {where}")
+        raise StrategyError(f"strategy {reference}: no such file {where}")
     path = path.resolve()
     # One name per file stem (``_montecards_user.parade_greedy``), the same in every process
     # and every clone: numba's cache of the file's jitted helpers records it, and a cache
@@ -270,19 +473,30 @@ def _load_file(reference: str, where: str, package: str | None = None) -> Any:
         spec.loader.exec_module(module)
     except Exception as error:  # noqa: BLE001 - the user's file failed to run
         del sys.modules[module_name]
-        raise InputError(f"strategy {reference}: running {where} failed: {_one_line(error)}") from None
+        raise StrategyError(f"strategy {reference}: running {where} failed: {_one_line(error)}") from None
     return module
 
 
 def _check_signature(function: Callable[..., Any], name: str) -> None:
+    where = _file_of(function, name)
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
-        raise InputError(f"strategy {name}: cannot read its signature; expected {CONTRACT}") from None
+        raise StrategyError(
+            f"strategy {name}{where}: cannot read its signature; expected {CONTRACT}") from None
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(positional) != len(parameters) or len(positional) != len(ARGUMENTS):
         got = ", ".join(p.name for p in parameters)
-        raise InputError(f"strategy {name}({got}) has the wrong signature: expected {CONTRACT}")
+        raise StrategyError(
+            f"strategy {name}{where} has the wrong signature ({got}): expected {CONTRACT}")
+
+
+def _file_of(function: Callable[..., Any], name: str) -> str:
+    """`` (in path/to/file.py)``: where ``function`` is defined, for messages naming ``name``."""
+    code = getattr(function, "__code__", None)
+    if code is None or Path(code.co_filename).name in name:
+        return ""
+    return f" (in {code.co_filename})"
 
 
 def _source_hash(function: Callable[..., Any], path: str | None) -> str:
@@ -342,20 +556,65 @@ def _compile(strategy: UserStrategy) -> Any:
     cache = strategy.origin != "object"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        dispatcher = njit(cache=cache)(strategy.function)
         try:
-            return njit(jit_user.SIG, cache=cache)(strategy.function)
+            try:
+                dispatcher.compile(jit_user.SIG)
+            except ModuleNotFoundError:
+                # a cache entry that names a module this process cannot import (written under
+                # another module name, e.g. by montecards before FileModuleLocator): useless
+                # here, so it is dropped and the function compiled afresh
+                dispatcher._cache.flush()
+                dispatcher = njit(cache=cache)(strategy.function)
+                dispatcher.compile(jit_user.SIG)
         except Exception as error:  # noqa: BLE001 - numba's typing/lowering errors
             raise StrategyError(
-                f"strategy {strategy.reference} does not compile as {CONTRACT}: {_compile_reason(error)}"
+                f"strategy {strategy.reference} does not compile as {CONTRACT}: "
+                f"{_compile_reason(error, dispatcher)}"
             ) from None
+        dispatcher.disable_compile()
+        returns = _return_type(strategy.function)
+    if returns is not None and not isinstance(returns, (types.Integer, types.Boolean)):
+        raise StrategyError(
+            f"strategy {strategy.reference} returns {returns}, not an integer: it must return an "
+            "index into legal (numba would truncate 0.5 to 0)"
+        )
+    return dispatcher
 
 
-def _compile_reason(error: BaseException) -> str:
+def _return_type(function: Callable[..., Any]) -> Any:
+    """The type numba infers for ``function``'s return value given :data:`SIG`'s arguments
+    (the compiled function converts it to int64, silently: a float index would be truncated),
+    or None when it cannot tell. Type inference only: no code is generated."""
+    from numba.core import typed_passes
+    from numba.core.compiler import CompilerBase, DefaultPassBuilder, Flags
+    from numba.core.registry import cpu_target
+
+    class TypeOnly(CompilerBase):
+        def define_pipelines(self):
+            passes = DefaultPassBuilder.define_untyped_pipeline(self.state)
+            passes.add_pass(typed_passes.NopythonTypeInference, "nopython frontend")
+            passes.finalize()
+            return [passes]
+
+    typing, target = cpu_target.typing_context, cpu_target.target_context
+    typing.refresh()
+    target.refresh()
+    pipeline = TypeOnly(typing, target, None, jit_user.SIG.args, None, Flags(), {})
+    try:
+        pipeline.compile_extra(function)
+    except Exception:  # noqa: BLE001, S110 - the pipeline ends before lowering (no result): expected
+        pass
+    return getattr(pipeline.state, "return_type", None)
+
+
+def _compile_reason(error: BaseException, dispatcher: Any = None) -> str:
     text = str(error)
     if isinstance(error, ModuleNotFoundError):
-        return (f"numba's cache of its jitted helpers names module {error.name!r}: the file was "
-                "imported under another name when the cache was written; delete the __pycache__ "
-                "folder beside it (and load strategy files only by reference)")
+        cache = getattr(getattr(dispatcher, "_cache", None), "_cache_path", None)
+        folder = cache or "its numba cache folder (__pycache__ beside the file, or under NUMBA_CACHE_DIR)"
+        return (f"numba's cache of it names module {error.name!r}, which this process did not import "
+                f"(the file was imported under another name when the cache was written): delete {folder}")
     if "readonly" in text or "read-only" in text:
         return "it writes to a read-only argument (obs, legal and params are read-only)"
     lines = [line.strip() for line in text.splitlines() if line.strip()]
@@ -390,10 +649,14 @@ indexes, lineups), and a label given back resolves to the very strategy it names
 
 
 def register(found: UserStrategy) -> str:
-    """``found``'s label, under which :func:`known` finds it again. Another function that
-    already holds the label (one of the same name, or a closure of the same source) gets the
-    label numbered, ``choose#2``, so a label never names two strategies."""
+    """``found``'s label, under which :func:`known` finds it again (every label an output
+    shows is valid input). Another function that already holds the label (one of the same
+    name, or a closure of the same source) gets the label numbered, ``choose#2``, so a label
+    never names two strategies. A strategy of a file or module is not kept: its label loads it
+    by reference (in any process, and a changed file is noticed)."""
     base = label = found.label
+    if found.origin != "object":
+        return label  # loaded again by reference (a changed file is then noticed)
     number = 1
     while True:
         other = _KNOWN.get(label)
@@ -429,8 +692,9 @@ def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
 
 
 def labels_of(entries: Sequence[Any]) -> list[str]:
-    """Per seat, the name outputs show: a built-in's name, a user strategy's label."""
-    return [e.label if isinstance(e, UserStrategy) else str(e) for e in entries]
+    """Per seat, the name outputs show: a built-in's name, a user strategy's label (registered:
+    given back as a strategy, it names the very same one)."""
+    return [register(e) if isinstance(e, UserStrategy) else str(e) for e in entries]
 
 
 def user_arg(entries: Sequence[Any], n_games: int) -> tuple | None:
