@@ -381,7 +381,7 @@ def _bounds(text: str | None) -> list[tuple[float, float]] | None:
 @click.option("--popsize", type=int, default=None, help="CMA-ES population (default: 4 + 3 ln(weights)).")
 @click.option("--sigma", type=float, default=0.2, show_default=True,
               help="CMA-ES's first step, as a fraction of each bound's width.")
-@click.option("--checkpoint", default=None, type=click.Path(dir_okay=False), metavar="FILE.pkl",
+@click.option("--checkpoint", default=None, type=click.Path(dir_okay=False), metavar="FILE.npz",
               help="Save the search after every generation; run again with the same file to resume.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
 @click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
