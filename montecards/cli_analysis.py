@@ -106,6 +106,14 @@ def _frame_text(frame) -> str:
         return frame.to_string(float_format=lambda x: f"{x:.4f}")
 
 
+def seats_from_one(frame):
+    """``frame`` with its ``seat`` index level counted from 1, as the sentences and plots count
+    seats (the Python table and the JSON index them from 0)."""
+    t = frame.reset_index()
+    t["seat"] += 1
+    return t.set_index(list(frame.index.names))
+
+
 @click.command("seats")
 @click.argument("game")
 @click.option(
@@ -136,7 +144,7 @@ def seats_command(game, players, strategy, n, seed, jobs, as_json, precision, pa
     lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
     for p, info in sa.adaptive.items():
         lines.append(f"{p} players: {info.sentence()}")
-    lines += ["", _frame_text(sa.table()), ""] + sa.findings()
+    lines += ["", _frame_text(seats_from_one(sa.table())), ""] + sa.findings()
     _emit(sa, as_json, "\n".join(lines), plot_path, lambda: sa.plot.win_share())
 
 
