@@ -90,6 +90,15 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(small, tmp_path, monke
     assert state["generation"] == 2 and state["sampler"]["bit_generator"] == "PCG64"
 
 
+def test_a_resume_without_a_seed_takes_the_checkpoints(tmp_path):
+    """Run the same command again (no seed given either time): it resumes, not refuses."""
+    path = tmp_path / "t.npz"
+    args = {**SMALL, "budget": 12_000, "seed": None}
+    first = mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+    again = mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+    assert again.seed == first.seed and again.best == first.best and again.holdout == first.holdout
+
+
 def test_a_checkpoint_from_another_cma_state_is_refused(small, tmp_path, monkeypatch):
     """Resuming replays the saved generations' ask and tell; if that does not give the saved
     mean (another cma version, an edited file), the file is refused instead of silently

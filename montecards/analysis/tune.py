@@ -285,22 +285,37 @@ class _Checkpoint:
                 )
             check_output_file(self.path, (".npz",), "checkpoint")
 
-    def load(self) -> dict[str, Any] | None:
-        """The saved state (the JSON part's ``state`` and the arrays), or None without a file."""
-        if self.path is None or not self.path.exists():
-            return None
+    @staticmethod
+    def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """A checkpoint file's JSON part and arrays, read without pickle (InputError if it is
+        not a tuning checkpoint of this version)."""
         try:
-            with np.load(self.path, allow_pickle=False) as data:
+            with np.load(path, allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
             meta = json.loads(str(arrays.pop("meta")))
             if not isinstance(meta, dict) or not isinstance(meta.get("state"), dict):
                 raise ValueError("no state")
         except Exception as exc:  # a damaged or foreign file, or one holding pickled objects
             raise InputError(
-                f"checkpoint {self.path} cannot be read ({type(exc).__name__}); delete it to start afresh"
+                f"checkpoint {path} cannot be read ({type(exc).__name__}); delete it to start afresh"
             ) from None
         if meta.get("version") != CHECKPOINT_VERSION or not isinstance(meta.get("signature"), dict):
-            raise InputError(f"checkpoint {self.path} is not a montecards tuning checkpoint")
+            raise InputError(f"checkpoint {path} is not a montecards tuning checkpoint")
+        return meta, arrays
+
+    @classmethod
+    def saved_seed(cls, path: str | os.PathLike | None) -> int | None:
+        """The seed of the run an existing checkpoint file holds (a resume needs no --seed)."""
+        if path is None or Path(path).suffix.lower() != ".npz" or not Path(path).is_file():
+            return None
+        seed = cls.read(Path(path))[0]["signature"].get("seed")
+        return seed if isinstance(seed, int) else None
+
+    def load(self) -> dict[str, Any] | None:
+        """The saved state (the JSON part's ``state`` and the arrays), or None without a file."""
+        if self.path is None or not self.path.exists():
+            return None
+        meta, arrays = self.read(self.path)
         if meta["signature"] != self.signature:
             diff = sorted(k for k in self.signature if meta["signature"].get(k) != self.signature[k])
             raise InputError(
@@ -379,6 +394,8 @@ def tune(
     if not 0 < float(sigma) <= 1:
         raise InputError(f"sigma is a fraction of each bound's width, in (0, 1], got {sigma}")
     lineup = _lineups(tuned.seat(spec, tuned.x0), opponents, players)[0]
+    if seed is None:
+        seed = _Checkpoint.saved_seed(checkpoint)  # resuming: the seed the run started with
     first = setup(game, players, lineup, params, seed, jobs)
     seed, resolved = first.seed, first.params
     if method == "race":
