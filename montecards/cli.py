@@ -200,6 +200,9 @@ def trace(game, seed, index, players, strategies, strategy_params, params, as_js
         click.echo(events.to_string(index=False))
     click.echo("")
     click.echo("outcome: " + ", ".join(f"{k}={_plain(v)}" for k, v in outcome.items()))
+    # the event table is the data itself (as --json and Python have it), so it keeps their
+    # numbering: say so, since every other table counts seats from 1
+    click.echo("(seats here are numbered from 0, as in --json: seat 0 is the first seat)")
 
 
 def _plain(value: Any) -> Any:

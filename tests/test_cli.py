@@ -99,6 +99,8 @@ def test_trace_prints_events_and_outcome():
     out = run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3")
     assert out.returncode == 0, out.stderr
     assert "play" in out.stdout and "outcome:" in out.stdout
+    note = "(seats here are numbered from 0, as in --json: seat 0 is the first seat)"
+    assert out.stdout.strip().endswith(note)  # the raw event table keeps the data's numbering
     j = json.loads(run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3", "--json").stdout)
     assert j["events"] and "turns" in j["outcome"]
 
