@@ -189,6 +189,9 @@ def trace(game, seed, index, players, strategies, strategy_params, params, as_js
         click.echo(events.to_string(index=False))
     click.echo("")
     click.echo("outcome: " + ", ".join(f"{k}={_plain(v)}" for k, v in outcome.items()))
+    # the event table is the data itself (as --json and Python have it), so it keeps their
+    # numbering: say so, since every other table counts seats from 1
+    click.echo("(seats here are numbered from 0, as in --json: seat 0 is the first seat)")
 
 
 def _plain(value: Any) -> Any:
@@ -199,7 +202,8 @@ def _plain(value: Any) -> Any:
 @click.argument("game_names", metavar="[GAME]...", nargs=-1)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Processes compiling games side by side (default: one per core, at most one per game).")
-@click.option("--user", is_flag=True, help="Also compile the kernels' user-strategy path.")
+@click.option("--user", is_flag=True,
+              help="Also compile the user-strategy paths of the run and trace kernels (for -s FILE.py:NAME).")
 def warmup(game_names, jobs, user) -> None:
     """Compile (or load from numba's cache) the kernels of every game, or of the GAMEs named:
     every built-in strategy's and the trace kernel. Later runs then start at once."""

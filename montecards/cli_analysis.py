@@ -106,6 +106,14 @@ def _frame_text(frame) -> str:
         return frame.to_string(float_format=lambda x: f"{x:.4f}")
 
 
+def seats_from_one(frame):
+    """``frame`` with its ``seat`` index level counted from 1, as the sentences and plots count
+    seats (the Python table and the JSON index them from 0)."""
+    t = frame.reset_index()
+    t["seat"] += 1
+    return t.set_index(list(frame.index.names))
+
+
 @click.command("seats")
 @click.argument("game")
 @click.option(
@@ -139,7 +147,7 @@ def seats_command(game, players, strategy, strategy_params, n, seed, jobs, as_js
     lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
     for p, info in sa.adaptive.items():
         lines.append(f"{p} players: {info.sentence()}")
-    lines += ["", _frame_text(sa.table()), ""] + sa.findings()
+    lines += ["", _frame_text(seats_from_one(sa.table())), ""] + sa.findings()
     _emit(sa, as_json, "\n".join(lines), plot_path, lambda: sa.plot.win_share())
 
 
@@ -393,7 +401,7 @@ def _bounds(text: str | None) -> list[tuple[float, float]] | None:
 @click.option("--popsize", type=int, default=None, help="CMA-ES population (default: 4 + 3 ln(weights)).")
 @click.option("--sigma", type=float, default=0.2, show_default=True,
               help="CMA-ES's first step, as a fraction of each bound's width.")
-@click.option("--checkpoint", default=None, type=click.Path(dir_okay=False), metavar="FILE.pkl",
+@click.option("--checkpoint", default=None, type=click.Path(dir_okay=False), metavar="FILE.npz",
               help="Save the search after every generation; run again with the same file to resume.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: on a terminal).")
 @click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")

@@ -19,8 +19,9 @@ def _param_text(res: SimulationResult, name: str, value) -> str:
 
 
 def summary_table(res: SimulationResult) -> str:
-    """Per seat: strategy, win share with its 95 % interval, mean score and seat outputs;
-    then game length, shared wins, unfinished games and the game's metrics."""
+    """Per seat (numbered from 1, as people count them; JSON and Python index from 0): strategy,
+    win share with its 95 % interval, mean score and seat outputs; then game length, shared
+    wins, unfinished games and the game's metrics."""
     params = ", ".join(_param_text(res, name, value) for name, value in res.params.items())
     lines = [
         f"{res.title}: {res.n_games:,} games, {res.players} players, seed {res.seed}"
@@ -43,7 +44,7 @@ def summary_table(res: SimulationResult) -> str:
         row = {column: values[seat] for column, values in table.items()}
         ci = f"[{_pct(row['win_low'])}, {_pct(row['win_high'])}]"
         line = (
-            f"{seat:>4}  {row['strategy']:<{names}}{_pct(row['win_share']):>10}  {ci:<17}"
+            f"{seat + 1:>4}  {row['strategy']:<{names}}{_pct(row['win_share']):>10}  {ci:<17}"
             f"{row['mean_score']:>{width_score}.2f}"
         )
         for name in extra:

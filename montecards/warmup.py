@@ -5,9 +5,9 @@ compile_profile.py`` shows where). ``warmup`` does that once, up front: for each
 one game with every built-in strategy (each distinct kernel, e.g. Parade's with and without
 ``rollout``), traces one (the trace kernel), replays it as a scripted game (the scripted
 kernel) and logs its decisions (the decision-log kernel), and with ``user=True`` also plays
-one with a user strategy (the kernels' user path). (The scripted and decision-log kernels are
-compiled here, in the parallel processes, rather than one after the other by the first tests
-that need them.) Games compile in separate processes (numba compiles
+and traces one with a user strategy (the run and trace kernels' user paths). (The scripted
+and decision-log kernels are compiled here, in the parallel processes, rather than one after
+the other by the first tests that need them.) Games compile in separate processes (numba compiles
 on one thread per process, and the games share no jitted code but ``engine``'s small helpers),
 the largest first; each process writes its kernels to the same cache (``NUMBA_CACHE_DIR``, or
 ``__pycache__`` beside the sources), which every later process then loads.
@@ -43,7 +43,7 @@ def _first_legal(obs, legal, params, memory, rng):
 def warm_game(game: str, user: bool = False) -> Warmed:
     """Compile (or load) ``game``'s kernels in this process: every built-in strategy's run
     kernel, the trace, scripted-game and decision-log kernels (those the game has), and with
-    ``user`` the user-strategy path."""
+    ``user`` the run and trace kernels' user-strategy paths."""
     import numba
 
     from montecards import games
@@ -71,6 +71,10 @@ def warm_game(game: str, user: bool = False) -> Warmed:
             try:
                 simulate(game, n=1, strategies=_first_legal, seed=0, jobs=1, progress=False)
                 done.append("user")
+                # the trace kernel's user path: a specialisation of its own, as long to compile
+                # as the run's (a first `montecards trace -s mine.py:choose` would pay it)
+                trace(game, seed=0, index=0, strategies=_first_legal)
+                done.append("user trace")
             except InputError:
                 pass  # a game without decisions (Anomia): no user path to compile
     except Exception as error:  # noqa: BLE001 - reported per game; the other games still warm

@@ -48,14 +48,14 @@ def main() -> None:
         for key in ("budget", "deals", "holdout"):
             if getattr(args, key) is not None:
                 plan[key] = getattr(args, key)
-        res = mc.tune(game, strategy="weighted", seed=args.seed, checkpoint=out / f".{game}.pkl", **plan)
+        res = mc.tune(game, strategy="weighted", seed=args.seed, checkpoint=out / f".{game}.npz", **plan)
         print(res.text(), flush=True)
         record = res.to_dict()
         record["command"] = " ".join(["python", "scripts/tune_builtins.py", *sys.argv[1:]])
         (out / f"{game}.json").write_text(json.dumps(record, indent=1))
         save(res.plot(), out / f"{game}.png")
         print(f"TUNED_WEIGHTS = {tuple(float(w) for w in res.best)!r}  # exactly the weights held out\n", flush=True)
-        (out / f".{game}.pkl").unlink(missing_ok=True)
+        (out / f".{game}.npz").unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,27 @@ def test_simulate_json_has_the_contract_keys():
     assert sum(d["win_share"]) == pytest.approx(1.0)
     assert len(d["win_share_ci95"]) == 3
     assert 0 <= d["metrics"]["six_colours"]["mean"] <= 1
+    # the mean score's interval, as the Python summary has it (score_low, score_high)
+    assert len(d["mean_score_ci95"]) == 3
+    for mean, (low, high) in zip(d["mean_score"], d["mean_score_ci95"], strict=True):
+        assert low < mean < high
+
+
+def test_seats_are_numbered_from_one_in_text_and_from_zero_in_json():
+    """People count seats from 1 (tables, sentences, plots); JSON lists and Python index from 0."""
+    out = run("simulate", "parade", "-n", "300", "-s", "random", "-s", "greedy", "--seed", "1")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    body = lines[lines.index(next(x for x in lines if x.startswith("----"))) + 1:][:2]
+    assert [row.split()[:2] for row in body] == [["1", "random"], ["2", "greedy"]]
+    seats = run("seats", "parade", "-p", "2", "-n", "300", "--seed", "1", "-s", "random")
+    assert seats.returncode == 0, seats.stderr
+    table = [x.split() for x in seats.stdout.splitlines() if "random" in x and "seat" not in x]
+    assert [row[:3] for row in table] == [["2", "1", "random"], ["2", "random", "300"]]
+    assert "the best seat is seat " in seats.stdout
+    d = json.loads(run("seats", "parade", "-p", "2", "-n", "300", "--seed", "1", "-s", "random",
+                       "--json").stdout)
+    assert d["players"]["2"]["strategies"] == ["random", "random"]
 
 
 def test_simulate_table_is_readable_and_records_the_seed():
@@ -78,6 +99,8 @@ def test_trace_prints_events_and_outcome():
     out = run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3")
     assert out.returncode == 0, out.stderr
     assert "play" in out.stdout and "outcome:" in out.stdout
+    note = "(seats here are numbered from 0, as in --json: seat 0 is the first seat)"
+    assert out.stdout.strip().endswith(note)  # the raw event table keeps the data's numbering
     j = json.loads(run("trace", "parade", "--seed", "7", "--index", "42", "-p", "3", "--json").stdout)
     assert j["events"] and "turns" in j["outcome"]
 

@@ -9,6 +9,7 @@ import sys
 from importlib import import_module
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import montecards as mc
@@ -61,12 +62,12 @@ def test_same_seed_same_tuning(small):
 
 
 def test_an_interrupted_tuning_resumes_to_the_same_result(small, tmp_path, monkeypatch):
-    path = tmp_path / "t.pkl"
+    path = tmp_path / "t.npz"
     real = tune_module._Checkpoint.save
     calls = {"n": 0}
 
-    def stop_after_one(self, state):
-        real(self, state)
+    def stop_after_one(self, state, arrays):
+        real(self, state, arrays)
         calls["n"] += 1
         raise KeyboardInterrupt
 
@@ -81,6 +82,91 @@ def test_an_interrupted_tuning_resumes_to_the_same_result(small, tmp_path, monke
     assert resumed.holdout == small.holdout
     with pytest.raises(InputError, match="differs in seed"):
         mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **{**SMALL, "seed": 12})
+    # the file is numbers and JSON only: it loads without pickle, and the sampler is written out
+    with np.load(path, allow_pickle=False) as data:
+        assert set(data.files) == {"meta", "fitness", "mean", "sigma", "covariance", "path_c", "path_sigma"}
+        assert data["fitness"].shape == (2, SMALL["popsize"])
+        state = json.loads(str(data["meta"]))["state"]
+    assert state["generation"] == 2 and state["sampler"]["bit_generator"] == "PCG64"
+
+
+def test_a_resume_without_a_seed_takes_the_checkpoints(tmp_path):
+    """Run the same command again (no seed given either time): it resumes, not refuses."""
+    path = tmp_path / "t.npz"
+    args = {**SMALL, "budget": 12_000, "seed": None}
+    first = mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+    again = mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+    assert again.seed == first.seed and again.best == first.best and again.holdout == first.holdout
+
+
+def test_a_checkpoint_from_another_cma_state_is_refused(small, tmp_path, monkeypatch):
+    """Resuming replays the saved generations' ask and tell; if that does not give the saved
+    mean (another cma version, an edited file), the file is refused instead of silently
+    tuning something else."""
+    path = tmp_path / "t.npz"
+    args = {**SMALL, "budget": 12_000}  # one generation
+    mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["mean"] = arrays["mean"] + 1e-12
+    np.savez(path, **arrays)
+    with pytest.raises(InputError, match="does not replay to the saved state"):
+        mc.tune("parade", strategy=WEIGHTED, checkpoint=path, **args)
+
+
+def test_an_interrupted_race_resumes_to_the_same_result(tmp_path, monkeypatch):
+    args = dict(strategy=WEIGHTED, method="race", candidates=[[0, 1], [-1, -0.5], [0, 0.5], [-1, 0]],
+                players=2, budget=16_000, deals=1_000, holdout=500, seed=6, progress=False)
+    whole = mc.tune("parade", **args)
+    path = tmp_path / "race.npz"
+    real = tune_module._Checkpoint.save
+
+    def stop_after_one(self, state, arrays):
+        real(self, state, arrays)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tune_module._Checkpoint, "save", stop_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        mc.tune("parade", checkpoint=path, **args)
+    monkeypatch.setattr(tune_module._Checkpoint, "save", real)
+    resumed = mc.tune("parade", checkpoint=path, **args)
+    assert resumed.best == whole.best and resumed.history.equals(whole.history)
+    assert whole.history.generation.nunique() == 2  # it did stop between rounds
+
+
+class _Payload:
+    """Unpickling this creates ``marker``: what a malicious pickle would do."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_crafted_checkpoint_cannot_run_code(tmp_path):
+    import pickle
+
+    marker = tmp_path / "ran"
+    # a pickle, named .pkl: refused before it is opened
+    pkl = tmp_path / "run.pkl"
+    pkl.write_bytes(pickle.dumps({"version": 1, "payload": _Payload(marker)}))
+    with pytest.raises(InputError, match="no longer pickles"):
+        mc.tune("parade", strategy=WEIGHTED, checkpoint=pkl, **SMALL)
+    # the same pickle named .npz, and an .npz holding a pickled object array: read without pickle
+    disguised = tmp_path / "run.npz"
+    disguised.write_bytes(pkl.read_bytes())
+    holder = tmp_path / "holder.npz"
+    payload = np.empty(1, dtype=object)
+    payload[0] = _Payload(marker)
+    np.savez(holder, meta=np.array("{}"), fitness=payload)
+    for crafted in (disguised, holder):
+        with pytest.raises(InputError, match="cannot be read"):
+            mc.tune("parade", strategy=WEIGHTED, checkpoint=crafted, **SMALL)
+    assert not marker.exists()
+    # (the payload does run when unpickled: the test would notice a loader that unpickles)
+    pickle.loads(pkl.read_bytes())
+    assert marker.exists()
 
 
 def test_every_candidate_plays_the_same_deals_and_streams():
@@ -150,7 +236,9 @@ def test_cli_tune_json_plot_and_errors(tmp_path):
                         (("parade", "-s", WEIGHTED, "--x0", "1,x"), "--x0 takes numbers"),
                         (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--bounds", "0-1,2"), "--bounds takes"),
                         (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--checkpoint", str(tmp_path / "x.txt")),
-                         "must end in .pkl")]:
+                         "must end in .npz"),
+                        (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--checkpoint", str(tmp_path / "x.pkl")),
+                         "no longer pickles")]:
         bad = _cli(*args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1

@@ -25,3 +25,32 @@ def test_the_command_says_how_long_it_took():
     assert out.exit_code == 0, out.output
     assert "[1/1] anomia: ready in" in out.output
     assert "warmup: 1 of 1 games ready in" in out.output
+
+
+def test_warmup_user_compiles_the_user_trace_too():
+    """After ``warmup --user parade``, a new process's first ``trace`` with a user strategy
+    loads the trace kernel's user path from the cache: it compiles no kernel."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    results = warm(["parade"], jobs=1, user=True)
+    assert not results[0].error and results[0].kernels[-2:] == ["user", "user trace"]
+    root = Path(__file__).resolve().parent.parent
+    probe = (
+        "from numba.core import event as ev\n"
+        "import montecards as mc\n"
+        "compiled = []\n"
+        "class Count(ev.Listener):\n"
+        "    def on_start(self, e): compiled.append(e.data['dispatcher'].py_func.__qualname__)\n"
+        "    def on_end(self, e): pass\n"
+        "with ev.install_listener('numba:compile', Count()):\n"
+        f"    mc.trace('parade', seed=7, index=3,\n"
+        f"             strategies=['{root}/examples/strategies/parade_greedy.py:choose', 'greedy'])\n"
+        "print(sorted(set(compiled)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=1800,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "trace_one" not in out.stdout, out.stdout

@@ -56,6 +56,9 @@ class Matchup:
         parts = self.a_share if who == "a" else self.b_share
         return np.concatenate(parts) if parts else np.zeros(0)
 
+    def __repr__(self) -> str:  # not the per-deal arrays
+        return f"Matchup({self.a!r} vs {self.b!r}, players={self.players}, deals={self.n_deals:,})"
+
 
 @dataclass
 class MatchupResult:
@@ -264,6 +267,11 @@ class MatchupResult:
         from montecards.plots import MatchupPlots
 
         return MatchupPlots(self)
+
+    def __repr__(self) -> str:  # one line, not every per-deal array (``findings()`` has the numbers)
+        deals = max((m.n_deals for m in self.matchups), default=0)
+        return (f"MatchupResult({self.game}, strategies={self.strategies!r}, players={self.players}, "
+                f"seed={self.seed}, deals={deals:,} per matchup)")
 
     def _repr_html_(self) -> str:
         head = (

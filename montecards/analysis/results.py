@@ -62,6 +62,12 @@ class SimulationResult:
         return self._seat_means("score")
 
     @property
+    def mean_score_ci95(self) -> list[list[float]]:
+        """Per seat ``[low, high]``: the normal 95 % interval of the mean score (``summary()``'s
+        ``score_low``, ``score_high``)."""
+        return self._seat_intervals("score")
+
+    @property
     def mean_turns(self) -> float:
         return self.summary_data.mean(0)
 
@@ -132,6 +138,7 @@ class SimulationResult:
             "win_share": self.win_share,
             "win_share_ci95": self.win_share_ci95,
             "mean_score": self.mean_score,
+            "mean_score_ci95": self.mean_score_ci95,
             "mean_turns": self.mean_turns,
             "unfinished": self.unfinished,
             "elapsed_seconds": self.elapsed_seconds,

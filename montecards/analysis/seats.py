@@ -39,6 +39,10 @@ class SeatAdvantage:
     def player_counts(self) -> list[int]:
         return sorted(self.results)
 
+    def __repr__(self) -> str:
+        seed = next(iter(self.results.values())).seed if self.results else None
+        return f"SeatAdvantage({self.game}, players={self.player_counts}, seed={seed})"
+
     def table(self) -> pd.DataFrame:
         """One row per (players, seat): win share with its Wilson interval, the fair share
         1/players, the share relative to fair, and the mean score with its interval."""

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import shlex
 import time
 from collections.abc import Sequence
@@ -61,12 +60,14 @@ DEFAULT_DEALS = 5_000
 """Deals each candidate plays per generation (times the player count in games)."""
 DEFAULT_HOLDOUT = 100_000
 """Held-out deals the winner is re-measured on (times the player count in games)."""
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+"""2: a ``.npz`` of JSON and float arrays (1 was a pickle)."""
 
 
 class _Normal:
-    """CMA-ES's sampler: standard normals from a seeded generator (picklable, so a checkpoint
-    keeps the search's random state; ``cma`` would otherwise draw from numpy's global one)."""
+    """CMA-ES's sampler: standard normals from a seeded generator (so the search's random state
+    is its own and a checkpoint can record it; ``cma`` would otherwise draw from numpy's global
+    one)."""
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
@@ -209,6 +210,10 @@ class TuneResult:
     def weights(self) -> dict[str, float]:
         return dict(zip(self.features, self.best, strict=True))
 
+    def __repr__(self) -> str:  # one line, not the history (``text()`` has the numbers)
+        return (f"TuneResult({self.game}, {self.label}, players={self.players}, method={self.method}, "
+                f"seed={self.seed}, held-out share={self.holdout['share']:.4f})")
+
     def convergence(self):
         """Per generation (or round): the centre's (or leader's) share and paired gain."""
         h = self.history
@@ -277,42 +282,83 @@ class TuneResult:
 
 
 class _Checkpoint:
-    """The search's state after each generation, in one file written atomically."""
+    """The search's state after each generation (or round), in one ``.npz`` file written
+    atomically and read with ``allow_pickle=False``: a JSON text (the run's signature, the
+    history rows, the counters, the CMA-ES sampler's random state) and plain float arrays.
+    Nothing in it is code, so loading a file from anyone runs nothing (a pickle would run
+    whatever it holds: a ``.pkl`` is refused)."""
 
     def __init__(self, path: str | os.PathLike | None, signature: dict[str, Any]) -> None:
         self.path = None if path is None else Path(path)
-        self.signature = signature
+        self.signature = json.loads(json.dumps(signature, default=_plain))  # as the file holds it
         if self.path is not None:
-            check_output_file(self.path, (".pkl",), "checkpoint")
+            if self.path.suffix.lower() == ".pkl":
+                raise InputError(
+                    f"checkpoint {path}: tuning checkpoints are no longer pickles (loading a pickle "
+                    f"runs whatever code it holds); give a .npz file"
+                )
+            check_output_file(self.path, (".npz",), "checkpoint")
+
+    @staticmethod
+    def read(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+        """A checkpoint file's JSON part and arrays, read without pickle (InputError if it is
+        not a tuning checkpoint of this version)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+            meta = json.loads(str(arrays.pop("meta")))
+            if not isinstance(meta, dict) or not isinstance(meta.get("state"), dict):
+                raise ValueError("no state")
+        except Exception as exc:  # a damaged or foreign file, or one holding pickled objects
+            raise InputError(
+                f"checkpoint {path} cannot be read ({type(exc).__name__}); delete it to start afresh"
+            ) from None
+        if meta.get("version") != CHECKPOINT_VERSION or not isinstance(meta.get("signature"), dict):
+            raise InputError(f"checkpoint {path} is not a montecards tuning checkpoint")
+        return meta, arrays
+
+    @classmethod
+    def saved_seed(cls, path: str | os.PathLike | None) -> int | None:
+        """The seed of the run an existing checkpoint file holds (a resume needs no --seed)."""
+        if path is None or Path(path).suffix.lower() != ".npz" or not Path(path).is_file():
+            return None
+        seed = cls.read(Path(path))[0]["signature"].get("seed")
+        return seed if isinstance(seed, int) else None
 
     def load(self) -> dict[str, Any] | None:
+        """The saved state (the JSON part's ``state`` and the arrays), or None without a file."""
         if self.path is None or not self.path.exists():
             return None
-        try:
-            with open(self.path, "rb") as fh:
-                state = pickle.load(fh)
-        except Exception as exc:  # a damaged or foreign file
-            raise InputError(
-                f"checkpoint {self.path} cannot be read ({type(exc).__name__}); delete it to start afresh"
-            ) from None
-        if not isinstance(state, dict) or state.get("version") != CHECKPOINT_VERSION:
-            raise InputError(f"checkpoint {self.path} is not a montecards tuning checkpoint")
-        if state["signature"] != self.signature:
-            diff = sorted(k for k in self.signature if state["signature"].get(k) != self.signature[k])
+        meta, arrays = self.read(self.path)
+        if meta["signature"] != self.signature:
+            diff = sorted(k for k in self.signature if meta["signature"].get(k) != self.signature[k])
             raise InputError(
                 f"checkpoint {self.path} was written for another tuning run (it differs in "
                 f"{', '.join(diff)}); use another file or delete it"
             )
-        return state
+        return {**meta["state"], **arrays}
 
-    def save(self, state: dict[str, Any]) -> None:
+    def save(self, state: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+        """Write ``state`` (JSON-able) and ``arrays`` (numbers only), replacing the file."""
         if self.path is None:
             return
-        state = {"version": CHECKPOINT_VERSION, "signature": self.signature, **state}
+        meta = json.dumps({"version": CHECKPOINT_VERSION, "signature": self.signature, "state": state},
+                          default=_plain)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
-            pickle.dump(state, fh)
+            np.savez(fh, meta=np.array(meta), **{k: np.asarray(v, np.float64) for k, v in arrays.items()})
         os.replace(tmp, self.path)
+
+
+def _plain(value: Any) -> Any:
+    """JSON for the numpy scalars and arrays a state holds."""
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 @with_backend
@@ -362,6 +408,8 @@ def tune(
     if not 0 < float(sigma) <= 1:
         raise InputError(f"sigma is a fraction of each bound's width, in (0, 1], got {sigma}")
     lineup = _lineups(tuned.seat(spec, tuned.x0), opponents, players)[0]
+    if seed is None:
+        seed = _Checkpoint.saved_seed(checkpoint)  # resuming: the seed the run started with
     first = setup(game, players, lineup, params, seed, jobs)
     seed, resolved = first.seed, first.params
     if method == "race":
@@ -475,21 +523,60 @@ def _weights_row(tuned: Tuned, w: np.ndarray) -> dict[str, float]:
     return {f"w_{f}": float(v) for f, v in zip(tuned.features, w, strict=True)}
 
 
-def _cma(tuned, measure, seed, budget, deals, players, state, store, progress, popsize, sigma):
+def _new_es(tuned: Tuned, seed: int, popsize: int | None, sigma: float):
+    """CMA-ES at its start: searching the unit cube of the bounds from ``x0``, sampling from
+    its own seeded stream, stopped only by the budget."""
     import cma
 
+    opts = {"bounds": [0.0, 1.0], "verbose": -9, "randn": _Normal(derived_seed(seed, SAMPLER)),
+            "seed": np.nan, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9}
+    if popsize is not None:
+        opts["popsize"] = check_count("popsize", popsize, 2)
+    return cma.CMAEvolutionStrategy(list((tuned.x0 - tuned.low) / (tuned.high - tuned.low)), sigma, opts)
+
+
+def _es_state(es) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """CMA-ES's state written out: its sampler's random state (JSON) and its mean, step size,
+    covariance and evolution paths (arrays)."""
+    return ({"sampler": es.opts["randn"].rng.bit_generator.state, "evaluations": int(es.countevals)},
+            {"mean": es.mean, "sigma": np.array(es.sigma), "covariance": es.sm.C, "path_c": es.pc,
+             "path_sigma": es.adapt_sigma.ps})
+
+
+def _resume_es(es, state: dict[str, Any], path: Path | None):
+    """``es`` (new) brought to the saved state: every saved generation asked and told again
+    with its saved fitness values (no game is replayed). ``cma``'s ask and tell are
+    deterministic given the sampler's stream, so this restores every internal of the search,
+    not only those written out; those written out must then match exactly, or the file was
+    written with another ``cma`` (or is damaged) and is refused."""
+    fitness = np.asarray(state["fitness"])
+    if fitness.ndim != 2 or fitness.shape != (state["generation"], es.popsize):
+        raise InputError(f"checkpoint {path} is damaged (its fitness table does not fit); delete it")
+    for values in fitness:
+        es.tell(es.ask(), list(values))
+    now_json, now_arrays = _es_state(es)
+    saved_json = json.loads(json.dumps({k: state.get(k) for k in now_json}, default=_plain))
+    same = now_json == saved_json and all(
+        np.array_equal(np.asarray(v, np.float64), state[k]) for k, v in now_arrays.items()
+    )
+    if not same:
+        raise InputError(
+            f"checkpoint {path}: its search does not replay to the saved state (written by another "
+            f"version of the cma package?); delete it to start afresh"
+        )
+    return es
+
+
+def _cma(tuned, measure, seed, budget, deals, players, state, store, progress, popsize, sigma):
     span = tuned.high - tuned.low
     to_weights = lambda u: tuned.low + np.clip(np.asarray(u), 0.0, 1.0) * span  # noqa: E731
+    es = _new_es(tuned, seed, popsize, sigma)
     if state is None:
-        opts = {"bounds": [0.0, 1.0], "verbose": -9, "randn": _Normal(derived_seed(seed, SAMPLER)),
-                "seed": np.nan, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9,
-                "tolstagnation": 10**9}
-        if popsize is not None:
-            opts["popsize"] = check_count("popsize", popsize, 2)
-        es = cma.CMAEvolutionStrategy(list((tuned.x0 - tuned.low) / span), sigma, opts)
-        rows, generation, played = [], 0, 0
+        rows, generation, played, fitness = [], 0, 0, []
     else:
-        es, rows, generation, played = state["es"], state["rows"], state["generation"], state["played"]
+        rows, generation, played = state["rows"], state["generation"], state["played"]
+        es = _resume_es(es, state, store.path)
+        fitness = [list(f) for f in state["fitness"]]
     per_generation = (es.popsize + 2) * deals * players
     generations = max(1, budget // per_generation)
     advance = progress_bar(generations * per_generation, progress)
@@ -501,7 +588,8 @@ def _cma(tuned, measure, seed, budget, deals, players, state, store, progress, p
         centre = to_weights(es.mean)
         block_seed = derived_seed(seed, SEARCH, generation)
         shares = measure(weights + [centre, tuned.x0], block_seed, deals, advance)
-        es.tell(units, list(-shares[:-2].mean(axis=1)))
+        fitness.append(list(-shares[:-2].mean(axis=1)))
+        es.tell(units, fitness[-1])
         gain, low, high = mean_interval(shares[-2] - shares[-1])
         best_share = float(shares[:-2].mean(axis=1).max())
         for c, w in enumerate(weights):
@@ -514,7 +602,9 @@ def _cma(tuned, measure, seed, budget, deals, players, state, store, progress, p
                      "share": float(shares[-1].mean()), "deals": deals, **_weights_row(tuned, tuned.x0)})
         generation += 1
         played += per_generation
-        store.save({"es": es, "rows": rows, "generation": generation, "played": played})
+        es_json, es_arrays = _es_state(es)
+        store.save({"rows": rows, "generation": generation, "played": played, **es_json},
+                   {"fitness": np.array(fitness), **es_arrays})
     return rows, to_weights(es.mean), played
 
 
@@ -523,7 +613,7 @@ def _race(tuned, measure, seed, budget, deals, players, state, store, progress, 
     if state is None:
         alive, totals, counted, rows, round_, played = list(range(n)), np.zeros(n), 0, [], 0, 0
     else:
-        alive, totals, counted = state["alive"], state["totals"], state["counted"]
+        alive, totals, counted = state["alive"], np.array(state["totals"]), state["counted"]
         rows, round_, played = state["rows"], state["round"], state["played"]
     # the schedule (Karnin et al.'s successive halving): ceil(log2 n) rounds share the budget
     # evenly; a round's survivors each play budget / (rounds * survivors * players) deals (at
@@ -556,8 +646,8 @@ def _race(tuned, measure, seed, budget, deals, players, state, store, progress, 
         played += len(alive) * block * players
         alive = keep
         round_ += 1
-        store.save({"alive": alive, "totals": totals, "counted": counted, "rows": rows,
-                    "round": round_, "played": played})
+        store.save({"alive": alive, "counted": counted, "rows": rows, "round": round_, "played": played},
+                   {"totals": totals})
     if len(alive) > 1 and counted == 0:
         raise InputError(
             f"the budget ({budget:,} games) does not cover one round of {len(alive)} candidates "

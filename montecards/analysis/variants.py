@@ -77,6 +77,10 @@ class VariantComparison:
     def baseline(self) -> str:
         return self.labels[0]
 
+    def __repr__(self) -> str:  # one line, not the per-game columns
+        return (f"VariantComparison({self.game}, variants={self.labels!r}, players={self.players}, "
+                f"seed={self.seed})")
+
     @property
     def n_games(self) -> int:
         return int(sum(b["turns"].shape[0] for b in self.columns[self.labels[0]]))
@@ -299,6 +303,10 @@ class SweepResult:
     @property
     def game(self) -> str:
         return self.comparison.game
+
+    def __repr__(self) -> str:
+        c = self.comparison
+        return f"SweepResult({c.game}, {self.parameter}={self.x!r}, players={c.players}, seed={c.seed})"
 
     def table(self, quantity: str = "win_0") -> pd.DataFrame:
         """One row per value: ``x``, the level of ``quantity`` with its interval, and the paired

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from montecards.labels import describe
+from montecards.labels import describe, short_strategy
 from montecards.plots.style import FAIR, colour, new_figure, styled
 
 
@@ -173,10 +173,11 @@ def matchup_heatmap(result: Any):
     share = result.matrix("win_share")
     low = result.matrix("low")
     high = result.matrix("high")
-    names = list(share.index)
+    names = [short_strategy(str(name)) for name in share.index]  # user strategies: no folders, wrapped
     k = len(names)
     fair = result.fair_share
-    fig, ax = new_figure(width=2.0 + 1.5 * k, height=1.6 + 1.2 * k)
+    tall = max(name.count("\n") for name in names) * 0.15  # room for wrapped tick labels
+    fig, ax = new_figure(width=2.6 + 1.7 * k, height=1.6 + 1.2 * k + tall)
     data = (share.to_numpy() - fair) * 100
     span = max(5.0, float(np.nanmax(np.abs(data))) if np.isfinite(data).any() else 5.0)
     im = ax.imshow(data, cmap="RdBu", vmin=-span, vmax=span)
@@ -198,8 +199,8 @@ def matchup_heatmap(result: Any):
                 fontsize=9,
                 color="white" if strong else "black",
             )
-    ax.set_xticks(range(k), names)
-    ax.set_yticks(range(k), names)
+    ax.set_xticks(range(k), names, fontsize=8)
+    ax.set_yticks(range(k), names, fontsize=8)
     ax.set_xlabel("opponent")
     ax.set_ylabel("strategy")
     cbar = fig.colorbar(im, ax=ax, shrink=0.8)
@@ -407,9 +408,10 @@ def tune_figure(result: Any):
     axes[0].set_xlabel("generation" if result.method == "cma" else "round")
     axes[0].set_title("share per deal block, all seatings", fontsize=10)
     axes[0].legend(loc="best", fontsize=8)
+    opponents = ", ".join(short_strategy(o, width=40, max_lines=1) for o in dict.fromkeys(result.opponents))
     fig.suptitle(
-        f"{result.title}: tuning {result.strategy} against {', '.join(dict.fromkeys(result.opponents))}, "
-        f"{result.players} players"
+        f"{result.title}: tuning {short_strategy(result.strategy, width=40, max_lines=1)}\n"
+        f"against {opponents}, {result.players} players"
     )
     return fig
 
@@ -418,7 +420,8 @@ def tune_figure(result: Any):
 def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
     """A strength ladder: per rung (strong, weak, share, low, high) the strong player's share
     in one seat against the weak one, and the gap (strongest against weakest) at the end."""
-    labels = [f"{s}\nvs {w}" for s, w, *_ in rungs] + ["gap:\nstrongest vs\nweakest"]
+    labels = [f"{short_strategy(s, 16)}\nvs {short_strategy(w, 16)}" for s, w, *_ in rungs]
+    labels.append("gap:\nstrongest vs\nweakest")
     shares = [r[2] for r in rungs] + [gap.win_share]
     lows = [r[3] for r in rungs] + [gap.low]
     highs = [r[4] for r in rungs] + [gap.high]
