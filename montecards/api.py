@@ -15,9 +15,11 @@ from montecards.analysis.results import SimulationResult, games_frame
 from montecards.analysis.runs import (  # noqa: F401  (public)
     check_n,
     check_seed,
+    kernel_stamp,
     new_seed,
     prepare,
     seat_entries,
+    strategy_identities,
 )
 from montecards.engine.output import STREAM_FORMATS  # noqa: F401  (public: the -o suffixes)
 from montecards.engine.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
@@ -38,23 +40,6 @@ from montecards.engine.strategies import parse_params as parse_strategy_weights 
 
 if TYPE_CHECKING:
     import pandas as pd
-
-
-def kernel_stamp(spec_module: str) -> str:
-    """A hash of the sources the game's kernels are built from (its package, engine, rng)."""
-    import importlib.util
-
-    from montecards._cache import source_stamp
-
-    return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
-
-
-def strategy_identities(config: Any, labels: Sequence[str]) -> list[Any]:
-    """Per seat what a checkpoint records: a built-in's name, or a user strategy's identity
-    (reference, source hash, params, memory): a resume with other code is refused."""
-    if not config.user:
-        return list(labels)
-    return [seat.identity() if seat is not None else label for seat, label in zip(config.user, labels)]
 
 
 def simulate(

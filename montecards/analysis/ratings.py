@@ -547,7 +547,7 @@ def find_cycles(names: Sequence[str], beats: dict[str, set[str]], limit: int = 1
                 found.append(list(combo))
         if len(found) >= limit:
             break
-    return found[:limit]
+    return found
 
 
 def maxent_nash(payoff: np.ndarray) -> np.ndarray:

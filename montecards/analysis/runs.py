@@ -72,18 +72,35 @@ class Setup:
     def layout(self) -> Layout:
         return self.spec.layout(self.config.players)
 
-    def play(self, start: int, count: int, keep: bool = False) -> tuple[Summary, np.ndarray | None]:
-        """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows."""
+    def play(self, start: int, count: int, keep: bool = False, checkpoint: Any = None,
+             advance: Callable[[int], None] | None = None) -> tuple[Summary, np.ndarray | None]:
+        """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows.
+
+        ``checkpoint`` (an ``engine.checkpoint.Checkpoint`` of this run, ``start`` 0): chunks it
+        recorded are read back instead of played, and every chunk played is recorded.
+        ``advance(games)``: called after every chunk (a progress bar)."""
         layout = self.layout
         summary = Summary.empty(layout)
         chunks = [
             (s, min(self.chunk_size, start + count - s)) for s in range(start, start + count, self.chunk_size)
         ]
+        if checkpoint is not None and start != 0:
+            raise ValueError("a checkpointed run plays from game 0")
+        done = checkpoint.recorded(chunks, keep) if checkpoint is not None else set()
+        played = self._chunks([c for i, c in enumerate(chunks) if i not in done], keep)
         kept = []
-        for chunk_summary, rows in self._chunks(chunks, keep):
+        for index, (first, size) in enumerate(chunks):
+            if index in done:
+                chunk_summary, rows = checkpoint.load(index, first, size, keep)
+            else:
+                chunk_summary, rows = next(played)
+                if checkpoint is not None:
+                    checkpoint.record(index, first, size, chunk_summary, rows if keep else None)
             summary = summary.merge(chunk_summary)
             if keep:
                 kept.append(rows)
+            if advance is not None:
+                advance(size)
         return summary, (np.concatenate(kept) if keep and kept else None)
 
     def _chunks(self, chunks: list[tuple[int, int]], keep: bool):
@@ -207,6 +224,24 @@ def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec) -> lis
         else:
             bound.append(entry.bind(params) if params is not None else entry)
     return bound
+
+
+def kernel_stamp(spec_module: str) -> str:
+    """A hash of the sources the game's kernels are built from (its package, engine, rng)."""
+    import importlib.util
+
+    from montecards._cache import source_stamp
+
+    return source_stamp(importlib.util.find_spec(spec_module).origin, jit_mode=False)
+
+
+def strategy_identities(config: RunConfig, labels: Sequence[str]) -> list[Any]:
+    """Per seat what a checkpoint records: a built-in's name, or a user strategy's identity
+    (reference, source hash, params, memory): a resume with other code is refused."""
+    if not config.user:
+        return list(labels)
+    return [seat.identity() if seat is not None else label
+            for seat, label in zip(config.user, labels, strict=True)]
 
 
 def seat_entries(config: RunConfig, labels: Sequence[str]) -> list[Any]:

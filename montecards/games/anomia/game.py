@@ -606,6 +606,7 @@ SPEC = GameSpec(
     metrics=METRICS,
     seat_outputs=("won",),
     score_name="cards won",
+    skill_param="theta",
     turns_name="draws",
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,

@@ -230,6 +230,7 @@ SPEC = GameSpec(
     metrics=("six_colours",),
     seat_outputs=("collected",),
     score_name="score (lower wins)",
+    score_lower_wins=True,
     turns_name="turns",
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,

@@ -445,6 +445,7 @@ SPEC = GameSpec(
     weighted=WEIGHTS,
     seat_outputs=("rounds_won",),
     score_name="points (lower wins)",
+    score_lower_wins=True,
     turns_name="actions",
     run_chunk=kernel.run_chunk,
     pack_params=pack_params,
