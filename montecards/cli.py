@@ -16,7 +16,7 @@ import click
 
 from montecards import games
 from montecards.cli_analysis import register as _register_analysis
-from montecards.cli_common import fail, parse_params  # noqa: F401  (parse_params: used by tests)
+from montecards.cli_common import fail, parse_params, parse_strategy_params  # noqa: F401  (parse_params: tests)
 from montecards.errors import InputError
 
 OUTPUT_FORMATS = (".csv", ".parquet", ".json")
@@ -140,17 +140,6 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
         click.echo(json.dumps(result.to_dict()))
     else:
         click.echo(summary_table(result))
-
-
-def parse_strategy_params(texts: tuple[str, ...]) -> Any:
-    """``--strategy-params`` as ``strategy_params``: one list for every user seat, or per seat."""
-    from montecards.api import parse_strategy_weights as parse_weights
-
-    if not texts:
-        return None
-    if len(texts) == 1:
-        return parse_weights(texts[0]) or None
-    return [parse_weights(text) for text in texts]
 
 
 def write_output(result, path: Path) -> None:

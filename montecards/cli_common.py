@@ -1,10 +1,13 @@
-"""What every ``montecards`` command shares: the one-line failure and ``--param`` parsing."""
+"""What every ``montecards`` command shares: the one-line failure, ``--param`` and
+``--strategy-params`` parsing."""
 
 from __future__ import annotations
 
 import sys
 
 import click
+
+from typing import Any
 
 from montecards.errors import InputError
 
@@ -22,3 +25,29 @@ def parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
             raise InputError(f"--param takes KEY=VALUE, got {pair!r}")
         params[key.strip()] = value.strip()
     return params
+
+
+def parse_strategy_params(texts: tuple[str, ...]) -> Any:
+    """``--strategy-params`` as ``strategy_params``: one list for every seat (or entrant) that
+    takes weights, or one per seat in order (``-`` for one without)."""
+    from montecards.api import parse_strategy_weights as parse_weights
+
+    if not texts:
+        return None
+    if len(texts) == 1:
+        return parse_weights(texts[0]) or None
+    return [parse_weights(text) for text in texts]
+
+
+def split_names(text: str) -> list[str]:
+    """``"greedy,weighted[1,0.5],random"`` -> the three names (commas inside brackets stay)."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    out.append(current.strip())
+    return [name for name in out if name]
