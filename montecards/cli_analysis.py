@@ -186,7 +186,8 @@ def compare_command(
     """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
     random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
     from montecards import games
-    from montecards.analysis import compare_variants, matchups
+    from montecards.analysis import compare_variants
+    from montecards.analysis.matchups import matchups  # the function, not the module of that name
 
     spec = games.get(game)
     if variants:
@@ -465,7 +466,7 @@ def tournament_command(game, entrants, strategy_params, players, design, opponen
                        params, plot_path) -> None:
     """Play entrants in every lineup and seat rotation on common deals and rate them on one Elo
     scale (Bradley-Terry at 2 players, Plackett-Luce at more), with skill depth and cycles."""
-    from montecards.analysis import tournament
+    from montecards.analysis.tournament import tournament
 
     if design is None:
         design = "field" if opponents else "lineups" if lineups else "round_robin"

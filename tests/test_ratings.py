@@ -110,7 +110,8 @@ def test_predictions_hold_on_a_lineup_held_out_of_the_fit():
     table = r.lineups(draws=100)
     out = table[table["held_out"]]
     assert len(out) == 3 and set(out["strategy"]) == set(held)
-    assert ((out["low"] <= out["predicted"]) & (out["predicted"] <= out["high"])).all(), out
+    assert ((out["gap_low"] <= 0) & (0 <= out["gap_high"])).all(), out.T
+    assert ((out["low"] <= out["predicted"]) & (out["predicted"] <= out["high"])).all(), out.T
     # the ratings came from the other lineups alone: refitting with it moves them
     assert not np.allclose(r.theta, fit(obs, bootstrap=0).theta)
 

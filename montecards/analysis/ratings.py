@@ -365,6 +365,8 @@ class Ratings:
 
     def intervals(self, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
         d = self._elo(self.draws)
+        if d.shape[0] == 0:  # no bootstrap asked for
+            return np.full(len(self.items), np.nan), np.full(len(self.items), np.nan)
         tail = (1 - level) / 2 * 100
         return np.percentile(d, tail, axis=0), np.percentile(d, 100 - tail, axis=0)
 
@@ -393,7 +395,7 @@ class Ratings:
 
     def _boot_weights(self, draws: int) -> list[np.ndarray]:
         obs, tables = self.observations, self.observations.tables()
-        rng = np.random.default_rng(self.seed + 1)
+        rng = np.random.default_rng(self.seed)  # the fit's resamples: draw b pairs with draws[b]
         n = obs.n_deals
         return [tables.weights(rng.multinomial(n, np.full(n, 1.0 / n)).astype(np.float64))
                 for _ in range(draws)]
@@ -439,9 +441,11 @@ class Ratings:
         return m
 
     def lineups(self, draws: int = 100) -> pd.DataFrame:
-        """Per lineup played and entrant in it: the observed win share per seat (95 % bootstrap
-        interval over deals) and the share the ratings predict; ``held_out`` marks lineups left
-        out of the fit."""
+        """Per lineup played and entrant in it: the observed win share per seat and the share
+        the ratings predict, each with a 95 % bootstrap interval over deals, and their gap
+        (observed - predicted) with its interval — paired: bootstrap draw ``b`` refits on the
+        very deals it observes on, so a gap interval holding 0 says the ratings fit that lineup.
+        ``held_out`` marks lineups left out of the fit (their gap tests a true prediction)."""
         tables = self.observations.tables()
         n_l = len(tables.lineups)
         onehot = np.zeros((len(self.observations.patterns), n_l))
@@ -452,19 +456,38 @@ class Ratings:
             seats = (w[:, None] * onehot).T @ tables.seats
             return won / np.where(seats > 0, seats, np.nan)
 
-        point = shares(tables.weights())
+        def predicted(theta: np.ndarray) -> np.ndarray:
+            out = np.full((n_l, len(self.items)), np.nan)
+            for li, lineup in enumerate(tables.lineups):
+                g = np.exp(theta[list(lineup)] - theta.max())
+                for i in set(lineup):
+                    out[li, i] = np.exp(theta[i] - theta.max()) / g.sum()
+            return out
+
+        point, pred = shares(tables.weights()), predicted(self.theta)
+        draws = min(draws, self.draws.shape[0])
         boots = np.array([shares(bw) for bw in self._boot_weights(draws)]) if draws else None
+        boot_pred = np.array([predicted(t) for t in self.draws[:draws]]) if draws else None
         held = {tuple(sorted(x)) for x in self.excluded}
         rows = []
+
+        def interval(values: np.ndarray | None) -> tuple[float, float]:
+            if values is None:
+                return np.nan, np.nan
+            return float(_nanpercentile(values, 2.5)), float(_nanpercentile(values, 97.5))
+
         for li, lineup in enumerate(tables.lineups):
             names = [self.items[i] for i in lineup]
-            pred = dict(zip(names, self.predict(names), strict=True))
             for i in sorted(set(lineup)):
-                a = self.items[i]
-                lo, hi = ((_nanpercentile(boots[:, li, i], 2.5), _nanpercentile(boots[:, li, i], 97.5))
-                          if boots is not None else (np.nan, np.nan))
-                rows.append({"lineup": " + ".join(names), "strategy": a, "seats": lineup.count(i),
-                             "observed": point[li, i], "low": lo, "high": hi, "predicted": pred[a],
+                obs_b = boots[:, li, i] if boots is not None else None
+                pred_b = boot_pred[:, li, i] if boot_pred is not None else None
+                low, high = interval(obs_b)
+                pred_low, pred_high = interval(pred_b)
+                gap_low, gap_high = interval(None if obs_b is None else obs_b - pred_b)
+                rows.append({"lineup": " + ".join(names), "strategy": self.items[i], "seats": lineup.count(i),
+                             "observed": point[li, i], "low": low, "high": high, "predicted": pred[li, i],
+                             "predicted_low": pred_low, "predicted_high": pred_high,
+                             "gap": point[li, i] - pred[li, i], "gap_low": gap_low, "gap_high": gap_high,
                              "held_out": tuple(sorted(names)) in held})
         return pd.DataFrame(rows)
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,7 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from montecards import __version__, games
+from montecards import games
 from montecards.analysis.matchups import rotation_setups, rotations
 from montecards.analysis.ratings import (
     CLASS_STEP,
@@ -67,6 +68,8 @@ from montecards.engine.spec import GameSpec, InputError
 from montecards.engine.strategies import as_labels
 
 DESIGNS = ("round_robin", "field", "sample", "lineups")
+_VERSION = sys.modules["montecards"].__version__
+"""Recorded in checkpoints (the package above this layer, which is always imported first)."""
 DEFAULT_DEALS = 20_000
 
 
@@ -347,6 +350,16 @@ def tournament(
                                                                        is not None for e in items):
         raise InputError(f"give {spec.skill_param} either as entrants ({spec.skill_param}=0.5) or as "
                          "--param, not both")
+    if baseline is None:
+        levels = {e: _skill_value(spec.skill_param, e) for e in items}
+        if "random" in items:
+            baseline = "random"
+        elif all(v is not None for v in levels.values()):
+            baseline = min(levels, key=lambda e: levels[e])
+        else:
+            baseline = items[0]
+    if baseline not in items:
+        raise InputError(f"baseline {baseline!r} is not an entrant (entrants: {', '.join(items)})")
     if seed is None and checkpoint is not None:
         from montecards.engine.checkpoint import read_manifest
 
@@ -400,7 +413,7 @@ def tournament(
         check_output_folder(checkpoint, "checkpoint")
         top = Checkpoint.open(checkpoint, run_manifest(
             spec.name, seed, players, [list(lineup) for lineup in plan], resolved, max(deals), chunk,
-            version=__version__, kernel=stamp))
+            version=_VERSION, kernel=stamp))
 
     from montecards.engine.runner import progress_bar
 
@@ -414,22 +427,12 @@ def tournament(
             if top is not None:
                 store = _store(checkpoint, f"lineup-{li:04d}-rotation-{r}", run_manifest(
                     spec.name, seed, players, strategy_identities(run.config, run.strategies), run.params,
-                    deals[li], chunk, version=__version__, kernel=stamp))
+                    deals[li], chunk, version=_VERSION, kernel=stamp))
             _, rows = run.play(0, deals[li], keep=True, checkpoint=store, advance=advance)
             finished = rows[:, layout.column("unfinished")] == 0
             places = places_of(rows[finished][:, layout.seat_slice("win")],
                                rows[finished][:, layout.seat_slice("score")], spec.score_lower_wins)
             obs.add([index[s] for s in seats], places, np.flatnonzero(finished))
-    if baseline is None:
-        levels = {e: _skill_value(spec.skill_param, e) for e in items}
-        if "random" in items:
-            baseline = "random"
-        elif all(v is not None for v in levels.values()):
-            baseline = min(levels, key=lambda e: levels[e])
-        else:
-            baseline = items[0]
-    if baseline not in items:
-        raise InputError(f"baseline {baseline!r} is not an entrant (entrants: {', '.join(items)})")
     rated = fit(obs, bootstrap=bootstrap, seed=seed % (2**32), baseline=baseline)
     return TournamentResult(
         game=spec.name, title=spec.title, players=players, design=design, entrants=items, lineups=plan,

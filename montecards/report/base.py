@@ -267,7 +267,7 @@ def deals_for(n: int, n_for: dict[str, int], names: Sequence[str]) -> int:
 
 def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
     """``strong`` in one seat against ``weak`` in every other, every rotation: the table row."""
-    from montecards.analysis import matchups
+    from montecards.analysis.matchups import matchups
 
     res = timed(rep, f"{strong} vs {weak}, {players} players", f"{deals:,} deals × {players} seatings",
                 lambda: matchups(rep.game, [strong, weak], players=players, n=deals, params=params,

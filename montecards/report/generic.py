@@ -3,7 +3,7 @@ game length, scores, the game's metrics by player count, and matchups of all str
 
 from __future__ import annotations
 
-from montecards.analysis import matchups
+from montecards.analysis.matchups import matchups
 from montecards.report.base import Report, pm, rate, seat_section, timed
 
 

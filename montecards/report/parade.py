@@ -3,7 +3,8 @@ and 0), end triggers, game length, strategy matchups (docs/rules/parade.md, Ques
 
 from __future__ import annotations
 
-from montecards.analysis import compare_variants, matchups, seat_advantage
+from montecards.analysis import compare_variants, seat_advantage
+from montecards.analysis.matchups import matchups
 from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 
 
