@@ -156,7 +156,7 @@ class TournamentResult:
         from montecards.analysis.results import _jsonable
 
         rated = self.ratings.to_dict()
-        return _jsonable({
+        return _no_nan(_jsonable({
             "game": self.game,
             "analysis": "tournament",
             "players": self.players,
@@ -177,7 +177,7 @@ class TournamentResult:
             "ahead": self.ratings.ahead().to_dict(orient="records"),
             "verdict": self.verdict(),
             "elapsed_seconds": self.elapsed_seconds,
-        })
+        }))
 
     def text(self) -> str:
         head = (f"{self.title}: {self.design.replace('_', ' ')} tournament at {self.players} players, "
@@ -200,6 +200,17 @@ class TournamentResult:
     def _repr_html_(self) -> str:
         return (f"<p><b>{self.title}</b>: tournament at {self.players} players</p>" + self.table().to_html()
                 + "".join(f"<p>{line}</p>" for line in self.findings()))
+
+
+def _no_nan(value: Any) -> Any:
+    """NaN (an interval without bootstrap draws) as null: the JSON stays standard."""
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_nan(v) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    return value
 
 
 def _skill_value(skill_param: str, label: str) -> float | None:
