@@ -4,10 +4,9 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
-
-from typing import Any
 
 from montecards.errors import InputError
 

@@ -47,10 +47,10 @@ would otherwise bring in pandas before a single game is played."""
 if TYPE_CHECKING:
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
     from montecards.analysis.matchups import MatchupResult, matchups
+    from montecards.analysis.ratings import Ratings
     from montecards.analysis.results import SimulationResult
     from montecards.analysis.runs import Adaptive, backend_session, per_game, setup
     from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
-    from montecards.analysis.ratings import Ratings
     from montecards.analysis.tournament import TournamentResult, tournament
     from montecards.analysis.tune import TuneResult, tune
     from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
