@@ -91,7 +91,7 @@ def test_intervals_cover_the_truth_about_95_percent_of_the_time(players, draws):
     hits = total = 0
     for d in range(draws):
         rng = np.random.default_rng(1000 + d)
-        obs = synthetic(theta, players, 150, rng)
+        obs = synthetic(theta, players, 400, rng)
         r = fit(obs, bootstrap=80, seed=d, baseline="s0")
         low, high = r.intervals()
         inside = (low <= truth) & (truth <= high)
