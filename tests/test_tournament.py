@@ -122,3 +122,12 @@ def test_checkpoint_resumes_with_the_same_result(tmp_path):
     assert np.array_equal(again.ratings.rating, first.ratings.rating)
     with pytest.raises(InputError, match="another run"):
         mc.tournament("parade", ["random", "greedy"], checkpoint=where, **{**args, "n": 400})
+
+
+def test_slow_entrants_get_fewer_deals_and_budgets_cap_the_rest():
+    t = mc.tournament("parade", ["random", "greedy", WEIGHTED], players=2, n=200, n_for={"weighted": 50},
+                      seed=1, bootstrap=5)
+    assert t.deals == [200, 50, 50] and t.games_played == 2 * 300  # the key covers weighted[...]
+    capped = mc.tournament("parade", ["random", "greedy", WEIGHTED], players=2, n=200, budget=300, seed=1,
+                           bootstrap=5)
+    assert capped.deals == [50, 50, 50] and capped.games_played <= 300

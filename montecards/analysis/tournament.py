@@ -389,7 +389,8 @@ def tournament(
     plan = design_lineups(names, players, design, field, repeats, lineups or (), sample, seed)
     if not plan:
         raise InputError(f"the {design} design gives no lineup of {players} players from {', '.join(items)}")
-    deals = [min([n] + [n_for[s] for s in lineup if s in n_for]) for lineup in plan]
+    deals = [min([n] + [k for key, k in n_for.items() for s in lineup if s == key or s.startswith(key + "[")])
+             for lineup in plan]  # a key also covers that built-in with explicit weights
     if budget is not None and design != "sample":
         per = budget // (players * len(plan))
         if per < 1:
