@@ -19,13 +19,14 @@ Plackett–Luce), for games whose later places mean little.
 Fitting. Games are aggregated into *patterns* (the entrants of each place group, in place
 order): a tournament of millions of games has a few hundred. Bradley–Terry is fitted by
 ``choix.ilsr_pairwise_dense`` (Hunter's MM / Maystre's ILSR, on the matrix of wins); Plackett–
-Luce by maximum likelihood over the aggregated choice stages (L-BFGS on the concave
-log-likelihood). ``choix`` fits rankings one by one in Python loops (about 60 s for the
-1.2 million games of a 6-entrant round robin at 4 players, and once more per bootstrap
-draw) and has no weights or repeated entrants, which tied places and ``A + 3 x B`` lineups
-need; the aggregated fit takes milliseconds and equals choix's on distinct-entrant rankings
-(tests). Both add ``prior`` virtual drawn games between every two entrants, so an entrant
-that never won still gets a finite rating (negligible beside thousands of games).
+Luce by maximum likelihood over the aggregated choice stages (Newton's method on the concave
+log-likelihood). ``choix`` fits rankings one by one in Python loops (0.77 s for 15,000
+rankings of 4, so about a minute for the 1.2 million games of a 6-entrant round robin at 4
+players, and once more per bootstrap draw) and has no weights or repeated entrants, which tied
+places and ``A + 3 x B`` lineups need; the aggregated fit takes about a millisecond and equals
+choix's on distinct-entrant rankings (tests). Both add ``prior`` virtual drawn games between
+every two entrants, so an entrant that never won still gets a finite rating (negligible beside
+thousands of games).
 
 Intervals: bootstrap over **deals**. Deal ``i`` of a tournament is the same cards in every
 lineup and rotation (common random numbers), so a deal and all its seatings are one unit:
