@@ -16,14 +16,15 @@ from montecards.engine import specialise  # noqa: F401  (no integer-literal copi
 __version__ = "0.1.0"
 
 __all__ = [
-    "simulate", "trace", "tune", "strategy", "load_strategy", "UserStrategy", "StrategyError", "InputError",
-    "get_game", "game_names", "__version__",
+    "simulate", "trace", "tune", "tournament", "strategy", "load_strategy", "UserStrategy", "StrategyError",
+    "InputError", "get_game", "game_names", "__version__",
 ]
 
 _LAZY = {
     "simulate": ("montecards.api", "simulate"),
     "trace": ("montecards.api", "trace"),
     "tune": ("montecards.analysis.tune", "tune"),
+    "tournament": ("montecards.analysis.tournament", "tournament"),
     "InputError": ("montecards.engine.spec", "InputError"),
     "strategy": ("montecards.engine.strategies", "strategy"),
     "load_strategy": ("montecards.engine.strategies", "load"),
@@ -36,6 +37,7 @@ _LAZY = {
 for pandas and the analysis layer (about 65 MB each)."""
 
 if TYPE_CHECKING:
+    from montecards.analysis.tournament import tournament
     from montecards.analysis.tune import tune
     from montecards.api import simulate, trace
     from montecards.engine.spec import InputError

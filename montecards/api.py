@@ -17,9 +17,11 @@ from montecards.analysis.runs import (  # noqa: F401  (public)
     backend_session,
     check_n,
     check_seed,
+    kernel_stamp,
     new_seed,
     prepare,
     seat_entries,
+    strategy_identities,
 )
 from montecards.engine.spec import InputError
 from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)

@@ -1,4 +1,5 @@
-"""Analysis commands of ``montecards``: ``seats``, ``compare``, ``sweep`` and ``report``.
+"""Analysis commands of ``montecards``: ``seats``, ``compare``, ``sweep``, ``tournament``,
+``tune`` and ``report``.
 
 They only parse arguments, call :mod:`montecards.analysis` / :mod:`montecards.report` and
 print (a readable table, or exactly one JSON object with ``--json``). Bad input raises
@@ -14,7 +15,12 @@ from pathlib import Path
 
 import click
 
-from montecards.cli_common import parse_params, parse_strategy_params, strategy_params_option
+from montecards.cli_common import (
+    parse_params,
+    parse_strategy_params,
+    split_names,
+    strategy_params_option,
+)
 from montecards.errors import InputError
 
 
@@ -431,7 +437,73 @@ def tune_command(game, strategy, players, opponents, method, candidates, budget,
     _emit(res, as_json, res.text(), plot_path)
 
 
-COMMANDS = (seats_command, compare_command, sweep_command, report_command, tune_command)
+def _deals_for(items: tuple[str, ...]) -> dict[str, int]:
+    slow: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().lstrip("-").isdigit():
+            raise InputError(f"--n-for takes STRATEGY=N, got {item!r}")
+        slow[name.strip()] = int(value)
+    return slow
+
+
+@click.command("tournament")
+@click.argument("game")
+@click.option("-s", "--strategy", "entrants", multiple=True,
+              help="An entrant (repeat, 2 or more): a built-in, weighted[...], file.py:name, a search "
+              "player, or a skill level such as theta=0.5 (Anomia).")
+@strategy_params_option("entrant", "-s order")
+@click.option("-p", "--players", type=int, default=None, help="Players at every table.")
+@click.option("--design", type=click.Choice(["round_robin", "field", "sample", "lineups"]), default=None,
+              help="round_robin (default), field (each entrant against --opponent), sample (random "
+              "lineups within --budget), lineups (the --lineup given).")
+@click.option("--opponent", "opponents", multiple=True,
+              help="The field: once for every other seat, or once per other seat (implies --design field).")
+@click.option("--lineup", "lineups", multiple=True, metavar="A,B,...",
+              help="A lineup, one entrant per seat (repeat; implies --design lineups).")
+@click.option("--repeats", is_flag=True, help="Round robin and sample: an entrant may take several seats.")
+@click.option("--budget", type=int, default=None, help="At most this many games in all.")
+@click.option("-n", "n", type=int, default=20_000, show_default=True,
+              help="Deals per lineup (each in every rotation).")
+@click.option("--n-for", "n_for", multiple=True, metavar="STRATEGY=N",
+              help="Fewer deals for lineups with a slow entrant, e.g. ismcts=500.")
+@click.option("--model", type=click.Choice(["finish", "winner"]), default="finish", show_default=True,
+              help="finish: Plackett-Luce on finishing orders; winner: who won only.")
+@click.option("--bootstrap", type=int, default=200, show_default=True, help="Bootstrap draws over deals.")
+@click.option("--baseline", default=None, help="The entrant rated 0 (default: random, if it plays).")
+@click.option("--checkpoint", default=None, type=click.Path(file_okay=False), metavar="DIR",
+              help="Record every finished chunk here; the same command again resumes.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: on a terminal).")
+@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Rule or model parameter for every game (repeatable; lists comma-separated).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
+              help="Also write the ratings figure to this PNG file.")
+@_backend_options
+def tournament_command(game, entrants, strategy_params, players, design, opponents, lineups, repeats, budget,
+                       n, n_for, model, bootstrap, baseline, checkpoint, progress, seed, jobs, as_json,
+                       params, plot_path) -> None:
+    """Play entrants in every lineup and seat rotation on common deals and rate them on one Elo
+    scale (Bradley-Terry at 2 players, Plackett-Luce at more), with skill depth and cycles."""
+    from montecards.analysis.tournament import tournament
+
+    if design is None:
+        design = "field" if opponents else "lineups" if lineups else "round_robin"
+    res = tournament(
+        game, list(entrants), players=players, design=design, n=n, opponents=list(opponents) or None,
+        lineups=[split_names(x) for x in lineups] or None, repeats=repeats, budget=budget,
+        n_for=_deals_for(n_for), params=_params(params), seed=seed, jobs=jobs,
+        strategy_params=parse_strategy_params(strategy_params), model=model, bootstrap=bootstrap,
+        baseline=baseline, checkpoint=checkpoint, progress=progress,
+    )
+    _emit(res, as_json, res.text(), plot_path)
+
+
+COMMANDS = (seats_command, compare_command, sweep_command, tournament_command, report_command,
+            tune_command)
 
 
 def register(group: click.Group) -> None:

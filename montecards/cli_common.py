@@ -49,3 +49,17 @@ def parse_strategy_params(texts: tuple[str, ...]) -> Any:
     if len(texts) == 1:
         return parse_weights(texts[0]) or None
     return [parse_weights(text) for text in texts]
+
+
+def split_names(text: str) -> list[str]:
+    """``"greedy,weighted[1,0.5],random"`` -> the three names (commas inside brackets stay)."""
+    out, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    out.append(current.strip())
+    return [name for name in out if name]

@@ -356,3 +356,12 @@ def test_tuning_on_the_cluster_gives_the_local_result(client):
     assert remote.best == local.best
     assert remote.history.equals(local.history)
     assert remote.holdout == local.holdout
+
+
+def test_a_tournament_on_the_cluster_is_the_local_one(client):
+    args = dict(players=3, n=150, seed=12, bootstrap=20)
+    local = mc.tournament("parade", ["random", "greedy"], **args)
+    remote = mc.tournament("parade", ["random", "greedy"], client=client, **args)
+    assert remote.games_played == local.games_played == 2 * 3 * 150
+    assert np.array_equal(remote.ratings.rating, local.ratings.rating)
+    assert np.array_equal(remote.ratings.draws, local.ratings.draws)

@@ -6,6 +6,8 @@
 * :func:`compare_variants` — rule variants on common random numbers (paired differences);
 * :func:`sweep` — one parameter over a list of values, on common random numbers;
 * :func:`tune` — a strategy's weights tuned by simulation (CMA-ES or racing), held-out checked;
+* :func:`tournament` — entrants in many lineups and rotations, rated on one Elo scale
+  (Bradley–Terry / Plackett–Luce, bootstrap intervals, skill depth, cycles);
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
@@ -35,6 +37,9 @@ _MODULE_OF = {
     "sweep": "variants",
     "TuneResult": "tune",
     "tune": "tune",
+    "Ratings": "ratings",
+    "TournamentResult": "tournament",
+    "tournament": "tournament",
 }
 """Loaded on first use: ``montecards simulate`` needs only ``results``, and the comparisons
 would otherwise bring in pandas before a single game is played."""
@@ -42,9 +47,11 @@ would otherwise bring in pandas before a single game is played."""
 if TYPE_CHECKING:
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
     from montecards.analysis.matchups import MatchupResult, matchups
+    from montecards.analysis.ratings import Ratings
     from montecards.analysis.results import SimulationResult
     from montecards.analysis.runs import Adaptive, backend_session, per_game, setup
     from montecards.analysis.seats import SeatAdvantage, seat_advantage, simulate_adaptive
+    from montecards.analysis.tournament import TournamentResult, tournament
     from montecards.analysis.tune import TuneResult, tune
     from montecards.analysis.variants import SweepResult, VariantComparison, compare_variants, sweep
 
@@ -63,7 +70,9 @@ __all__ = [
     "MatchupResult",
     "SeatAdvantage",
     "SimulationResult",
+    "Ratings",
     "SweepResult",
+    "TournamentResult",
     "TuneResult",
     "VariantComparison",
     "compare_variants",
@@ -76,6 +85,7 @@ __all__ = [
     "share_interval",
     "simulate_adaptive",
     "sweep",
+    "tournament",
     "tune",
     "wilson",
 ]

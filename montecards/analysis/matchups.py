@@ -158,21 +158,9 @@ class MatchupResult:
 
     def cycles(self) -> list[list[str]]:
         """Cycles of the significant "beats" relation (A beats B beats ... beats A)."""
-        beats = self.beats()
-        found: list[list[str]] = []
-        seen: set[tuple[str, ...]] = set()
-        for size in range(2, len(self.strategies) + 1):
-            for combo in itertools.permutations(self.strategies, size):
-                if combo[0] != min(combo):
-                    continue
-                if all(combo[(i + 1) % size] in beats[combo[i]] for i in range(size)):
-                    key = tuple(combo)
-                    if key not in seen:
-                        seen.add(key)
-                        found.append(list(combo))
-            if len(found) >= 10:
-                break
-        return found
+        from montecards.analysis.ratings import find_cycles
+
+        return find_cycles(self.strategies, self.beats())
 
     @property
     def transitive(self) -> bool:
@@ -281,6 +269,27 @@ class MatchupResult:
         return head + self.matrix().to_html(float_format=lambda x: f"{x:.4f}") + self.ranking().to_html()
 
 
+def rotations(lineup: Sequence[Any]) -> list[list[Any]]:
+    """Every cyclic seat rotation of ``lineup``: in rotation ``r`` seat ``k`` plays
+    ``lineup[(k - r) % P]``, so ``lineup[0]`` sits in seat ``r`` (A among B's: A in seat r)."""
+    p = len(lineup)
+    return [[lineup[(k - r) % p] for k in range(p)] for r in range(p)]
+
+
+def rotation_setups(game: str, lineup: Sequence[Any], params: dict[str, Any] | None, seed: int,
+                    jobs: int | None, seat_params: Mapping[str, Sequence[Any]] | None = None) -> list[Any]:
+    """One :class:`~montecards.analysis.runs.Setup` per rotation of ``lineup``, all on ``seed``
+    (deal ``i`` is the same cards in every rotation: common random numbers). ``seat_params``:
+    per-seat parameters given per lineup position (``{"theta": [...]}``), rotated with it."""
+    runs = []
+    for r, seats in enumerate(rotations(lineup)):
+        run_params = dict(params or {})
+        for name, values in (seat_params or {}).items():
+            run_params[name] = rotations(list(values))[r]
+        runs.append(setup(game, len(lineup), seats, run_params, seed, jobs))
+    return runs
+
+
 def share_interval_paired(values: np.ndarray) -> tuple[float, float, float]:
     """A share averaged over rotations per deal, with its 95 % interval: normal over deals
     (exact under the pairing), or — when fewer than 5 deals fall on either side (a share near 0
@@ -344,11 +353,7 @@ def matchups(
         pairs = list(itertools.permutations(names, 2))
     plans = []
     for a, b in pairs:
-        runs = []
-        for r in range(players):
-            lineup = [b] * players
-            lineup[r] = a
-            runs.append((r, setup(game, players, lineup, params, seed, jobs)))
+        runs = list(enumerate(rotation_setups(game, [a] + [b] * (players - 1), params, seed, jobs)))
         deals = min([n] + [n_for[s] for s in (a, b) if s in n_for])
         plans.append((Matchup(a, b, players), runs, check_count("n_for", deals)))
 

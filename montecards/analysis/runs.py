@@ -105,9 +105,17 @@ class Setup:
             warm_up(self.spec, self.config)
         self._warm = True
 
-    def play(self, start: int, count: int, keep: bool = False) -> tuple[Summary, np.ndarray | None]:
-        """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows."""
-        return play_chunks(plan_chunks(count, self.chunk_size, start), self._chunks, self.layout, keep)
+    def play(self, start: int, count: int, keep: bool = False, checkpoint: Any = None,
+             advance: Callable[[int], None] | None = None) -> tuple[Summary, np.ndarray | None]:
+        """Games ``start .. start + count - 1``: their merged summary and, if ``keep``, rows.
+
+        ``checkpoint`` (a ``run.checkpoint.Checkpoint`` of this run, ``start`` 0): chunks it
+        recorded are read back instead of played, and every chunk played is recorded.
+        ``advance(games)``: called after every chunk (a progress bar)."""
+        if checkpoint is not None and start != 0:
+            raise ValueError("a checkpointed run plays from game 0")
+        return play_chunks(plan_chunks(count, self.chunk_size, start), self._chunks, self.layout, keep,
+                           advance=advance, checkpoint=checkpoint)
 
     def run(
         self,

@@ -149,6 +149,13 @@ class GameSpec:
     line. :meth:`resolve_params` calls it after every ``Param.check``, so runs, traces,
     scripted games and ``montecards.testing`` (which finds the player counts a parameter set
     fits through ``resolve_params``) all refuse the same parameters."""
+    score_lower_wins: bool = False
+    """The score's direction: True when the lowest score wins (Parade, Wig Out!). Ratings order
+    the seats that did not win by it (``analysis/ratings.py``)."""
+    skill_param: str = ""
+    """A per-seat parameter that is a Bradley–Terry skill in natural-log units (Anomia's
+    ``theta``), or "": a tournament may take its values as entrants (``theta=0.5``), and the
+    skill depth converts a gap in it to face-off rating points."""
     quick_strategies: tuple[str, ...] = ()
     """The labels ``montecards.testing``'s replay checks mix, for a game whose built-ins
     include one that is slow at its defaults (a search at hundreds of iterations a decision):

@@ -14,6 +14,7 @@ from montecards.plots.figures import (
     save,
     score_distribution,
     sweep_curve,
+    tournament_figure,
     variant_differences,
     win_share_by_seat,
 )
@@ -53,6 +54,18 @@ class MatchupPlots:
     __call__ = heatmap
 
 
+class TournamentPlots:
+    """``tournament_result.plot``: ratings with intervals, observed vs predicted shares."""
+
+    def __init__(self, result):
+        self._r = result
+
+    def ratings(self):
+        return tournament_figure(self._r)
+
+    __call__ = ratings
+
+
 class VariantPlots:
     def __init__(self, result):
         self._r = result
@@ -79,6 +92,7 @@ __all__ = [
     "ResultPlots",
     "SeatPlots",
     "SweepPlots",
+    "TournamentPlots",
     "VariantPlots",
     "game_length",
     "matchup_heatmap",
@@ -87,6 +101,7 @@ __all__ = [
     "save",
     "score_distribution",
     "sweep_curve",
+    "tournament_figure",
     "variant_differences",
     "win_share_by_seat",
 ]

@@ -436,3 +436,39 @@ def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
     ax.legend(loc="best")
     ax.set_title(f"{title}: strength ladder, {players} players, every seating")
     return fig
+
+
+def tournament_figure(result: Any):
+    """Left: every entrant's rating with its 95 % bootstrap interval, best on top, and the
+    class steps from the baseline. Right: for every pair that met, the observed share of
+    meetings the row entrant finished ahead (with its interval) against the share the ratings
+    predict; points off the diagonal are what one scale cannot describe (cycles, styles)."""
+    table = result.ratings.table().iloc[::-1]
+    ahead = result.ratings.ahead()
+    fig, (left, right) = new_figure(1, 2, width=11.0, height=1.8 + 0.45 * max(len(table), 4))
+    y = np.arange(len(table))
+    left.errorbar(table["rating"], y, xerr=[table["rating"] - table["rating_low"],
+                                            table["rating_high"] - table["rating"]],
+                  fmt="o", color=colour(0), capsize=3)
+    left.set_yticks(y, list(table["strategy"]))
+    step = result.ratings.depth()["class_step_points"]
+    top = float(table["rating_high"].max())
+    for k in range(1, int(top // step) + 1):
+        left.axvline(k * step, color=FAIR, lw=0.8, ls=":")
+    left.axvline(0.0, color=FAIR, lw=1.0)
+    left.set_xlabel(f"rating (Elo scale, {result.ratings.baseline} = 0; dotted: class steps of {step:.0f})")
+    d = result.depth()
+    left.set_title(f"{result.title}, {result.players} players: depth {d['points']:.0f} "
+                   f"[{d['points_low']:.0f}, {d['points_high']:.0f}] points, {d['steps']:.2f} steps",
+                   fontsize=10)
+    if len(ahead):
+        right.errorbar(ahead["predicted"], ahead["observed"],
+                       yerr=[ahead["observed"] - ahead["low"], ahead["high"] - ahead["observed"]],
+                       fmt="o", color=colour(1), ms=4, capsize=2, alpha=0.8)
+    right.plot([0, 1], [0, 1], color=FAIR, lw=1.0)
+    right.set_xlim(0, 1)
+    right.set_ylim(0, 1)
+    right.set_xlabel("predicted share finishing ahead (ratings)")
+    right.set_ylabel("observed share (95 % bootstrap interval)")
+    right.set_title("every pair that met: observed vs predicted", fontsize=10)
+    return fig

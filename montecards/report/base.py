@@ -275,6 +275,50 @@ def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: in
     return res.table().set_index(["strategy", "opponent"]).loc[(strong, weak)]
 
 
+def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, params=None,
+                  ladder: Sequence[str] = ()) -> Any:
+    """The rungs on one Elo scale: a round-robin tournament (every lineup, every rotation, the
+    same deals; ``analysis/tournament.py``), the ratings table with 95 % bootstrap intervals, the
+    skill depth from the weakest rung, the order it gives and what a one-against-the-rest share
+    does not say. Returns the tournament."""
+    from montecards.analysis.tournament import tournament
+
+    res = timed(rep, f"ratings: round robin of {', '.join(entrants)}, {players} players",
+                f"{n:,} deals per lineup × {players} rotations",
+                lambda: tournament(rep.game, list(entrants), players=players, n=n, params=params,
+                                   seed=rep.seed, jobs=rep.jobs, baseline=entrants[0], progress=False))
+    model = "Bradley–Terry" if players == 2 else "Plackett–Luce on finishing orders"
+    rep.text(f"**Ratings.** The same players on one Elo scale (`montecards tournament`, docs/ratings.md): "
+             f"a round robin of {len(res.lineups)} lineup(s) at {players} players, every seat rotation on "
+             f"the same {n:,} deals, {model}; ratings relative to `{entrants[0]}`, 95 % bootstrap "
+             "intervals over deals. A gap of 191 points (one class step) means finishing ahead 75 % of "
+             "the time.")
+    table = res.table()[["strategy", "rating", "rating_low", "rating_high", "nash_weight"]]
+    rep.table(table, digits=1)
+    d = res.depth()
+    rep.finding(f"Skill depth at {players} players: `{d['to']}` is {d['points']:.0f} "
+                f"[{d['points_low']:.0f}, {d['points_high']:.0f}] rating points above `{d['from']}`, "
+                f"{d['steps']:.2f} class steps.")
+    rep.headline(f"Skill depth ({players} players): {d['points']:.0f} [{d['points_low']:.0f}, "
+                 f"{d['points_high']:.0f}] rating points from `{d['from']}` to `{d['to']}` "
+                 f"({d['steps']:.2f} class steps of 75 %).")
+    rep.finding(res.verdict())
+    order = list(res.ratings.table()["strategy"])
+    climb = [s for s in ladder if s in order]
+    if players > 2 and order[::-1] != climb:
+        rep.finding(f"The ratings order ({' > '.join(order)}) differs from the ladder's: a rung's share "
+                    f"above is one seat among {players - 1} copies of the rung below — how a player does in "
+                    "that company, not which of two players is stronger. The ratings fit every lineup of "
+                    "the round robin at once; the ladder's shares stand as what they measure.")
+    elif players > 2:
+        rep.finding(f"The ladder's one-seat shares (one player among {players - 1} copies of another) say "
+                    "how a player does in that company; the ratings agree with their order here.")
+    rep.end_list()
+    rep.figure(res.plot(), "ratings", "Left: ratings with 95 % bootstrap intervals (dotted: class steps). "
+               "Right: every pair's observed share of finishing ahead against the ratings' prediction.")
+    return res
+
+
 def skill_section(
     rep: Report, players: int, ladder: Sequence[str], n: int, n_for: dict[str, int] | None = None,
     hidden: tuple[str, str] | None = None, seat_players: Sequence[int] | None = None,
@@ -331,6 +375,9 @@ def skill_section(
     rep.figure(ladder_figure(rep.spec.title, players, rungs, gap), "skill_ladder",
                "Each rung's win share in one seat against the rung below (last bar: the strongest "
                "against the weakest), 95 % intervals; dashed: fair share.")
+    rated = [s for s in ladder if s not in n_for and not any(s.startswith(k + "[") for k in n_for)]
+    if len(rated) >= 2:
+        ratings_block(rep, players, rated, n, params, ladder)
     counts = list(seat_players or [players])
     strong = seat_strategy or top  # the strongest player affordable in every seat
     n_seats = n_seats or deals(strong)

@@ -583,6 +583,7 @@ SPEC = GameSpec(
     metrics=METRICS,
     seat_outputs=("won",),
     score_name="cards won",
+    skill_param="theta",
     turns_name="draws",
     play_block=kernel.play_block,
     pack_params=pack_params,

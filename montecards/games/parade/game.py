@@ -238,6 +238,7 @@ SPEC = GameSpec(
     metrics=("six_colours",),
     seat_outputs=("collected",),
     score_name="score (lower wins)",
+    score_lower_wins=True,
     turns_name="turns",
     play_block=kernel.play_block,
     pack_params=pack_params,

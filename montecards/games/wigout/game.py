@@ -402,6 +402,7 @@ SPEC = GameSpec(
     weighted=WEIGHTS,
     seat_outputs=("rounds_won",),
     score_name="points (lower wins)",
+    score_lower_wins=True,
     turns_name="actions",
     play_block=kernel.play_block,
     pack_params=pack_params,
