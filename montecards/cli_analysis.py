@@ -422,8 +422,8 @@ def tune_command(game, strategy, players, opponents, method, candidates, budget,
                  bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path) -> None:
     """Tune a strategy's weights by simulation against opponents, on common random numbers over
     every seat rotation, and re-measure the winner on held-out deals."""
-    from montecards.analysis.tune import tune  # (the package's 'tune' may be the module)
-    from montecards.analysis.tune import DEFAULT_BUDGET, DEFAULT_DEALS, DEFAULT_HOLDOUT
+    # (from its module: the package's 'tune' may be the module itself)
+    from montecards.analysis.tune import DEFAULT_BUDGET, DEFAULT_DEALS, DEFAULT_HOLDOUT, tune
 
     res = tune(
         game, strategy=strategy, players=players, opponents=list(opponents) or None,

@@ -142,13 +142,13 @@ def test_missing_file_module_and_name(tmp_path):
     with pytest.raises(StrategyError, match=r"strategy .*notfn\.py:choose is not a function \(it is a int\)"):
         mc.load_strategy(not_a_function)
     two_args = write(tmp_path, "twoargs", "def choose(obs, legal):\n    return 0\n") + ":choose"
-    with pytest.raises(StrategyError, match=r"strategy .*twoargs\.py:choose has the wrong signature \(obs, l"):
+    with pytest.raises(StrategyError, match=r"strategy .*twoargs\.py:choose has the wrong signature"):
         mc.load_strategy(two_args)
 
     def short(obs, legal):
         return 0
 
-    with pytest.raises(StrategyError, match=r"strategy short \(in .*test_user_strategies\.py\) has the wrong"):
+    with pytest.raises(StrategyError, match=r"strategy short \(in .*test_user_strategies\.py\) has the"):
         mc.simulate("parade", n=10, strategies=[short, "greedy"])
     with pytest.raises(InputError, match="unknown strategy 'gredy'"):
         mc.simulate("parade", n=10, strategies=["gredy"])

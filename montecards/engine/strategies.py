@@ -648,25 +648,27 @@ _KNOWN: dict[str, UserStrategy] = {}
 indexes, lineups), and a label given back resolves to the very strategy it names."""
 
 
-def register(found: UserStrategy) -> str:
+def register(found: UserStrategy, batch: dict[str, UserStrategy] | None = None) -> str:
     """``found``'s label, under which :func:`known` finds it again (every label an output
-    shows is valid input). Another function that already holds the label (one of the same
-    name, or a closure of the same source) gets the label numbered, ``choose#2``, so a label
-    never names two strategies. A strategy of a file or module is not kept: its label loads it
-    by reference (in any process, and a changed file is noticed)."""
+    shows is valid input). Within one ``batch`` (the strategies of one call), another function
+    that already holds the label (one of the same name, or a closure of the same source) gets
+    the label numbered, ``choose#2``, so a label never names two strategies of a run; across
+    calls the latest function of a label takes it over (a notebook cell run again keeps its
+    name). A strategy of a file or module is not kept: its label loads it by reference (in any
+    process, and a changed file is noticed)."""
     base = label = found.label
     if found.origin != "object":
-        return label  # loaded again by reference (a changed file is then noticed)
+        return label
+    batch = {} if batch is None else batch
     number = 1
-    while True:
-        other = _KNOWN.get(label)
-        if other is None or (other.function is found.function and other.params == found.params):
-            break
+    while label in batch and not (batch[label].function is found.function
+                                  and batch[label].params == found.params):
         number += 1
         label = f"{base}#{number}"
     if label != base:
         found = replace(found, alias=label)
-    _KNOWN.setdefault(label, found)
+    batch[label] = found
+    _KNOWN[label] = found
     return label
 
 
@@ -682,8 +684,9 @@ def as_labels(strategies: Any) -> Any:
         return strategies
     if callable(strategies):
         return register(from_function(strategies))
+    batch: dict[str, UserStrategy] = {}
     return [s if isinstance(s, str) or s is None else str(s) if isinstance(s, WeightedSeat)
-            else register(from_function(s)) for s in strategies]
+            else register(from_function(s), batch) for s in strategies]
 
 
 def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
@@ -694,7 +697,8 @@ def seats_of(entries: Sequence[Any]) -> list[UserStrategy | None]:
 def labels_of(entries: Sequence[Any]) -> list[str]:
     """Per seat, the name outputs show: a built-in's name, a user strategy's label (registered:
     given back as a strategy, it names the very same one)."""
-    return [register(e) if isinstance(e, UserStrategy) else str(e) for e in entries]
+    batch: dict[str, UserStrategy] = {}
+    return [register(e, batch) if isinstance(e, UserStrategy) else str(e) for e in entries]
 
 
 def user_arg(entries: Sequence[Any], n_games: int) -> tuple | None:
