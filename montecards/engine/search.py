@@ -31,6 +31,13 @@ test of a local None so: a kernel keys the search (``set_key``) in a function th
 as an argument (Parade's and Joker Marbles' ``hot`` ``seed_game(..., search)``, Gift of
 Tulips' ``play_one``).
 
+**Shared operations** (inlined into the games' code): ``new_tree`` (a decision's root),
+``reset_node`` (a new node's statistics), ``ucb`` (a tried child's value at selection, counting
+its availability), ``back_up`` (the iteration's shares along its path), ``more_visited`` (the
+move a decision plays), and the run-time parameters every search begins with
+(``search_parameters``, ``seat_search``). Each game keeps its own determinization, move keys
+(how a node finds its children), play-out and evaluation, and its own ``iterate``.
+
 **Borrowed.** A kernel runs on ``engine.borrow.borrow_all(space)`` (views without reference
 counting; None stays None) and calls ``keep_alive`` on the space after its loop.
 """
