@@ -31,16 +31,26 @@ compiled out of them. numba does not prune a test of a local None so: a kernel k
 (``set_key``) in a function that takes it as an argument (Parade's and Joker Marbles' ``hot``
 ``seed_game(..., search)``, Gift of Tulips' ``seed_game``).
 
+**Shared operations** (inlined into the games' code): ``new_tree`` (a decision's root),
+``reset_node`` (a new node's statistics), ``ucb`` (a tried child's value at selection, counting
+its availability), ``back_up`` (the iteration's shares along its path), ``more_visited`` (the
+move a decision plays), and the run-time parameters every search begins with
+(``search_parameters``, ``seat_search``). Each game keeps its own determinization, move keys
+(how a node finds its children), play-out and evaluation, and its own ``iterate``.
+
 **Borrowed.** A kernel runs on ``engine.borrow.borrow_all(space)`` (views without reference
 counting; None stays None) and calls ``keep_alive`` on the space after its loop.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.weights import Weights, weight_index
 from montecards.rng import seed_stream
 
 SEARCH_STREAM = 1 << 32
@@ -94,3 +104,98 @@ def seed_search(space, rng, substream):
     key = space[S_KEY]
     seed_stream(rng, key[0], key[1], np.uint64(SEARCH_STREAM + substream))
 
+
+# --------------------------------------------------------------------------- the tree's statistics
+# The operations every game's ``iterate`` and decision share; each game keeps its own
+# determinization, move keys (how a node finds its children), play-out and evaluation.
+
+
+@hot_inline
+def new_tree(space):
+    """Start a decision's tree: the root's visits zeroed; returns the node count, 1."""
+    space[S_STATS][0, VISITS] = 0.0
+    return 1
+
+
+@hot_inline
+def reset_node(space, node, mover):
+    """The statistics of a new node (availability 1: it is legal at the visit that makes it)
+    and the seat whose move leads to it. The game links it to its parent."""
+    stats = space[S_STATS]
+    stats[node, VISITS] = 0.0
+    stats[node, AVAIL] = 1.0
+    stats[node, REWARD] = 0.0
+    stats[node, MEAN] = 0.0
+    stats[node, SPREAD] = 0.0
+    space[S_MOVER][node] = mover
+
+
+@hot_inline
+def ucb(space, child, exploration):
+    """UCB value ``mean + c * sqrt(ln(availability) / visits)`` of a tried ``child`` that is
+    legal at this visit of its parent, whose availability it counts first."""
+    stats = space[S_STATS]
+    avail = stats[child, AVAIL] + 1.0
+    stats[child, AVAIL] = avail
+    a = np.int64(avail)
+    root_log = space[S_SQRT_LOG][a] if a < LOG_TABLE else math.sqrt(math.log(avail))
+    return stats[child, MEAN] + exploration * root_log * stats[child, SPREAD]
+
+
+@hot_inline
+def back_up(space, path, depth, shares, unit):
+    """Count a visit of the root and of the nodes ``path[:depth]``, each rewarded with the
+    share of the seat that moved into it: ``shares[seat] / unit``."""
+    stats = space[S_STATS]
+    movers = space[S_MOVER]
+    stats[0, VISITS] += 1.0
+    for d in range(depth):
+        node = path[d]
+        visits = stats[node, VISITS] + 1.0
+        reward = stats[node, REWARD] + shares[movers[node]] / unit
+        stats[node, VISITS] = visits
+        stats[node, REWARD] = reward
+        stats[node, MEAN] = reward / visits
+        stats[node, SPREAD] = 1.0 / math.sqrt(visits)
+
+
+@hot_inline
+def more_visited(space, child, best):
+    """Is node ``child`` visited more than node ``best`` (ties: the higher mean)? ``best`` 0:
+    none yet. A decision plays the root child visited most."""
+    if best == 0:
+        return True
+    stats = space[S_STATS]
+    visits = stats[child, VISITS]
+    most = stats[best, VISITS]
+    return visits > most or (visits == most and stats[child, MEAN] > stats[best, MEAN])
+
+
+# --------------------------------------------------------------------------- the parameters
+# A seat's run-time parameters (``engine/weights.py``: per seat, e.g. ``ismcts[1000,0.7,0]``)
+# begin with these three in every game; a game may add its own after them.
+W_ITERATIONS = 0
+W_EXPLORATION = 1
+W_PLAYOUT = 2
+FEATURES = ("iterations", "exploration", "playout")
+
+PLAYOUT_RANDOM = 0
+PLAYOUT_GREEDY = 1
+
+
+def search_parameters(default, bounds, doc=None, extra=(), validate=None) -> Weights:
+    """``ismcts``'s and ``omniscient``'s ``Weights``: ``FEATURES``, then the game's ``extra``
+    features (``default`` and ``bounds`` give one entry per feature)."""
+    if doc is None:
+        doc = "iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)"
+    return Weights(features=FEATURES + tuple(extra), default=default, bounds=bounds, doc=doc,
+                   validate=validate)
+
+
+@hot_inline
+def seat_search(params, seat):
+    """The seat's ``(iterations, exploration, playout)``: at least one iteration, the policy a
+    whole number."""
+    iterations = max(np.int64(1), np.int64(params[weight_index(params, seat, W_ITERATIONS)]))
+    return (iterations, params[weight_index(params, seat, W_EXPLORATION)],
+            np.int64(params[weight_index(params, seat, W_PLAYOUT)]))

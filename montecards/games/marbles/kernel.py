@@ -49,11 +49,6 @@ from montecards.games.marbles.rules import (
     MAX_CARDS,
     MV_C1,
     MV_C2,
-    MV_E1,
-    MV_E2,
-    MV_KIND,
-    MV_M1,
-    MV_M2,
     MW,
     O_POS,
     S_BUMPS,
@@ -114,6 +109,12 @@ from montecards.games.marbles.view import (
     legal_moves,
     listed_moves,
     log_decision,
+    move_card,
+    move_end,
+    move_end2,
+    move_kind,
+    move_marble,
+    move_marble2,
     observe,
     observe_again,
 )
@@ -234,47 +235,6 @@ def scripted_reshuffle(g, orders, offsets, used):
 
 
 @hot
-def scripted_choice(g, seat, owner, total, script, turn):
-    """``(err, slot, move)`` of the scripted decision of ``turn`` (move -1: a discard)."""
-    if turn >= script.shape[0]:
-        return ERR_NO_DECISION, -1, -1
-    slot = -1
-    for k in range(hand_size(g, seat)):
-        if hand_card(g, seat, k) == script[turn, D_CARD]:
-            slot = k
-    if slot < 0:
-        return ERR_CARD_NOT_IN_HAND, -1, -1
-    kind = script[turn, D_TYPE]
-    if kind == DISCARD:
-        if total > 0:
-            return ERR_MUST_PLAY, -1, -1
-        return ERR_NONE, slot, -1
-    if kind != PLAY:
-        return ERR_BAD_DECISION, -1, -1
-    if script[turn, D_OWNER] != owner:
-        return ERR_ILLEGAL_MOVE, -1, -1
-    grp = group_of(g, slot)
-    for i in range(group_start(g, grp), group_end(g, grp)):
-        m1 = g[move_at(i, MV_M1)]
-        m2 = g[move_at(i, MV_M2)]
-        if (
-            g[move_at(i, MV_KIND)] == script[turn, D_KIND]
-            and m1 == script[turn, D_M1]
-            and position(g, owner, m1) == script[turn, D_S1]
-            and g[move_at(i, MV_E1)] == script[turn, D_E1]
-            and g[move_at(i, MV_C1)] == script[turn, D_C1]
-            and m2 == script[turn, D_M2]
-        ):
-            if m2 < 0 or (
-                position(g, owner, m2) == script[turn, D_S2]
-                and g[move_at(i, MV_E2)] == script[turn, D_E2]
-                and g[move_at(i, MV_C2)] == script[turn, D_C2]
-            ):
-                return ERR_NONE, slot, i
-    return ERR_ILLEGAL_MOVE, -1, -1
-
-
-@hot
 def chosen_move(g, seat, total, k):
     """``(slot, move)`` of the generated list (``O_MOVES``) for index ``k`` into the legal
     moves: ``view.listed_moves`` lists each hand slot's group of moves in slot order, so
@@ -291,6 +251,67 @@ def chosen_move(g, seat, total, k):
     return -1, -1
 
 
+@hot
+def turn_moves(g, seat, total, legal):
+    """``view.legal_moves`` of the turn (``legal[:n]``; returns ``n``) from the moves it
+    generated: its plays, or when ``total`` is 0 its discards."""
+    if total > 0:  # the turn generated the moves as legal_moves does (no scores: the weight -1)
+        return listed_moves(g, seat, legal)
+    return legal_moves(g, seat, DECISION_DISCARD, legal)
+
+
+@hot
+def scripted_move(g, seat, owner, total, script, turn):
+    """``(slot, move)`` of the scripted decision of ``turn`` (move -1: a discard), the one of
+    the turn's legal moves (``turn_moves``) that it names, or ``(-ERR_*, -1)``. ``script``:
+    the decision rows and a buffer for the legal moves."""
+    rows, legal = script
+    if turn >= rows.shape[0]:
+        return -ERR_NO_DECISION, -1
+    row = rows[turn]
+    card = row[D_CARD]
+    held = False
+    for k in range(hand_size(g, seat)):
+        held |= hand_card(g, seat, k) == card
+    if not held:
+        return -ERR_CARD_NOT_IN_HAND, -1
+    kind = row[D_TYPE]
+    if kind == DISCARD:
+        if total > 0:
+            return -ERR_MUST_PLAY, -1
+    elif kind != PLAY:
+        return -ERR_BAD_DECISION, -1
+    elif row[D_OWNER] != owner or total == 0:
+        return -ERR_ILLEGAL_MOVE, -1
+    m2 = row[D_M2]
+    for k in range(turn_moves(g, seat, total, legal)):
+        move = legal[k]
+        if move_card(move) == card and (kind == DISCARD or (
+            move_kind(move) == row[D_KIND] and move_marble(move) == row[D_M1]
+            and move_end(move) == row[D_E1] and move_marble2(move) == m2
+            and (m2 < 0 or move_end2(move) == row[D_E2])
+        )):
+            slot, i = chosen_move(g, seat, total, k)
+            if kind == DISCARD or (  # the steps' starts and lengths, which the id leaves out
+                position(g, owner, row[D_M1]) == row[D_S1] and g[move_at(i, MV_C1)] == row[D_C1]
+                and (m2 < 0 or (position(g, owner, m2) == row[D_S2] and g[move_at(i, MV_C2)] == row[D_C2]))
+            ):
+                return slot, i
+            break
+    return -ERR_ILLEGAL_MOVE, -1
+
+
+@hot_inline
+def first_user_turn(strategies, seat, turn):
+    """Is this the game's first user decision (the lowest user seat's first turn)?"""
+    if turn != seat:  # (only in the first round)
+        return False
+    for s in range(seat):
+        if strategies[s] == USER:
+            return False
+    return True
+
+
 @hot_inline
 def ask_user(g, seat, total, seats, first):
     """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
@@ -304,14 +325,39 @@ def ask_user(g, seat, total, seats, first):
         observe(g, seat, kind, obs_buffer(seats))
     else:
         observe_again(g, seat, kind, obs_buffer(seats))
-    if total > 0:  # the turn generated the moves as legal_moves does (no scores: USER's weight)
-        n = listed_moves(g, seat, legal)
-    else:
-        n = legal_moves(g, seat, DECISION_DISCARD, legal)
-    k = ask(seats, seat, n)
+    k = ask(seats, seat, turn_moves(g, seat, total, legal))
     if k < 0:
         return -1, -1
     return chosen_move(g, seat, total, k)
+
+
+@hot_inline
+def choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn, log, seats, weighted,
+                search):
+    """``(slot, move)`` the seat plays on the turn's generated moves (``moves.gen_hand``; move
+    -1: discard the card in ``slot``, as ``strategies.choose`` returns), or ``(-ERR_*, -1)``
+    (a user strategy's index outside its legal moves, an illegal script); logged unless ``log``
+    is None. ``script``, ``seats``, ``weighted`` and ``search`` None: their paths compiled out
+    (``play_game``)."""
+    strategy = strategies[seat]
+    if seats is not None and strategy == USER:
+        slot, mv = ask_user(g, seat, total, seats, first_user_turn(strategies, seat, turn))
+        if slot < 0:
+            return -ERR_USER, -1
+    elif weighted is not None and (strategy == WEIGHTED or strategy == TUNED):
+        slot, mv = weighted_choice(g, seat, owner, total, params)
+    elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
+        slot, mv = tree_search.choose_searched(g, seat, owner, total, strategy == OMNISCIENT, params,
+                                               search, rd)
+    elif script is None or strategy != SCRIPTED:
+        slot, mv = choose(g, seat, strategy, total, rc)
+    else:
+        slot, mv = scripted_move(g, seat, owner, total, script, turn)
+        if slot < 0:
+            return slot, mv
+    if log is not None:
+        log_decision(g, seat, slot, mv, log)
+    return slot, mv
 
 
 @hot
@@ -323,7 +369,8 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     path out) draws its cards from the deck stream; a scripted game has its deck orders in
     ``orders`` (the first, then one per reshuffle; ``offsets`` delimit them; ``offsets`` of
     length 1: the deck stream as in a run) and every seat's decisions in ``script`` (one row
-    per turn). ``trace``: the event buffer (``trace_one``, ``play_script``), or None (runs:
+    per turn, and a buffer for the legal moves: ``play_script``'s pair). ``trace``: the event
+    buffer (``trace_one``, ``play_script``), or None (runs:
     ``rules.record`` then compiles the event recording out). ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
     types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
@@ -351,7 +398,6 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     seat = 0
     turn = 0
     err = ERR_NONE
-    asked = 0  # user decisions so far (the user path only)
     while turn < max_turns:
         g[S_TURNS] = turn
         if g[S_DRAWN] == g[S_PILE_N]:
@@ -367,29 +413,12 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         hand_insert(g, seat, card)
         record(trace, EV_DRAW, turn, seat, card, -1, -1, -1, -1, 0)
         owner = mover(g, seat)
-        strategy = strategies[seat]
-        total = gen_hand(g, seat, owner, score_weight(strategy))
-        slot = -1
-        mv = -1
-        if seats is not None and strategy == USER:
-            slot, mv = ask_user(g, seat, total, seats, asked == 0)
-            asked += 1
-            if slot < 0:
-                err = ERR_USER
-                break
-        elif weighted is not None and (strategy == WEIGHTED or strategy == TUNED):
-            slot, mv = weighted_choice(g, seat, owner, total, params)
-        elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
-            slot, mv = tree_search.choose_searched(g, seat, owner, total, strategy == OMNISCIENT,
-                                                   params, search, rd)
-        elif script is None or strategy != SCRIPTED:
-            slot, mv = choose(g, seat, strategy, total, rc)
-        else:
-            err, slot, mv = scripted_choice(g, seat, owner, total, script, turn)
-            if err != ERR_NONE:
-                break
-        if log is not None:
-            log_decision(g, seat, slot, mv, log)
+        total = gen_hand(g, seat, owner, score_weight(strategies[seat]))
+        slot, mv = choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn, log, seats,
+                               weighted, search)
+        if slot < 0:
+            err = -slot
+            break
         won = False
         if mv >= 0:
             won = play_card(g, seat, owner, slot, mv, turn, trace)
@@ -407,7 +436,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
         for i in range(g[S_DRAWN], g[S_PILE_N]):
             record(trace, EV_UNDRAWN, turn, -1, g[pile_at(i)], -1, -1, -1, -1, 0)
         if script is not None and not lazy:
-            if turn != script.shape[0]:
+            if turn != script[0].shape[0]:
                 err = ERR_EXTRA_DECISIONS
             elif used != offsets.shape[0] - 1:
                 err = ERR_EXTRA_ORDERS
@@ -520,8 +549,8 @@ def play_script(players, params, orders, offsets, script, row, trace, positions)
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
     g, rd, rc, _o, _f, _s = new_work()
     strategies = np.full(players, SCRIPTED, np.int64)
-    err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
-                    None)
+    err = play_game(g, rd, rc, players, params, strategies, orders, offsets,
+                    (script, np.zeros(MAX_LEGAL, np.int64)), trace, None)
     if err == ERR_NONE:
         write_row(g, players, row)
     for s in range(players):

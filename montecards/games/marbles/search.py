@@ -72,21 +72,21 @@ from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.engine.search import (
-    AVAIL,
     FRAME_SLOTS,
-    LOG_TABLE,
-    MEAN,
-    REWARD,
-    S_MOVER,
-    S_SQRT_LOG,
-    S_STATS,
-    SPREAD,
-    VISITS,
+    PLAYOUT_GREEDY,
+    PLAYOUT_RANDOM,
+    back_up,
+    more_visited,
     new_frame,
+    new_tree,
+    reset_node,
+    search_parameters,
+    seat_search,
     seed_search,
+    ucb,
 )
 from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
-from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, Weights, weight_index
+from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, weight_index
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     MARBLES,
@@ -142,9 +142,7 @@ HASH_SIZE = 1 << HASH_BITS
 MAX_DEPTH = 512
 """Longest path from the root that is followed in the tree (then the play-out takes over)."""
 
-PLAYOUT_RANDOM = 0
-PLAYOUT_GREEDY = 1
-PLAYOUT_TUNED = 2
+PLAYOUT_TUNED = 2  # (after the engine's PLAYOUT_RANDOM and PLAYOUT_GREEDY)
 
 EVAL_SCALE = 18.0
 """Holes of remaining distance that cost a cut-off play-out's team a factor ``e`` of its
@@ -153,10 +151,8 @@ estimated win share (one side of the board)."""
 KIND_DISCARD = 6
 """The kind of a discard's move key (``view.KIND_DISCARD``)."""
 
-# run-time parameters (per seat, engine/weights.py)
-W_ITERATIONS = 0
-W_EXPLORATION = 1
-W_PLAYOUT = 2
+# run-time parameters (per seat, engine/weights.py): the engine's three
+# (``engine.search.FEATURES``), then the play-out's cut-off
 W_CUTOFF = 3
 
 def check_parameters(values):
@@ -175,8 +171,8 @@ def check_parameters(values):
 
 MAX_ITERATIONS = 1_000_000
 
-PARAMETERS = Weights(
-    features=("iterations", "exploration", "playout", "cutoff"),
+PARAMETERS = search_parameters(
+    extra=("cutoff",),
     default=(300.0, 0.7, 2.0, 40.0),
     bounds=((10.0, 5000.0), (0.1, 2.0), (0.0, 2.0), (0.0, 400.0)),
     doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy, 2 tuned), "
@@ -287,13 +283,7 @@ def new_node(space, parent, key, who, n_nodes):
     stamps[h] = stamp
     keys[h] = k
     space[S_HASH_NODE][h] = n_nodes
-    stats = space[S_STATS]
-    stats[n_nodes, VISITS] = 0.0
-    stats[n_nodes, AVAIL] = 0.0
-    stats[n_nodes, REWARD] = 0.0
-    stats[n_nodes, MEAN] = 0.0
-    stats[n_nodes, SPREAD] = 0.0
-    space[S_MOVER][n_nodes] = who
+    reset_node(space, n_nodes, who)
     return n_nodes
 
 
@@ -405,11 +395,8 @@ def evaluate(w, won, shares, distance):
 def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes):
     """One iteration on the determinization ``w`` (the seat's card drawn, its moves listed):
     select, expand, play out, evaluate, back up. Returns the new node count."""
-    stats = space[S_STATS]
-    movers = space[S_MOVER]
     path = space[S_PATH]
     untried = space[S_UNTRIED]
-    sqrt_log = space[S_SQRT_LOG]
     players = w[S_PLAYERS]
     max_turns = w[S_MAX_TURNS]
     node = 0
@@ -446,11 +433,7 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
                         untried[n_untried] = i
                         n_untried += 1
                     else:
-                        avail = stats[child, AVAIL] + 1.0
-                        stats[child, AVAIL] = avail
-                        a = np.int64(avail)
-                        root_log = sqrt_log[a] if a < LOG_TABLE else math.sqrt(math.log(avail))
-                        value = stats[child, MEAN] + exploration * root_log * stats[child, SPREAD]
+                        value = ucb(space, child, exploration)
                         if value > best_value:
                             best_value = value
                             best = i
@@ -463,7 +446,6 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
                 else:
                     key = discard_key(w, choice)
                 child = new_node(space, node, key, player, n_nodes)
-                stats[child, AVAIL] = 1.0
                 n_nodes += 1
                 path[depth] = child
                 depth += 1
@@ -502,15 +484,7 @@ def iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
     w[S_TURNS] = turn
     shares = space[S_SHARES]
     evaluate(w, won, shares[0], shares[1])
-    stats[0, VISITS] += 1.0
-    for d in range(depth):
-        nd = path[d]
-        visits = stats[nd, VISITS] + 1.0
-        reward = stats[nd, REWARD] + shares[0, movers[nd]]
-        stats[nd, VISITS] = visits
-        stats[nd, REWARD] = reward
-        stats[nd, MEAN] = reward / visits
-        stats[nd, SPREAD] = 1.0 / math.sqrt(visits)
+    back_up(space, path, depth, shares[0], 1.0)
     return n_nodes
 
 
@@ -545,9 +519,7 @@ def search_choice(g, seat, owner, total, omniscient, iterations, exploration, po
                 space[S_RNG][1, j] = deck_rng[j]
         else:
             n = unseen_cards(g, seat, cards[0], cards[1])
-        stats = space[S_STATS]
-        stats[0, VISITS] = 0.0
-        n_nodes = 1
+        n_nodes = new_tree(space)
         draw_rng = space[S_RNG][2] if omniscient else rng
         for _ in range(iterations):
             copy_game(template, w)
@@ -557,8 +529,7 @@ def search_choice(g, seat, owner, total, omniscient, iterations, exploration, po
             else:
                 deal_unseen(w, seat, cards[0], n, cards[1], rng)
             n_nodes = iterate(space, w, seat, exploration, policy, cutoff, rng, draw_rng, n_nodes)
-        best_visits = -1.0
-        best_mean = -1.0
+        best = 0
         for k in range(hand_size(g, seat)):
             if group_of(g, k) == k:
                 lo = group_start(g, k) if total > 0 else k
@@ -566,13 +537,9 @@ def search_choice(g, seat, owner, total, omniscient, iterations, exploration, po
                 for i in range(lo, hi):
                     key = move_key(g, k, i) if total > 0 else discard_key(g, k)
                     child = find_child(space, 0, key)
-                    if child != 0:
-                        visits = stats[child, VISITS]
-                        mean = stats[child, MEAN]
-                        if visits > best_visits or (visits == best_visits and mean > best_mean):
-                            best_visits = visits
-                            best_mean = mean
-                            only = i
+                    if child != 0 and more_visited(space, child, best):
+                        best = child
+                        only = i
     if total > 0:
         return group_best(g, g[move_at(only, MV_SLOT)]), only
     return group_best(g, only), -1
@@ -582,9 +549,7 @@ def search_choice(g, seat, owner, total, omniscient, iterations, exploration, po
 def choose_searched(g, seat, owner, total, omniscient, params, space, deck_rng):
     """``ismcts``'s (or ``omniscient``'s) ``(slot, move)``, the seat's parameters read from
     ``params``'s weights table (``engine/weights.py``)."""
-    iterations = max(np.int64(1), np.int64(params[weight_index(params, seat, W_ITERATIONS)]))
-    exploration = params[weight_index(params, seat, W_EXPLORATION)]
-    policy = np.int64(params[weight_index(params, seat, W_PLAYOUT)])
+    iterations, exploration, policy = seat_search(params, seat)
     cutoff = np.int64(params[weight_index(params, seat, W_CUTOFF)])
     return search_choice(g, seat, owner, total, omniscient, iterations, exploration, policy, cutoff,
                          space, deck_rng)

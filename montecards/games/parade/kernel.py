@@ -262,7 +262,7 @@ def play_game(
     (``ERR_USER``; the block's fault record says which and why).
     """
     set_up(g, players, margin, deck_rng, lazy, trace)
-    seat = np.int64(0)  # not the literal 0: numba would compile the turn loop's callees twice
+    seat = 0
     done = False
     while not done:
         strategy = strategies[seat]

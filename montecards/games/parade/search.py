@@ -56,29 +56,25 @@ iterations still select, play out and back up, but expand no further.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.engine.search import (
-    AVAIL,
     FRAME_SLOTS,
-    LOG_TABLE,
-    MEAN,
-    REWARD,
-    S_MOVER,
-    S_SQRT_LOG,
-    S_STATS,
-    SPREAD,
-    VISITS,
+    PLAYOUT_RANDOM,
+    back_up,
+    more_visited,
     new_frame,
+    new_tree,
+    reset_node,
+    search_parameters,
+    seat_search,
     seed_search,
+    ucb,
 )
 from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.weights import Weights, weight_index
 from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     DECK,
@@ -110,20 +106,7 @@ MAX_DEPTH = 128
 KIND_PLAY = 0
 KIND_DISCARD = 1
 
-PLAYOUT_RANDOM = 0
-PLAYOUT_GREEDY = 1
-
-# run-time parameters (per seat, engine/weights.py)
-W_ITERATIONS = 0
-W_EXPLORATION = 1
-W_PLAYOUT = 2
-
-PARAMETERS = Weights(
-    features=("iterations", "exploration", "playout"),
-    default=(1000.0, 0.7, 0.0),
-    bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)),
-    doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)",
-)
+PARAMETERS = search_parameters(default=(1000.0, 0.7, 0.0), bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)))
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
@@ -277,15 +260,9 @@ def shares_of(w, seats):
 def new_node(space, node, card, mover, n_nodes):
     """Node ``n_nodes``: the child of ``node`` reached when ``mover`` plays ``card``."""
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
     for c in range(N_CARDS):
         children[n_nodes, c] = 0
-    stats[n_nodes, VISITS] = 0.0
-    stats[n_nodes, AVAIL] = 1.0
-    stats[n_nodes, REWARD] = 0.0
-    stats[n_nodes, MEAN] = 0.0
-    stats[n_nodes, SPREAD] = 0.0
-    space[S_MOVER][n_nodes] = mover
+    reset_node(space, n_nodes, mover)
     children[node, card] = n_nodes
     return n_nodes
 
@@ -295,12 +272,9 @@ def iterate(space, w, seat, exploration, policy, rng, lazy, n_nodes):
     """One iteration on the determinization ``w``: select, expand, play out, back up. Returns
     the new node count."""
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
-    mover = space[S_MOVER]
     path = space[S_PATH]
     untried_at = MAX_DEPTH
     no_trace = space[S_NO_TRACE]
-    sqrt_log = space[S_SQRT_LOG]
     players = w[PLAYERS]
     node = 0
     depth = 0
@@ -319,11 +293,7 @@ def iterate(space, w, seat, exploration, policy, rng, lazy, n_nodes):
                 path[untried_at + n_untried] = k
                 n_untried += 1
             else:
-                avail = stats[child, AVAIL] + 1.0
-                stats[child, AVAIL] = avail
-                a = np.int64(avail)
-                root_log = sqrt_log[a] if a < LOG_TABLE else math.sqrt(math.log(avail))
-                value = stats[child, MEAN] + exploration * root_log * stats[child, SPREAD]
+                value = ucb(space, child, exploration)
                 if value > best_value:
                     best_value = value
                     best_k = k
@@ -352,15 +322,7 @@ def iterate(space, w, seat, exploration, policy, rng, lazy, n_nodes):
     finish_game(w, last, done, policy, rng, lazy, no_trace, space[S_TAKINGS])
     seats = space[S_SEATS]
     shares_of(w, seats)
-    stats[0, VISITS] += 1.0
-    for d in range(depth):
-        nd = path[d]
-        visits = stats[nd, VISITS] + 1.0
-        reward = stats[nd, REWARD] + seats[2, mover[nd]] / WIN_UNIT
-        stats[nd, VISITS] = visits
-        stats[nd, REWARD] = reward
-        stats[nd, MEAN] = reward / visits
-        stats[nd, SPREAD] = 1.0 / math.sqrt(visits)
+    back_up(space, path, depth, seats[2], WIN_UNIT)
     return n_nodes
 
 
@@ -372,26 +334,19 @@ def search_play(g, seat, omniscient, iterations, exploration, policy, space, dec
     w = space[S_STATES][1]
     n = prepare(g, seat, omniscient, space, deck_rng)
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
     for c in range(N_CARDS):
         children[0, c] = 0
-    stats[0, VISITS] = 0.0
-    n_nodes = 1
+    n_nodes = new_tree(space)
     for _ in range(iterations):
         sample(space, seat, omniscient, n, rng)
         n_nodes = iterate(space, w, seat, exploration, policy, rng, not omniscient, n_nodes)
     best_k = 0
-    best_visits = -1.0
-    best_mean = -1.0
+    best = 0
     for k in range(g[HAND_N + seat]):
         child = children[0, g[hand_at(seat, k)]]
-        if child != 0:
-            visits = stats[child, VISITS]
-            mean = stats[child, REWARD] / visits if visits > 0 else 0.0
-            if visits > best_visits or (visits == best_visits and mean > best_mean):
-                best_visits = visits
-                best_mean = mean
-                best_k = k
+        if child != 0 and more_visited(space, child, best):
+            best = child
+            best_k = k
     return best_k
 
 
@@ -440,21 +395,15 @@ def search_discard(g, seat, omniscient, iterations, space, deck_rng):
 
 
 @hot
-def seat_iterations(params, seat):
-    return max(np.int64(1), np.int64(params[weight_index(params, seat, W_ITERATIONS)]))
-
-
-@hot
 def play(g, seat, omniscient, params, space, deck_rng):
     """``ismcts``'s (or ``omniscient``'s) play: a hand index (the seat's parameters from
     ``params``, ``engine/weights.py``)."""
-    iterations = seat_iterations(params, seat)
-    exploration = params[weight_index(params, seat, W_EXPLORATION)]
-    policy = np.int64(params[weight_index(params, seat, W_PLAYOUT)])
+    iterations, exploration, policy = seat_search(params, seat)
     return search_play(g, seat, omniscient, iterations, exploration, policy, space, deck_rng)
 
 
 @hot
 def discard(g, seat, omniscient, params, space, deck_rng):
     """``ismcts``'s (or ``omniscient``'s) final discard: an index into ``PAIRS``."""
-    return search_discard(g, seat, omniscient, seat_iterations(params, seat), space, deck_rng)
+    iterations, _, _ = seat_search(params, seat)
+    return search_discard(g, seat, omniscient, iterations, space, deck_rng)

@@ -44,9 +44,11 @@ from montecards.games.tulips.rules import (
     EV_SETUP,
     EV_TURN,
     GIVE,
+    KEEP,
     N_DECK,
     PILE_END,
     PLAYERS,
+    SECRET_ACTION,
     SETUP_CHOICE,
     TURNS,
     action_class,
@@ -81,13 +83,10 @@ from montecards.games.tulips.strategies import (
     ISMCTS,
     MAJORITY,
     OMNISCIENT,
-    RANDOM,
     SCRIPTED,
     TUNED,
     WEIGHTED,
     WORK_SIZE,
-    decode,
-    encode,
     greedy_action,
     greedy_setup,
     majority_action,
@@ -198,19 +197,6 @@ def weighted_move(g, seat, kind, first_class, weighting):
     return legal[weighted_choice(obs, legal[:n], params, weight_index(params, seat, 0))]
 
 
-@njit(cache=True, inline="always")
-def setup_choice(g, seat, a, b, strategy, choice_rng, script_setup):
-    """Hand index (0/1) of the seat's card that goes to the bouquet (``greedy``, ``random`` or
-    scripted; the optional strategies are chosen in :func:`set_up`). ``script_setup`` is None
-    in runs and traces (their seats play ``greedy`` or ``random`` here): numba prunes the
-    scripted read."""
-    if strategy == GREEDY:
-        return greedy_setup(g, a, b)
-    if strategy == RANDOM or script_setup is None:
-        return random_setup(choice_rng)
-    return script_setup[seat]
-
-
 @njit(cache=True)
 def open_user_seats(fns, user, block, g):
     """``engine.user.open_seats`` for this game's decision interface, with the entries of the
@@ -222,13 +208,96 @@ def open_user_seats(fns, user, block, g):
     return seats
 
 
+@njit(cache=True)
+def scripted_move(g, seat, kind, first_class, choice, receiver):
+    """The legal move (``view.legal_moves``) a script names, or ``-ERR_*`` when it names none.
+    At set-up ``choice`` is the hand index going to the bouquet; at an action, the action and
+    ``receiver`` the gift's receiver (-1 for every other action)."""
+    legal = np.empty(MAX_LEGAL, np.int64)
+    n = legal_moves(g, seat, kind, first_class, legal)
+    if kind == DECISION_SETUP:
+        return legal[choice] if 0 <= choice < n else -ERR_SETUP_CHOICE
+    for i in range(n):
+        action = move_action(legal[i])
+        if action == choice and (move_receiver(legal[i]) if action == GIVE else -1) == receiver:
+            return legal[i]
+    if choice < KEEP or choice > SECRET_ACTION:
+        return -ERR_BAD_ACTION
+    if action_class(choice) == first_class:
+        return -ERR_SAME_ACTION
+    return -ERR_BAD_RECEIVER
+
+
 @njit(cache=True, inline="always")
-def choose_action(g, seat, card, first_class, strategy, choice_rng):
-    """Decision code of a ``greedy`` or ``random`` seat's action with ``card`` (see
-    strategies.decode; the optional strategies are chosen in :func:`play_game`)."""
-    if strategy == GREEDY:
-        return greedy_action(g, seat, card, first_class)
-    return random_action(g, seat, first_class, choice_rng)
+def choose_setup(g, seat, strategy, deck_rng, choice_rng, script_setup, seats, log, weighting, majority,
+                 search):
+    """Hand index (0/1) of the seat's dealt card that goes to its bouquet, or ``-ERR_*`` (a
+    user strategy's index outside its legal moves; a script's choice that is not one,
+    ``g[ERR_AT]`` the seat); logged unless ``log`` is None. Every option None (``seats``,
+    ``log``, ``weighting``, ``majority``, ``search``, ``script_setup``: see :func:`set_up`)
+    compiles its path out."""
+    a = dealt_card(g, seat, 0)
+    b = dealt_card(g, seat, 1)
+    if seats is not None and strategy == USER:
+        move = ask_user(g, seat, DECISION_SETUP, NO_CLASS, seats)
+        if move < 0:
+            return -ERR_USER
+        k = 0 if move_card(move) == a else 1
+    elif weighting is not None and (strategy == WEIGHTED or strategy == TUNED):
+        k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
+    elif majority is not None and strategy == MAJORITY:
+        k = majority_setup(g, seat, a, b)
+    elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
+        k = tree_search.setup(g, seat, strategy == OMNISCIENT, search[1], search[0], deck_rng)
+    elif script_setup is not None and strategy == SCRIPTED:
+        move = scripted_move(g, seat, DECISION_SETUP, NO_CLASS, script_setup[seat], -1)
+        if move < 0:
+            g[ERR_AT] = seat
+            return move
+        k = 0 if move_card(move) == a else 1
+    elif strategy == GREEDY:
+        k = greedy_setup(g, a, b)
+    else:
+        k = random_setup(choice_rng)
+    if log is not None:
+        log_decision(log, g, seat, DECISION_SETUP, NO_CLASS, setup_move(a if k == 0 else b))
+    return k
+
+
+@njit(cache=True, inline="always")
+def choose_action(g, seat, step, card, first_class, strategy, deck_rng, choice_rng, script_dec, seats,
+                  log, weighting, majority, search):
+    """The move (``view`` id) the seat makes with ``card``, the turn's action ``step`` (0, 1;
+    the first of class ``first_class``), or ``-ERR_*`` (a user strategy's index outside its
+    legal moves; a script that ran out or names an illegal move, ``g[ERR_AT]`` the action's
+    number); logged unless ``log`` is None. The options as for :func:`choose_setup`."""
+    if script_dec is not None and strategy == SCRIPTED:
+        at = actions_done(g)
+        if at >= script_dec.shape[0]:
+            move = -ERR_TOO_FEW_DECISIONS
+        else:
+            move = scripted_move(g, seat, DECISION_ACTION, first_class, script_dec[at, 0], script_dec[at, 1])
+        if move < 0:
+            g[ERR_AT] = at
+            return move
+    elif seats is not None and strategy == USER:
+        move = ask_user(g, seat, DECISION_ACTION, first_class, seats)
+        if move < 0:
+            return -ERR_USER
+    elif weighting is not None and (strategy == WEIGHTED or strategy == TUNED):
+        move = weighted_move(g, seat, DECISION_ACTION, first_class, weighting)
+    elif majority is not None and strategy == MAJORITY:
+        move = majority_action(g, seat, card, first_class)
+    elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
+        move = tree_search.action(g, seat, step, first_class, strategy == OMNISCIENT, search[1], search[0],
+                                  deck_rng)
+    elif strategy == GREEDY:
+        move = greedy_action(g, seat, card, first_class)
+    else:
+        move = random_action(g, seat, first_class, choice_rng)
+    if log is not None:
+        log_decision(log, g, seat, DECISION_ACTION, first_class, move)
+    return move
 
 
 @njit(cache=True)
@@ -266,29 +335,11 @@ def set_up(
             card = next_card(g, deck_rng, lazy)
             record(trace, EV_DEAL, seat, card, k, 0, 0)
     for seat in range(players):  # simultaneous: every choice is made before any is applied
-        a = dealt_card(g, seat, 0)
-        b = dealt_card(g, seat, 1)
-        if seats is not None and strategies[seat] == USER:
-            move = ask_user(g, seat, DECISION_SETUP, NO_CLASS, seats)
-            if move < 0:
-                return ERR_USER
-            k = 0 if move_card(move) == a else 1
-        elif weighting is not None and (strategies[seat] == WEIGHTED or strategies[seat] == TUNED):
-            k = 0 if move_card(weighted_move(g, seat, DECISION_SETUP, NO_CLASS, weighting)) == a else 1
-        elif majority is not None and strategies[seat] == MAJORITY:
-            k = majority_setup(g, seat, a, b)
-        elif search is not None and (strategies[seat] == ISMCTS or strategies[seat] == OMNISCIENT):
-            k = tree_search.setup(
-                g, seat, strategies[seat] == OMNISCIENT, search[1], search[0], deck_rng
-            )
-        else:
-            k = setup_choice(g, seat, a, b, strategies[seat], choice_rng, script_setup)
-        if k != 0 and k != 1:
-            g[ERR_AT] = seat
-            return ERR_SETUP_CHOICE
+        k = choose_setup(g, seat, strategies[seat], deck_rng, choice_rng, script_setup, seats, log,
+                         weighting, majority, search)
+        if k < 0:
+            return -k
         g[SETUP_CHOICE + seat] = k
-        if log is not None:
-            log_decision(log, g, seat, DECISION_SETUP, -1, setup_move(a if k == 0 else b))
     for seat in range(players):
         a = dealt_card(g, seat, 0)
         b = dealt_card(g, seat, 1)
@@ -342,7 +393,7 @@ def play_game(
         g[TURNS] = turns
         record(trace, EV_TURN, seat, -1, turns, 0, 0)
         strategy = strategies[seat]
-        first_class = -1
+        first_class = NO_CLASS
         for step in range(2):
             if drawn >= pile_end:
                 break
@@ -356,45 +407,12 @@ def play_game(
             drawn += 1
             g[DRAWN] = drawn
             record(trace, EV_DRAW, seat, card, step, 0, 0)
-            if script_dec is not None and strategy == SCRIPTED:
-                k = g[ACTIONS]
-                if k >= script_dec.shape[0]:
-                    g[ERR_AT] = k
-                    return ERR_TOO_FEW_DECISIONS
-                err = check_decision(g, seat, first_class, script_dec)
-                if err != ERR_NONE:
-                    g[ERR_AT] = k
-                    return err
-                action = script_dec[k, 0]
-                receiver = script_dec[k, 1]
-            elif seats is not None and strategy == USER:
-                move = ask_user(g, seat, DECISION_ACTION, first_class, seats)
-                if move < 0:
-                    return ERR_USER
-                action = move_action(move)
-                receiver = move_receiver(move)  # 0 unless a gift, as decode's
-            elif weighting is not None and (strategy == WEIGHTED or strategy == TUNED):
-                move = weighted_move(g, seat, DECISION_ACTION, first_class, weighting)
-                action = move_action(move)
-                receiver = move_receiver(move)
-            elif majority is not None and strategy == MAJORITY:
-                action, receiver = decode(majority_action(g, seat, card, first_class))
-            elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
-                move = tree_search.action(
-                    g, seat, step, first_class, strategy == OMNISCIENT, search[1], search[0], deck_rng
-                )
-                action = move_action(move)
-                receiver = move_receiver(move)
-            else:
-                action, receiver = decode(
-                    choose_action(g, seat, card, first_class, strategy, choice_rng)
-                )
-            if log is not None:
-                log_decision(
-                    log, g, seat, DECISION_ACTION, first_class,
-                    encode(action, receiver if action == GIVE else 0),
-                )
-            apply_action(g, seat, card, action, receiver, trace)
+            move = choose_action(g, seat, step, card, first_class, strategy, deck_rng, choice_rng,
+                                 script_dec, seats, log, weighting, majority, search)
+            if move < 0:
+                return -move
+            action = move_action(move)
+            apply_action(g, seat, card, action, move_receiver(move), trace)
             first_class = action_class(action)
         seat += 1
         if seat == players:
@@ -405,24 +423,6 @@ def play_game(
     if not reveal_secret(g, deck_rng, script_reveal, trace):
         return ERR_REVEAL
     final_scores(g, trace)
-    return ERR_NONE
-
-
-@njit(cache=True)
-def check_decision(g, seat, first_class, script_dec):
-    """``ERR_*`` of the scripted decision for the next action (ERR_NONE when legal)."""
-    k = actions_done(g)
-    action = script_dec[k, 0]
-    receiver = script_dec[k, 1]
-    if action < 0 or action > 3:
-        return ERR_BAD_ACTION
-    if action_class(action) == first_class:
-        return ERR_SAME_ACTION
-    if action == GIVE:
-        if receiver < 0 or receiver >= player_count(g) or receiver == seat:
-            return ERR_BAD_RECEIVER
-    elif receiver != -1:
-        return ERR_BAD_RECEIVER
     return ERR_NONE
 
 

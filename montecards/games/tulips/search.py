@@ -68,29 +68,25 @@ iterations), later iterations still select, play out and back up, but expand no 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.engine.search import (
-    AVAIL,
     FRAME_SLOTS,
-    LOG_TABLE,
-    MEAN,
-    REWARD,
-    S_MOVER,
-    S_SQRT_LOG,
-    S_STATS,
-    SPREAD,
-    VISITS,
+    PLAYOUT_RANDOM,
+    back_up,
+    more_visited,
     new_frame,
+    new_tree,
+    reset_node,
+    search_parameters,
+    seat_search,
     seed_search,
+    ucb,
 )
 from montecards.engine.search import set_key as set_key  # (the kernel's and the tests')
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.weights import Weights, weight_index
 from montecards.games.tulips.cards import MAX_CARDS, MAX_PLAYERS
 from montecards.games.tulips.rules import (
     ACTIONS,
@@ -142,20 +138,7 @@ MAX_DEPTH = 256
 KIND_SETUP = 0
 KIND_ACTION = 1
 
-PLAYOUT_RANDOM = 0
-PLAYOUT_GREEDY = 1
-
-# run-time parameters (per seat, engine/weights.py)
-W_ITERATIONS = 0
-W_EXPLORATION = 1
-W_PLAYOUT = 2
-
-PARAMETERS = Weights(
-    features=("iterations", "exploration", "playout"),
-    default=(1000.0, 0.7, 0.0),
-    bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)),
-    doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)",
-)
+PARAMETERS = search_parameters(default=(1000.0, 0.7, 0.0), bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)))
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
@@ -380,15 +363,9 @@ def finish_game(w, player, step, card, first_class, done, policy, rng, lazy, spa
 def new_node(space, node, move, mover, n_nodes):
     """Node ``n_nodes``: the child of ``node`` reached when ``mover`` makes ``move``."""
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
     for m in range(N_MOVES):
         children[n_nodes, m] = 0
-    stats[n_nodes, VISITS] = 0.0
-    stats[n_nodes, AVAIL] = 1.0
-    stats[n_nodes, REWARD] = 0.0
-    stats[n_nodes, MEAN] = 0.0
-    stats[n_nodes, SPREAD] = 0.0
-    space[S_MOVER][n_nodes] = mover
+    reset_node(space, n_nodes, mover)
     children[node, move] = n_nodes
     return n_nodes
 
@@ -399,11 +376,8 @@ def iterate(space, w, seat, step, first_class, exploration, policy, rng, omnisci
     with the card just drawn, the turn's first action of class ``first_class``): select,
     expand, play out, back up. Returns the new node count."""
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
-    mover = space[S_MOVER]
     path = space[S_PATH]
     legal = space[S_LEGAL]
-    sqrt_log = space[S_SQRT_LOG]
     lazy = not omniscient
     untried_at = MAX_DEPTH
     node = 0
@@ -424,11 +398,7 @@ def iterate(space, w, seat, step, first_class, exploration, policy, rng, omnisci
                 path[untried_at + n_untried] = move
                 n_untried += 1
             else:
-                avail = stats[child, AVAIL] + 1.0
-                stats[child, AVAIL] = avail
-                a = np.int64(avail)
-                root_log = sqrt_log[a] if a < LOG_TABLE else math.sqrt(math.log(avail))
-                value = stats[child, MEAN] + exploration * root_log * stats[child, SPREAD]
+                value = ucb(space, child, exploration)
                 if value > best_value:
                     best_value = value
                     best_move = move
@@ -456,15 +426,7 @@ def iterate(space, w, seat, step, first_class, exploration, policy, rng, omnisci
     if step == 0:
         first_class = NO_CLASS
     finish_game(w, player, step, card, first_class, done, policy, rng, lazy, space, omniscient)
-    stats[0, VISITS] += 1.0
-    for d in range(depth):
-        nd = path[d]
-        visits = stats[nd, VISITS] + 1.0
-        reward = stats[nd, REWARD] + w[SHARE + mover[nd]] / WIN_UNIT
-        stats[nd, VISITS] = visits
-        stats[nd, REWARD] = reward
-        stats[nd, MEAN] = reward / visits
-        stats[nd, SPREAD] = 1.0 / math.sqrt(visits)
+    back_up(space, path, depth, w[SHARE:], WIN_UNIT)
     return n_nodes
 
 
@@ -477,11 +439,9 @@ def search_action(g, seat, step, first_class, omniscient, iterations, exploratio
     w = space[S_STATES][1]
     n = prepare(g, seat, False, omniscient, space, deck_rng)
     children = space[S_CHILDREN]
-    stats = space[S_STATS]
     for m in range(N_MOVES):
         children[0, m] = 0
-    stats[0, VISITS] = 0.0
-    n_nodes = 1
+    n_nodes = new_tree(space)
     for _ in range(iterations):
         sample(space, w, seat, False, omniscient, n, rng)
         n_nodes = iterate(space, w, seat, step, first_class, exploration, policy, rng, omniscient,
@@ -489,17 +449,12 @@ def search_action(g, seat, step, first_class, omniscient, iterations, exploratio
     legal = space[S_LEGAL]
     n_legal = legal_moves(g, seat, DECISION_ACTION, first_class, legal)
     best = legal[0]
-    best_visits = -1.0
-    best_mean = -1.0
+    best_child = 0
     for i in range(n_legal):
         child = children[0, legal[i]]
-        if child != 0:
-            visits = stats[child, VISITS]
-            mean = stats[child, MEAN]
-            if visits > best_visits or (visits == best_visits and mean > best_mean):
-                best_visits = visits
-                best_mean = mean
-                best = legal[i]
+        if child != 0 and more_visited(space, child, best_child):
+            best_child = child
+            best = legal[i]
     return best
 
 
@@ -561,27 +516,16 @@ def search_setup(g, seat, omniscient, iterations, policy, space, deck_rng):
 
 
 @hot
-def seat_iterations(params, seat):
-    return max(np.int64(1), np.int64(params[weight_index(params, seat, W_ITERATIONS)]))
-
-
-@hot
-def seat_policy(params, seat):
-    return np.int64(params[weight_index(params, seat, W_PLAYOUT)])
-
-
-@hot
 def action(g, seat, step, first_class, omniscient, params, space, deck_rng):
     """``ismcts``'s (or ``omniscient``'s) action with the card just drawn: a move id (``view``;
     the seat's parameters from ``params``, ``engine/weights.py``)."""
-    return search_action(
-        g, seat, step, first_class, omniscient, seat_iterations(params, seat),
-        params[weight_index(params, seat, W_EXPLORATION)], seat_policy(params, seat), space, deck_rng,
-    )
+    iterations, exploration, policy = seat_search(params, seat)
+    return search_action(g, seat, step, first_class, omniscient, iterations, exploration, policy, space,
+                         deck_rng)
 
 
 @hot
 def setup(g, seat, omniscient, params, space, deck_rng):
     """``ismcts``'s (or ``omniscient``'s) set-up split: the hand index going to the bouquet."""
-    return search_setup(g, seat, omniscient, seat_iterations(params, seat), seat_policy(params, seat),
-                        space, deck_rng)
+    iterations, _, policy = seat_search(params, seat)
+    return search_setup(g, seat, omniscient, iterations, policy, space, deck_rng)
