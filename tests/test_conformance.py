@@ -8,6 +8,8 @@ kernel-versus-naive replay, ``check_kernel_agrees_with_oracle``, with the game's
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import montecards as mc
@@ -148,7 +150,7 @@ def test_an_oracle_that_refuses_a_script_fails_the_check():
 def test_a_broken_game_fails_the_check(monkeypatch):
     """The checks can fail: a spec whose default strategy is not among its strategies."""
     spec = games.get("parade")
-    broken = type(spec)(**{**spec.__dict__, "default_strategy": "nobody"})
+    broken = dataclasses.replace(spec, default_strategy="nobody")  # (run_chunk is derived)
     monkeypatch.setattr(games, "get", lambda name: broken)
     with pytest.raises(AssertionError, match="default strategy"):
         testing.check_spec_is_complete("parade")

@@ -182,7 +182,8 @@ class GameSpec:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
-        if self.decisions is None and self.trace_one is not None:
+        engines = self.decisions is None or getattr(self.decisions, "__func__", None) is GameSpec._decisions
+        if engines and self.trace_one is not None:  # (also a copy by dataclasses.replace: its own)
             object.__setattr__(self, "decisions", self._decisions)
 
     def kernel_options(self, strategies: np.ndarray) -> tuple | None:
