@@ -91,7 +91,7 @@ def test_the_features_are_the_documented_ones():
     assert W.features == strategies.FEATURES == tuple(features(np.zeros(view.OBS_SIZE, np.int64) + 1, 0))
     assert tuple(MUTATIONS) == W.features
     assert SPEC.weighted["tuned"].features == W.features
-    assert W.default == strategies.WEIGHTED_DEFAULTS
+    assert W.default == strategies.DEFAULT_WEIGHTS
     assert strategies.GREEDY_WEIGHTS == (1.0,) + (0.0,) * (len(W.features) - 1)
     assert load_module(TWIN_PATH).DEFAULTS == W.default and load_module(TWIN_PATH).FEATURES == W.features
     assert SPEC.weighted["tuned"].default == strategies.TUNED_WEIGHTS
@@ -210,7 +210,7 @@ def test_weights_change_play_and_are_per_seat():
 
 def test_tuned_reads_its_own_defaults():
     pd.testing.assert_frame_equal(rows("tuned"), rows(label(strategies.TUNED_WEIGHTS)))
-    pd.testing.assert_frame_equal(rows("weighted"), rows(label(strategies.WEIGHTED_DEFAULTS)))
+    pd.testing.assert_frame_equal(rows("weighted"), rows(label(strategies.DEFAULT_WEIGHTS)))
     other = [0.5] * len(W.features)
     pd.testing.assert_frame_equal(rows(label(other, "tuned")), rows(label(other)))
 

@@ -493,7 +493,7 @@ SPEC = GameSpec(
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(
             strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.BOUNDS,
+            strategies.WEIGHT_BOUNDS,
             "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
             "defaults: greedy's score less the risk of being bumped",
         ),

@@ -507,7 +507,7 @@ SPEC = GameSpec(
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(
-            strategies.FEATURES, strategies.WEIGHTED_DEFAULT, strategies.TUNED_WEIGHTS,
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
             strategies.WEIGHT_BOUNDS,
             "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
             "the defaults make greedy's choices",
