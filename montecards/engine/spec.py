@@ -140,9 +140,10 @@ class GameSpec:
     (``_decisions``, over ``trace_one``; an empty list for a game without player decisions)."""
     decision_kinds: int = 0
     """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
-    weighted: dict[str, Weights] = field(default_factory=dict)
-    """The built-ins that read run-time weights (``engine/weights.py``), by name: their
-    features, default weights and tuning bounds."""
+    seat_params: dict[str, Weights] = field(default_factory=dict)
+    """The built-ins that read run-time per-seat parameters (``engine/weights.py``), by name:
+    ``weighted``'s and ``tuned``'s weights, the searches' iterations; their names, defaults
+    and tuning bounds. A seat's values come from ``strategy_params`` or its label."""
     check_params: Callable[[int, dict[str, Any]], None] | None = None
     """A rule between parameters (or between a parameter and the player count) that no single
     ``Param.check`` can see: ``(players, resolved) -> None``, raising ``InputError`` in one
@@ -332,10 +333,10 @@ class GameSpec:
 
     def with_weights(self, name: str, weights: Sequence[Any]) -> WeightedSeat:
         """A seat of the weighted built-in ``name`` with ``weights`` (checked: InputError)."""
-        if name not in self.weighted:
-            takes = ", ".join(self.weighted) or "none"
+        if name not in self.seat_params:
+            takes = ", ".join(self.seat_params) or "none"
             raise InputError(f"{self.name}'s built-in {name} takes no weights (built-ins that do: {takes})")
-        return WeightedSeat(name, self.weighted[name].check(name, weights))
+        return WeightedSeat(name, self.seat_params[name].check(name, weights))
 
     def strategy_array(self, names: Sequence[Any]) -> np.ndarray:
         """Per-seat strategy codes for the kernels (``engine.user.USER`` for a user strategy)."""
@@ -352,7 +353,7 @@ class GameSpec:
         """The parameter vector a kernel reads: ``pack_params``, and the weights table when a
         seat plays a weighted built-in (``engine/weights.py``; ``entries`` as from
         :meth:`strategy_codes`)."""
-        return append_table(self.pack_params(players, params), seat_weights(entries, self.weighted))
+        return append_table(self.pack_params(players, params), seat_weights(entries, self.seat_params))
 
 
 def parse_text(param: Param, text: str) -> Any:

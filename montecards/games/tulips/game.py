@@ -503,7 +503,7 @@ SPEC = GameSpec(
     # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decision_kinds=2,
-    weighted={
+    seat_params={
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(

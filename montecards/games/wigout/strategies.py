@@ -95,7 +95,7 @@ WEIGHT_BOUNDS = (
 WEIGHTS_DOC = ("each legal play scores sum_k w_k * feature_k; the highest is played, ties by "
                "the legal order (docs/strategies/wigout.md)")
 WEIGHTS = weighted_and_tuned(FEATURES, DEFAULT_WEIGHTS, TUNED_WEIGHTS, WEIGHT_BOUNDS, WEIGHTS_DOC)
-"""``GameSpec.weighted``: the built-ins that read run-time weights."""
+"""``GameSpec.seat_params``: the built-ins that read run-time weights."""
 
 
 @njit(cache=True, inline="always")
