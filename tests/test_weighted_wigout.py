@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 import montecards as mc
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.errors import InputError
 from montecards.games import wigout
 from montecards.games.wigout import strategies, view

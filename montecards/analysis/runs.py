@@ -29,7 +29,7 @@ import numpy as np
 from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
-from montecards.engine.strategies import labels_of, seats_of
+from montecards.engine.user_strategies import labels_of, seats_of
 from montecards.engine.weights import WeightedSeat
 from montecards.run.runner import (
     DEFAULT_CHUNK,

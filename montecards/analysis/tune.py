@@ -48,7 +48,7 @@ from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
-from montecards.engine.strategies import UserStrategy, register
+from montecards.engine.user_strategies import UserStrategy, register
 from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.run.paths import check_output_file
 from montecards.run.runner import progress_bar

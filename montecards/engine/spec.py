@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from montecards.engine import strategies as user_strategies
+from montecards.engine import user_strategies
 from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
 from montecards.engine.options import every_option, kernel_options
-from montecards.engine.user import USER
+from montecards.engine.user_seats import USER
 from montecards.engine.weights import Weights, WeightedSeat, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
@@ -293,7 +293,7 @@ class GameSpec:
 
         Each entry is a built-in name, or a user strategy: a ``path/to/file.py:name`` or
         ``package.module:name`` reference, a function ``choose(obs, legal, params, memory,
-        rng)``, or a :class:`~montecards.engine.strategies.UserStrategy`. Built-ins come back
+        rng)``, or a :class:`~montecards.engine.user_strategies.UserStrategy`. Built-ins come back
         as their names, user strategies as ``UserStrategy`` objects (checked, not compiled).
         """
         if names is None or (not isinstance(names, str) and not callable(names) and len(names) == 0):
@@ -339,7 +339,7 @@ class GameSpec:
         return WeightedSeat(name, self.seat_params[name].check(name, weights))
 
     def strategy_array(self, names: Sequence[Any]) -> np.ndarray:
-        """Per-seat strategy codes for the kernels (``engine.user.USER`` for a user strategy)."""
+        """Per-seat strategy codes for the kernels (``engine.user_seats.USER`` for a user strategy)."""
         return np.array([self._code(n) for n in names], dtype=np.int64)
 
     def _code(self, entry: Any) -> int:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from montecards.engine.user import MAX_SEATS
+from montecards.engine.user_seats import MAX_SEATS
 from montecards.errors import InputError
 
 MAX_WEIGHTS = 16

@@ -27,7 +27,7 @@ from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -295,7 +295,7 @@ def chosen_move(g, seat, total, k):
 def ask_user(g, seat, total, seats, first):
     """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
     built-in's (move -1: discard the card in ``slot``); ``(-1, -1)`` when it chose an index
-    outside the legal moves (``engine.user.ask``). ``total``: the hand's legal choices (0: the
+    outside the legal moves (``engine.user_seats.ask``). ``total``: the hand's legal choices (0: the
     decision is a discard); ``first``: the game's first user decision (the observation buffer
     is then written whole, later only what changed: ``view.observe_again``)."""
     legal = legal_buffer(seats)
@@ -451,7 +451,7 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
 
-    ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
+    ``seats``: the user seats (``engine.user_seats.open_seats``); runs of built-in strategies leave
     it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
@@ -473,7 +473,7 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
 @njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
-    user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
+    user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the
     block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
     compiled out)."""
     g, rd, rc, orders, offsets, script = new_work()

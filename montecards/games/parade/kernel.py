@@ -16,7 +16,7 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.options import gated
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -151,7 +151,7 @@ def find_in_hand(g, seat, card):
 @hot
 def ask_user(g, seat, kind, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, kind, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, legal))
@@ -255,7 +255,7 @@ def play_game(
     deck stream (a run); otherwise ``g`` already holds the explicit deck order (scripted play).
     Seats whose strategy is ``SCRIPTED`` read their decisions from ``script_plays`` (one card
     per turn, all seats) and ``script_discards``.
-    ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
+    ``seats``: the user seats (``engine.user_seats.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: a decision log
     (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
     the logging out. A user strategy's index outside the legal moves stops the game
@@ -361,7 +361,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
-    strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
     ``options``: ``engine.options.kernel_options``' value (the optional strategies compiled in).
     """
     owned = new_work()

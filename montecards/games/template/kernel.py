@@ -4,7 +4,7 @@ Glue only: the rules are in ``rules``, the choices in ``strategies`` and ``view`
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt), substream 1 feeds the built-in strategies' choices (a user
-strategy has its own, ``engine.user``). Keeping them apart means the same seed deals the same
+strategy has its own, ``engine.user_seats``). Keeping them apart means the same seed deals the same
 cards whatever the strategies, so strategy comparisons run on common random numbers.
 """
 
@@ -16,7 +16,7 @@ from numba import njit
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -104,7 +104,7 @@ def find_in_hand(g, seat, card):
 @hot
 def ask_user(g, seat, kind, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, kind, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, legal))
@@ -150,7 +150,7 @@ def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng
     ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their plays from
     ``script_plays`` (one card per turn, all seats). ``seats``: the user seats
-    (``engine.user.open_seats``), or None: no seat plays a user strategy, and numba compiles
+    (``engine.user_seats.open_seats``), or None: no seat plays a user strategy, and numba compiles
     that path out. ``log``: a decision log (``engine.decisions.new_log``) to fill, or None:
     runs pass None, and numba then compiles the logging out. A user strategy's index outside
     the legal moves stops the game (``ERR_USER``; the block's fault record says which and why).
@@ -229,7 +229,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     ``options``: ``engine.options.kernel_options``' value (always None here: no ``OPTIONS``).
     Tracing is off (a trace None). ``fns`` and ``user``: the user
-    strategies (``engine.user``), or None; a fault of one stops the block. (Parade's block
+    strategies (``engine.user_seats``), or None; a fault of one stops the block. (Parade's block
     also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
     """
     work = new_work()
@@ -255,7 +255,7 @@ builds that strategy's scratch through ``engine.options.gated`` (None in the oth
 def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None; ``options``: the optional parts'
+    ``user``: the user strategies (``engine.user_seats``), or None; ``options``: the optional parts'
     ``kernel_options`` value (every one on: ``GameSpec.play_traced``). Returns ``ERR_*``.
     The signature is every game's (``engine/CONTRACT.md``)."""
     fns, data = user_parts(user)

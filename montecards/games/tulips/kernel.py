@@ -20,7 +20,7 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -161,7 +161,7 @@ def _search_arg(space, params):
 @hot
 def ask_user(g, seat, kind, first_class, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``). The observation
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``). The observation
     is ``view.observe``'s: its entries that are the same all block long were written by
     :func:`open_user_seats`. ``hot`` (no reference counting, ``engine/jit.py``): it allocates
     nothing, and with reference counting each call increfs and decrefs the buffers it takes
@@ -213,7 +213,7 @@ def setup_choice(g, seat, a, b, strategy, choice_rng, script_setup):
 
 @njit(cache=True)
 def open_user_seats(fns, user, block, g):
-    """``engine.user.open_seats`` for this game's decision interface, with the entries of the
+    """``engine.user_seats.open_seats`` for this game's decision interface, with the entries of the
     observation that stay the same all block long (``view.observe_constants``) written once;
     None when ``fns`` is None. ``g``: the block's state, its tables set (``init_tables``)."""
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
@@ -246,7 +246,7 @@ def set_up(
     ``search``: the tree searches' ``(space, params)`` (``search_arg``), or None likewise.
 
     ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None (compiled
-    out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None
+    out: no seat plays them). ``seats``: the user seats (``engine.user_seats.open_seats``), or None
     (runs of built-in strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
     (runs: compiled out).
     """
@@ -514,7 +514,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     ``owned`` keeps alive: no reference counting in the per-action calls. ``options``:
     ``engine.options.kernel_options``' value (the optional strategies compiled in; None:
     only ``greedy`` and ``random``). ``user``: the user strategies
-    (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
     """
     owned = new_work()
     init_tables(owned[0], players, params)

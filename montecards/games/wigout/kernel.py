@@ -24,7 +24,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     borrow_seats,
@@ -160,7 +160,7 @@ def record_deck(g, deck_rng, scripted, trace):
 @njit(cache=True, inline="always")
 def ask_user(g, seat, seats):
     """The play (``view`` move id, the kernel's own play code) the seat's user strategy
-    chooses, or -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    chooses, or -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, DECISION_PLAY, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, DECISION_PLAY, legal))
@@ -173,7 +173,7 @@ def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, sc
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
     decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
-    then compiles the logging out. ``seats``: the user seats (``engine.user.open_seats``), or
+    then compiles the logging out. ``seats``: the user seats (``engine.user_seats.open_seats``), or
     None (left out): no seat plays a user strategy, and numba compiles that path out.
     ``params``: the run's parameter vector (``weighted`` / ``tuned`` read their weights in its
     tail); ``weighted``: True when a seat plays one of them (``kernel_options``), or None: numba
@@ -343,7 +343,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     ``options``: ``engine.options.kernel_options``' value (``weighted_option``: True when a
     seat plays ``weighted`` / ``tuned``; None: their path is compiled out). ``user``:
-    the user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops
+    the user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops
     the block."""
     owned_g = new_state(players, params)
     owned_fw = new_floats(players, params)
