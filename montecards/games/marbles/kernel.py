@@ -415,10 +415,11 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
 
 
 @hot
-def write_row(g, players, row):
+def write_row(g, players, err, row):
     """The finished game's row. The winners (the seat, or the team, that finished first) share
     the win (``engine.rows.share_win``, in place: the key, lowest best, is 0 for a winner and 1
-    for the others); an unfinished game has no winner."""
+    for the others); an unfinished game has no winner (the state says which game is: ``err``,
+    ``play_game``'s result, is not read)."""
     won = g[S_WON]
     row[COL_TURNS] = g[S_TURNS]
     row[COL_UNFINISHED] = 1 - won
@@ -460,13 +461,13 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
     if seats is None:
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                         log, None, weighted, search)
-        write_row(g, players, row)
+        write_row(g, players, err, row)
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                         log, seats, weighted, search)
         if err == ERR_NONE:
-            write_row(g, players, row)
+            write_row(g, players, err, row)
     return err
 
 
@@ -487,9 +488,9 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
             seed_game(rd, rc, seed, start + game, search)
-            play_game(g, rd, rc, players, params, strategies, orders, offsets, script, None,
-                      None, None, weighted, search)
-            write_row(g, players, rows[game])
+            err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, None,
+                            None, None, weighted, search)
+            write_row(g, players, err, rows[game])
         elif play_one(
             seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
             rows[game], None, None, seats, weighted, search,
@@ -523,7 +524,7 @@ def play_script(players, params, orders, offsets, script, row, trace, positions)
     err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
                     None)
     if err == ERR_NONE:
-        write_row(g, players, row)
+        write_row(g, players, err, row)
     for s in range(players):
         for m in range(MARBLES):
             positions[s, m] = g[O_POS + MARBLES * s + m]

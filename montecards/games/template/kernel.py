@@ -15,7 +15,7 @@ from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
+from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user_seats import (
     USER,
     ask,
@@ -27,7 +27,6 @@ from montecards.engine.user_seats import (
     stopped,
     user_parts,
 )
-from montecards.games.template.cards import MAX_PLAYERS
 from montecards.games.template.rules import (
     DECK,
     STATE_SIZE,
@@ -74,20 +73,15 @@ ERR_TOO_FEW_PLAYS = 2
 ERR_TOO_MANY_PLAYS = 3
 ERR_USER = 4
 
-# rows of the per-seat scratch table
-SEAT_KEY = 0
-SEAT_SHARE = 1
-
 
 @njit(cache=True)
 def new_work():
-    """A block's working arrays: (game state, deck stream, choice stream, per-seat scratch
-    table, empty script plays). Runs pass None for the trace (tracing off)."""
+    """A block's working arrays: (game state, deck stream, choice stream, empty script plays).
+    Runs pass None for the trace (tracing off)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((2, MAX_PLAYERS), np.int64),
         np.zeros(0, np.int64),
     )
 
@@ -178,20 +172,21 @@ def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng
 
 
 @hot_inline
-def write_row(g, players, seat_tmp, row):
-    """Turns, the metric and the seat blocks (win, score, led) into the game's row.
+def write_row(g, players, err, row):
+    """Turns, the metric and the seat blocks (win, score, led) into the game's row (called for
+    a finished game only: ``err``, ``play_game``'s result, is ``ERR_NONE``).
 
     Most points wins: the result key of ``engine.rows.share_win`` (lowest best) is minus the
-    points; tied seats share the win.
+    points, written into the win block and shared there in place; tied seats share the win.
     """
+    wins = row[FIRST_SEAT_COL : FIRST_SEAT_COL + players]
     for s in range(players):
-        seat_tmp[SEAT_KEY, s] = -points(g, s)
-    share_win(seat_tmp[SEAT_KEY], players, True, seat_tmp[SEAT_SHARE])
+        wins[s] = -points(g, s)
+    share_win(wins, players, err == ERR_NONE, wins)
     row[COL_TURNS] = turns(g)
     row[COL_UNFINISHED] = 0
     row[COL_LEADER_TRICKS] = leader_tricks(g)
     for s in range(players):
-        row[seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = seat_tmp[SEAT_SHARE, s]
         row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = points(g, s)
         row[seat_column(FIRST_SEAT_COL, players, LED_BLOCK, s)] = tricks_led(g, s)
 
@@ -206,7 +201,7 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
     strategies leave both out. numba then types them ``Omitted(None)`` and compiles their paths
     out; ``play_game`` is therefore called without the arguments it lacks.
     """
-    g, deck_rng, choice_rng, seat_tmp, no_plays = work
+    g, deck_rng, choice_rng, no_plays = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     deck_size = np.int64(params[PARAM_DECK_SIZE])
@@ -219,7 +214,7 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
         err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
                         trace, no_plays, seats, log)
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err
 
 
@@ -273,13 +268,13 @@ def play_script(deck, players, hand_size, plays, row, trace):
     ``plays``: the card id played at each turn, all seats in play order
     (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, _ = new_work()
+    g, deck_rng, choice_rng, _ = new_work()
     deck_size = deck.shape[0]
     g[DECK : DECK + deck_size] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, False,
                     trace, plays)
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err
 

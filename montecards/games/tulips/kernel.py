@@ -427,11 +427,11 @@ def check_decision(g, seat, first_class, script_dec):
 
 
 @njit(cache=True)
-def write_row(g, rows, k):
-    """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
-    players = player_count(g)
-    rows[k, COL_TURNS] = turns_begun(g)
-    rows[k, COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
+def write_row(g, players, err, row):
+    """Points (with their split), tulips and win shares of a finished game into ``row`` (a game
+    always ends: ``err``, ``play_game``'s result, is not read)."""
+    row[COL_TURNS] = turns_begun(g)
+    row[COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
     keep = 0
     give = 0
     maj = 0
@@ -439,15 +439,15 @@ def write_row(g, rows, k):
         keep += keep_total(g, s)
         give += give_total(g, s)
         maj += majority_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = win_share(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, KEEP_BLOCK, s)] = keep_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, GIVE_BLOCK, s)] = give_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, MAJORITY_BLOCK, s)] = majority_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, TULIPS_BLOCK, s)] = tulips(g, s)
-    rows[k, COL_KEEP] = keep
-    rows[k, COL_GIVE] = give
-    rows[k, COL_MAJ] = maj
+        row[seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = win_share(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, KEEP_BLOCK, s)] = keep_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, GIVE_BLOCK, s)] = give_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, MAJORITY_BLOCK, s)] = majority_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, TULIPS_BLOCK, s)] = tulips(g, s)
+    row[COL_KEEP] = keep
+    row[COL_GIVE] = give
+    row[COL_MAJ] = maj
 
 
 @njit(cache=True)
@@ -494,7 +494,7 @@ def play_one(
                 g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
                 None, None, weighting, majority, search,
             )
-        write_row(g, rows, k)
+        write_row(g, player_count(g), ERR_NONE, rows[k])
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
@@ -502,7 +502,7 @@ def play_one(
         seats, log, weighting, majority, search,
     )
     if err == ERR_NONE:
-        write_row(g, rows, k)
+        write_row(g, player_count(g), err, rows[k])
     return err
 
 
@@ -543,7 +543,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
                     g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None,
                     None, None, weighting, majority, search,
                 )
-            write_row(g, out, k)
+            write_row(g, players, ERR_NONE, out[k])
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
             None, seats, None, weighting, majority, search,
@@ -593,5 +593,5 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:
-        write_row(g, row.reshape(1, -1), 0)
+        write_row(g, players, err, row)
     return err

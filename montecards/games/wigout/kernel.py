@@ -303,10 +303,10 @@ def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, 
 
 
 @njit(cache=True)
-def write_row(g, row):
+def write_row(g, players, err, row):
     """Lowest total wins, ties share the win (``engine.rows.share_win``: the key is the seat's
-    points, lowest best); unfinished: no winner."""
-    players = g[PLAYERS]
+    points, lowest best); unfinished: no winner (the state says which game is: ``err``,
+    ``play_game``'s result, is not read)."""
     row[COL_TURNS] = g[ACTIONS]
     row[COL_UNFINISHED] = g[UNFINISHED]
     row[COL_DEADLOCKS] = g[DEADLOCKS]
@@ -331,7 +331,7 @@ def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, 
     err = play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
                     no_decks, no_actors, no_floats, no_floats, trace, log, seats)
     if err == ERR_NONE:
-        write_row(g, row)
+        write_row(g, players, err, row)
     return err
 
 
@@ -364,9 +364,9 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
-                      ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
-            write_row(g, rows[k])
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
+                            ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
+            write_row(g, players, err, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
@@ -374,7 +374,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
                             None, seats)
             if err != ERR_NONE or stopped(seats):
                 break
-            write_row(g, rows[k])
+            write_row(g, players, err, rows[k])
     end_block(seats)
     keep_alive(owned_seats)
     # numba frees an array right after its last use: these uses keep the owners of the
@@ -422,5 +422,5 @@ def play_script(players, params, strategies, options, decks, actors, waits, choi
     info[1] = g[DEAL]
     info[2] = g[CHOICE]
     info[3] = g[DECK_ROW]
-    write_row(g, row)
+    write_row(g, players, err, row)
     return err
