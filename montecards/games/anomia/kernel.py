@@ -317,11 +317,11 @@ def write_row(g, players, err, row):
 
 
 @njit(cache=True)
-def play_one(seed, index, g, deck_rng, fo_rng, no_script, trace, rows, r):
+def play_one(seed, index, g, deck_rng, face_off_rng, no_script, trace, rows, r):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[r]``."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
-    seed_stream(fo_rng, seed, index, FACE_OFF_STREAM)
-    err = play_game(g, deck_rng, fo_rng, no_script, no_script, no_script, trace)
+    seed_stream(face_off_rng, seed, index, FACE_OFF_STREAM)
+    err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, trace)
     write_row(g, players_of(g), err, rows[r])
 
 
@@ -339,12 +339,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """
     g_owned = new_state(players, params)
     deck_owned = np.zeros(4, np.uint64)
-    fo_owned = np.zeros(4, np.uint64)
+    face_off_owned = np.zeros(4, np.uint64)
     empty_owned = np.zeros(1, np.int64)
     no_trace_owned = np.zeros((0, TRACE_WIDTH), np.int64)
     g = borrow(g_owned)
     deck_rng = borrow(deck_owned)
-    fo_rng = borrow(fo_owned)
+    face_off_rng = borrow(face_off_owned)
     no_script = borrow(empty_owned)[:0]
     no_trace = borrow(no_trace_owned)
     game_rows = borrow(rows)
@@ -352,12 +352,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
         # play_one, written out: one compiled level less in runs (its own LLVM pass over the
         # whole game cost the cold first run); play_game gets the very arguments it gives
         seed_stream(deck_rng, seed, start + k, DECK_STREAM)
-        seed_stream(fo_rng, seed, start + k, FACE_OFF_STREAM)
-        err = play_game(g, deck_rng, fo_rng, no_script, no_script, no_script, no_trace)
+        seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
+        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, no_trace)
         write_row(g, players, err, game_rows[k])
     keep_alive(g_owned)
     keep_alive(deck_owned)
-    keep_alive(fo_owned)
+    keep_alive(face_off_owned)
     keep_alive(empty_owned)
     keep_alive(no_trace_owned)
     keep_alive(rows)
@@ -373,14 +373,14 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     rows = row.reshape(1, row.shape[0])
     g = new_state(players, params)
     deck_rng = np.zeros(4, np.uint64)
-    fo_rng = np.zeros(4, np.uint64)
+    face_off_rng = np.zeros(4, np.uint64)
     empty = np.zeros(1, np.int64)
     play_one(
         seed,
         index,
         borrow(g),
         borrow(deck_rng),
-        borrow(fo_rng),
+        borrow(face_off_rng),
         borrow(empty)[:0],
         borrow(trace),
         borrow(rows),
@@ -388,7 +388,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     )
     keep_alive(g)
     keep_alive(deck_rng)
-    keep_alive(fo_rng)
+    keep_alive(face_off_rng)
     keep_alive(empty)
     keep_alive(trace)
     keep_alive(rows)

@@ -436,17 +436,17 @@ def write_row(g, players, err, row):
 
 
 @hot
-def seed_game(rd, rc, seed, index, search):
+def seed_game(deck_rng, choice_rng, seed, index, search):
     """Seed game ``index``'s deck and choice streams (and the search's key, unless ``search`` is
     None: a test of an argument, which numba prunes in runs that do not search)."""
-    seed_stream(rd, seed, index, DECK_STREAM)
-    seed_stream(rc, seed, index, CHOICE_STREAM)
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     if search is not None:
         set_key(search, seed, index)
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+def play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
              row, trace, log, seats=None, weighted=None, search=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
@@ -457,14 +457,14 @@ def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offset
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
     """
-    seed_game(rd, rc, seed, index, search)
+    seed_game(deck_rng, choice_rng, seed, index, search)
     if seats is None:
-        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
                         log, None, weighted, search)
         write_row(g, players, err, row)
     else:
         start_game(seats, seed, index, players, strategies)
-        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
                         log, seats, weighted, search)
         if err == ERR_NONE:
             write_row(g, players, err, row)
@@ -477,7 +477,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the
     block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
     compiled out)."""
-    g, rd, rc, orders, offsets, script = new_work()
+    g, deck_rng, choice_rng, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     weighted = weighted_option(options)
     search_owned = search_space(options)
@@ -487,12 +487,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # play_one's built-in path, written out: one compiled level less (play_one is not
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
-            seed_game(rd, rc, seed, start + game, search)
-            err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, None,
-                            None, None, weighted, search)
+            seed_game(deck_rng, choice_rng, seed, start + game, search)
+            err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
+                            script, None, None, None, weighted, search)
             write_row(g, players, err, rows[game])
         elif play_one(
-            seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
+            seed, start + game, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
             rows[game], None, None, seats, weighted, search,
         ) != ERR_NONE or stopped(seats):
             break
@@ -505,11 +505,11 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``;
     ``engine/CONTRACT.md``). Returns ``ERR_*``."""
-    g, rd, rc, orders, offsets, script = new_work()
+    g, deck_rng, choice_rng, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     search = search_space(options)
-    err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+    err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
                    row, trace, log, seats, weighted_option(options), search)
     end_block(seats)
     return err
@@ -519,9 +519,9 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     strategies = np.full(players, SCRIPTED, np.int64)
-    err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+    err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
                     None)
     if err == ERR_NONE:
         write_row(g, players, err, row)
@@ -539,7 +539,7 @@ def board_moves(players, params, positions, seat, hand, weight):
     (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
     seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
     """
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
@@ -583,7 +583,7 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
     ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
     (-1 rows: no bump)."""
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),

@@ -319,7 +319,7 @@ def write_row(g, players, err, row):
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
+def play_one(seed, index, players, params, strategies, weighted, g, fw, event_rng, choice_rng,
              deck_rng, row, trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log or None; ``seats``: the user seats or None); returns ``ERR_NONE``, or
@@ -328,7 +328,7 @@ def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, 
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     start_game(seats, seed, index, players, strategies)
-    err = play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
+    err = play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
                     no_decks, no_actors, no_floats, no_floats, trace, log, seats)
     if err == ERR_NONE:
         write_row(g, players, err, row)
@@ -350,8 +350,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     owned_rng = np.zeros((3, 4), np.uint64)
     g = borrow(owned_g)
     fw = borrow(owned_fw)
-    ev_rng = borrow(owned_rng[0])
-    ch_rng = borrow(owned_rng[1])
+    event_rng = borrow(owned_rng[0])
+    choice_rng = borrow(owned_rng[1])
     deck_rng = borrow(owned_rng[2])
     seat_strategies = borrow(strategies)
     run_params = borrow(params)  # weighted / tuned read their weights in its tail
@@ -364,13 +364,13 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
-                            ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
             write_row(g, players, err, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
-            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
-                            ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
                             None, seats)
             if err != ERR_NONE or stopped(seats):
                 break
@@ -392,15 +392,15 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     (``engine/CONTRACT.md``). Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
-    ev_rng = np.zeros(4, np.uint64)
-    ch_rng = np.zeros(4, np.uint64)
+    event_rng = np.zeros(4, np.uint64)
+    choice_rng = np.zeros(4, np.uint64)
     deck_rng = np.zeros(4, np.uint64)
     if trace.shape[0] > 0:
         trace[0, 0] = 0
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, ev_rng,
-                   ch_rng, deck_rng, row, trace, log, seats)
+    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
+                   choice_rng, deck_rng, row, trace, log, seats)
     end_block(seats)
     return err
 
