@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import montecards as mc
-from montecards.engine import user_strategies
 from montecards.engine import user_seats as jit_user
+from montecards.engine import user_strategies
 from montecards.errors import InputError, StrategyError
 from montecards.games.parade import kernel as parade_kernel
 

@@ -227,7 +227,8 @@ def tuned_section(
         f"in `docs/strategies/{spec.name}.md`. Every figure below is on the report's seed, which no "
         "tuning run used (held out).",
     )
-    rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": spec.seat_params["weighted"].default,
+    default = spec.seat_params["weighted"].default
+    rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": default,
                             "tuned": tuned.default}), digits=3, index=False)
     n_for = dict(n_for or {})
     for rival in rivals:

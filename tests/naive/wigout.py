@@ -148,7 +148,7 @@ def weighted_features(play, hand_counts, piles, other_hand_sizes, draw_pile_size
 def strategy_weights(name):
     """The weights of a ``weighted`` / ``tuned`` seat: its defaults, or the numbers in
     ``"weighted[w0,w1,...]"``; None for another strategy."""
-    from montecards.games.wigout.strategies import TUNED_WEIGHTS, DEFAULT_WEIGHTS
+    from montecards.games.wigout.strategies import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 
     base, _, rest = name.partition("[")
     if base not in WEIGHTED:
