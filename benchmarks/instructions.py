@@ -9,8 +9,8 @@ natively for a fixed CPU model and its features (``NUMBA_CPU_NAME=haswell``,
 ``NUMBA_CPU_FEATURES``: valgrind cannot run the AVX-512 code numba would otherwise emit, and
 with the host's features the cache would miss under valgrind) into a fresh numba cache; a second process then loads it from
 that cache and plays 1 game, then ``n`` games, under callgrind. Only the jitted code is counted
-(callgrind's anonymous objects), divided by ``n + 1``. The serial block is used because
-through the parallel ``run_chunk`` valgrind made numba compile afresh instead of loading.
+(callgrind's anonymous objects), divided by ``n + 1``. The serial block is used (one
+thread; through the old parallel kernel valgrind also made numba compile afresh instead of loading).
 Needs valgrind; a run takes minutes (Python and numba start ~50x slower under valgrind).
 """
 

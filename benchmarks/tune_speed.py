@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--strategy", default="weighted")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
-    chosen = args.game or [g for g in PLAYERS if args.strategy in games.get(g).weighted]
+    chosen = args.game or [g for g in PLAYERS if args.strategy in games.get(g).seat_params]
     results = []
     for game in chosen:
         r = measure(game, args.games, args.jobs, args.repeats, args.strategy)

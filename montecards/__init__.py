@@ -26,9 +26,9 @@ _LAZY = {
     "tune": ("montecards.analysis.tune", "tune"),
     "tournament": ("montecards.analysis.tournament", "tournament"),
     "InputError": ("montecards.engine.spec", "InputError"),
-    "strategy": ("montecards.engine.strategies", "strategy"),
-    "load_strategy": ("montecards.engine.strategies", "load"),
-    "UserStrategy": ("montecards.engine.strategies", "UserStrategy"),
+    "strategy": ("montecards.engine.user_strategies", "strategy"),
+    "load_strategy": ("montecards.engine.user_strategies", "load"),
+    "UserStrategy": ("montecards.engine.user_strategies", "UserStrategy"),
     "StrategyError": ("montecards.errors", "StrategyError"),
     "get_game": ("montecards.games", "get"),
     "game_names": ("montecards.games", "names"),
@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from montecards.analysis.tune import tune
     from montecards.api import simulate, trace
     from montecards.engine.spec import InputError
-    from montecards.engine.strategies import UserStrategy, strategy
-    from montecards.engine.strategies import load as load_strategy
+    from montecards.engine.user_strategies import UserStrategy, strategy
+    from montecards.engine.user_strategies import load as load_strategy
     from montecards.errors import StrategyError
     from montecards.games import get as get_game
     from montecards.games import names as game_names

@@ -24,8 +24,8 @@ from montecards.analysis.runs import (  # noqa: F401  (public)
     strategy_identities,
 )
 from montecards.engine.spec import InputError
-from montecards.engine.strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
-from montecards.engine.strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
+from montecards.engine.user_strategies import UserStrategy, strategy  # noqa: F401  (public: mc.strategy)
+from montecards.engine.user_strategies import parse_params as parse_strategy_weights  # noqa: F401  (the CLI's)
 from montecards.run.output import STREAM_FORMATS, RowsWriter  # noqa: F401  (public: the -o suffixes)
 from montecards.run.paths import (  # noqa: F401  (public: the CLI checks its -o paths)
     WriteError,

@@ -81,7 +81,7 @@ def test_the_search_player_gives_the_local_result_on_the_cluster(client, name):
     """``ismcts`` (few iterations, so the test stays short) against the game's ``greedy``: the
     local numbers and rows, whichever worker plays a chunk."""
     spec = games.get(name)
-    weights = spec.weighted["ismcts"].default
+    weights = spec.seat_params["ismcts"].default
     label = "ismcts[" + ",".join(str(v) for v in (20, *weights[1:])) + "]"
     players = spec.default_players
     run = dict(n=24, players=players, strategies=[label] + ["greedy"] * (players - 1), seed=11,

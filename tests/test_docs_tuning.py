@@ -73,7 +73,7 @@ def test_the_shipped_tuned_weights_are_the_records():
     for record in sorted((DOC.parent / "tuning").glob("*.json")):
         data = json.loads(record.read_text())
         spec = mc.get_game(data["game"])
-        assert spec.weighted["tuned"].default == tuple(data["best"]), record.name
+        assert spec.seat_params["tuned"].default == tuple(data["best"]), record.name
         assert data["holdout"]["low"] > 1 / data["players"], record.name
 
 

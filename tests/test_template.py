@@ -105,7 +105,7 @@ def test_the_greedy_twin_plays_greedys_games():
 
 def test_the_greedy_twin_makes_greedys_logged_choices():
     """Every logged decision of greedy seats, replayed through the twin in plain Python."""
-    from montecards.engine.strategies import load_module
+    from montecards.engine.user_strategies import load_module
 
     twin = load_module(TWIN.rsplit(":", 1)[0]).choose
     seen = 0

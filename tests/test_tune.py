@@ -250,7 +250,7 @@ def test_tuning_the_weighted_builtin_and_playing_the_winner():
     r = mc.tune("parade", strategy="weighted", players=2, budget=12_000, deals=200, holdout=400,
                 seed=8, progress=False)
     spec = mc.get_game("parade")
-    w = spec.weighted["weighted"]
+    w = spec.seat_params["weighted"]
     assert r.features == w.features and r.baseline == w.default
     assert all(lo <= b <= hi for b, (lo, hi) in zip(r.best, w.bounds, strict=True))
     assert r.label.startswith("weighted[")

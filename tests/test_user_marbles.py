@@ -1,4 +1,4 @@
-"""Joker Marbles played by user strategies (the kernel's user path, ``engine/user.py``).
+"""Joker Marbles played by user strategies (the kernel's user path, ``engine/user_seats.py``).
 
 The interface twins of ``examples/strategies/marbles_greedy.py`` (``choose``: greedy,
 ``choose_aggressive``: aggressive), loaded by reference as any user strategy, play the very

@@ -2,7 +2,7 @@
 
 The games' own tests (``tests/test_user_<game>.py``) prove that each game's interface twin
 plays the built-in's very games; here: loading, binding params, faults, the CLI, checkpoints,
-outputs, Dask, and the numba facts the design stands on (``engine/user.py``).
+outputs, Dask, and the numba facts the design stands on (``engine/user_seats.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import montecards as mc
-from montecards.engine import strategies as user_strategies
-from montecards.engine import user as jit_user
+from montecards.engine import user_seats as jit_user
+from montecards.engine import user_strategies
 from montecards.errors import InputError, StrategyError
 from montecards.games.parade import kernel as parade_kernel
 
@@ -355,7 +355,7 @@ def test_cli_import_cli_share_no_cache_entry(tmp_path):
            "lowcard.py:choose", "-s", "greedy", "--seed", "4", "--json"]
     script = (
         "import json, montecards as mc\n"
-        "from montecards.engine.strategies import load\n"
+        "from montecards.engine.user_strategies import load\n"
         "from lowcard import choose\n"
         "a = mc.simulate('parade', n=3000, strategies=[choose, 'greedy'], seed=4)\n"
         "b = mc.simulate('parade', n=3000, strategies=['lowcard.py:choose', 'greedy'], seed=4)\n"

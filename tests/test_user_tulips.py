@@ -4,7 +4,7 @@
   writes it: ``"path/to/tulips_greedy.py:choose"``) gives the same per-game rows as the
   built-in it copies, for the same seed, at several player counts, alone and mixed with other
   built-ins;
-* ``random``'s twin cannot: a user seat draws from its own stream (``engine.user.USER_STREAM
+* ``random``'s twin cannot: a user seat draws from its own stream (``engine.user_seats.USER_STREAM
   + seat``), the built-in from the game's shared choice stream. It runs, and its win shares are
   sane;
 * ``mc.trace`` and the decision log with a twin equal the built-in's;
@@ -23,7 +23,7 @@ import pytest
 
 import montecards as mc
 from montecards.analysis.results import games_frame
-from montecards.engine.strategies import check_faults, kernel_arg, load, seats_of
+from montecards.engine.user_strategies import check_faults, kernel_arg, load, seats_of
 from montecards.errors import StrategyError
 from montecards.games import tulips
 from montecards.games.tulips import view
@@ -61,7 +61,7 @@ def games(players: int, strategies: list[str], n: int, seed: int):
     user = kernel_arg(seats, n)
     try:
         spec.run_chunk(np.uint64(seed), 0, players, packed, codes, rows, user)
-    except SystemError:  # numba garbles a strategy's exception in its parallel loop
+    except Exception:  # noqa: BLE001 - a strategy raised: check_faults below names its seat and game
         pass
 
     def replay(game, alone):

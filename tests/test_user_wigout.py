@@ -7,7 +7,7 @@ count, alone and mixed with other built-ins (``random`` seats among them: the tw
 nothing, so the built-in ``random`` seats still draw the game's shared choice stream in the
 same order). The ``random`` twin cannot match the built-in ``random``: the kernel's ``random``
 seats share one choice stream per game (``kernel.CHOICE_STREAM``), while a user seat draws from
-its own stream (``engine.user.USER_STREAM + seat``); it is checked to run, to be reproducible
+its own stream (``engine.user_seats.USER_STREAM + seat``); it is checked to run, to be reproducible
 and to win a fair share. Faults (an index outside ``legal``, an exception) stop the run with a
 ``StrategyError`` naming the seat and the game.
 
@@ -26,7 +26,7 @@ import pytest
 
 import montecards as mc
 from montecards.analysis.results import games_frame
-from montecards.engine.strategies import seats_of
+from montecards.engine.user_strategies import seats_of
 from montecards.errors import InputError, StrategyError
 from montecards.games import wigout
 from montecards.games.wigout import kernel, view

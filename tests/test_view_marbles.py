@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import marbles
 from montecards.games.marbles import SPEC, kernel, rules, view

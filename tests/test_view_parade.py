@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import montecards as mc
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.engine.decisions import NO_CHOICE, choice_index
 from montecards.games import parade
 from montecards.games.parade import kernel, rules, strategies, view

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from montecards.engine.decisions import NO_CHOICE
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.games import tulips
 from montecards.games.tulips import kernel, view
 from montecards.rng import seed_stream

@@ -16,7 +16,7 @@ import numba
 import numpy as np
 import pytest
 
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.engine.decisions import NO_CHOICE
 from montecards.games import wigout
 from montecards.games.wigout import kernel, rules, view

@@ -38,7 +38,7 @@ def label(weights, name="weighted") -> str:
 
 
 def random_weights(rng) -> tuple[float, ...]:
-    return tuple(round(float(rng.uniform(lo, hi)), 3) for lo, hi in strategies.BOUNDS)
+    return tuple(round(float(rng.uniform(lo, hi)), 3) for lo, hi in strategies.WEIGHT_BOUNDS)
 
 
 # --------------------------------------------------------------------------- plain Python
@@ -304,10 +304,10 @@ def test_weights_change_play_and_tuned_reads_the_same_table():
     assert not default.equals(games(["greedy", "greedy"], 2, 400))
     tuned = games([label(strategies.TUNED_WEIGHTS), "greedy"], 2, 400)
     assert games(["tuned", "greedy"], 2, 400).equals(tuned)
-    assert SPEC.weighted["tuned"].default == strategies.TUNED_WEIGHTS
-    assert SPEC.weighted["weighted"].features == strategies.FEATURES
-    assert len(strategies.FEATURES) == len(strategies.BOUNDS) <= 16
-    for (lo, hi), w in zip(strategies.BOUNDS, strategies.DEFAULT_WEIGHTS, strict=True):
+    assert SPEC.seat_params["tuned"].default == strategies.TUNED_WEIGHTS
+    assert SPEC.seat_params["weighted"].features == strategies.FEATURES
+    assert len(strategies.FEATURES) == len(strategies.WEIGHT_BOUNDS) <= 16
+    for (lo, hi), w in zip(strategies.WEIGHT_BOUNDS, strategies.DEFAULT_WEIGHTS, strict=True):
         assert lo <= w <= hi
 
 

@@ -225,9 +225,9 @@ def test_default_weights_play_exactly_greedy(players, params):
 
 
 def test_tuned_is_weighted_with_the_tuned_weights():
-    assert SPEC.weighted["tuned"].default == strategies.TUNED_WEIGHTS
-    assert SPEC.weighted["tuned"].features == SPEC.weighted["weighted"].features == FEATURES
-    assert SPEC.weighted["tuned"].bounds == SPEC.weighted["weighted"].bounds
+    assert SPEC.seat_params["tuned"].default == strategies.TUNED_WEIGHTS
+    assert SPEC.seat_params["tuned"].features == SPEC.seat_params["weighted"].features == FEATURES
+    assert SPEC.seat_params["tuned"].bounds == SPEC.seat_params["weighted"].bounds
     tuned = mc.simulate("parade", n=800, seed=SEED, players=3, strategies=["tuned", "random", "greedy"],
                         keep_games=True)
     weighted = mc.simulate("parade", n=800, seed=SEED, players=3,
@@ -244,7 +244,7 @@ def test_tuned_is_weighted_with_the_tuned_weights():
 def test_spec_declares_both_with_fifteen_documented_features():
     assert SPEC.strategies[3:5] == ("weighted", "tuned")
     assert SPEC.strategies[:3] == ("random", "greedy", "rollout")  # existing codes unmoved
-    w = SPEC.weighted["weighted"]
+    w = SPEC.seat_params["weighted"]
     assert len(w.features) == 15 and w.default == strategies.DEFAULT_WEIGHTS
     assert all(lo <= d <= hi for d, (lo, hi) in zip(w.default, w.bounds))
     page = (ROOT / "docs" / "strategies" / "parade.md").read_text()

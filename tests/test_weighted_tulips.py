@@ -240,7 +240,7 @@ def test_default_weights_play_greedy(players):
     tuned = ",".join(repr(w) for w in strategies.TUNED_WEIGHTS)
     assert rows(players, ["tuned"]).equals(rows(players, [f"weighted[{tuned}]"]))
     assert not greedy.equals(rows(players, ["tuned"]))
-    default = ",".join(str(w) for w in strategies.WEIGHTED_DEFAULT)
+    default = ",".join(str(w) for w in strategies.DEFAULT_WEIGHTS)
     assert greedy.equals(rows(players, [f"weighted[{default}]"]))
 
 

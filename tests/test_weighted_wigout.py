@@ -24,7 +24,7 @@ import pandas as pd
 import pytest
 
 import montecards as mc
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.errors import InputError
 from montecards.games import wigout
 from montecards.games.wigout import strategies, view
@@ -33,7 +33,7 @@ from montecards.games.wigout.game import SPEC
 ROOT = Path(__file__).resolve().parent.parent
 TWIN_PATH = ROOT / "examples" / "strategies" / "wigout_weighted.py"
 TWIN = f"{TWIN_PATH}:choose"
-W = SPEC.weighted["weighted"]
+W = SPEC.seat_params["weighted"]
 GREEDY_POINT = strategies.GREEDY_WEIGHTS  # the cards shed alone: greedy's play
 
 
@@ -90,11 +90,11 @@ MUTATIONS = {
 def test_the_features_are_the_documented_ones():
     assert W.features == strategies.FEATURES == tuple(features(np.zeros(view.OBS_SIZE, np.int64) + 1, 0))
     assert tuple(MUTATIONS) == W.features
-    assert SPEC.weighted["tuned"].features == W.features
-    assert W.default == strategies.WEIGHTED_DEFAULTS
+    assert SPEC.seat_params["tuned"].features == W.features
+    assert W.default == strategies.DEFAULT_WEIGHTS
     assert strategies.GREEDY_WEIGHTS == (1.0,) + (0.0,) * (len(W.features) - 1)
     assert load_module(TWIN_PATH).DEFAULTS == W.default and load_module(TWIN_PATH).FEATURES == W.features
-    assert SPEC.weighted["tuned"].default == strategies.TUNED_WEIGHTS
+    assert SPEC.seat_params["tuned"].default == strategies.TUNED_WEIGHTS
     assert len(W.features) <= 16 and all(lo < hi for lo, hi in W.bounds)
     assert all(lo <= w <= hi for w, (lo, hi) in zip(W.default, W.bounds))
     doc = (ROOT / "docs" / "strategies" / "wigout.md").read_text()
@@ -210,7 +210,7 @@ def test_weights_change_play_and_are_per_seat():
 
 def test_tuned_reads_its_own_defaults():
     pd.testing.assert_frame_equal(rows("tuned"), rows(label(strategies.TUNED_WEIGHTS)))
-    pd.testing.assert_frame_equal(rows("weighted"), rows(label(strategies.WEIGHTED_DEFAULTS)))
+    pd.testing.assert_frame_equal(rows("weighted"), rows(label(strategies.DEFAULT_WEIGHTS)))
     other = [0.5] * len(W.features)
     pd.testing.assert_frame_equal(rows(label(other, "tuned")), rows(label(other)))
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from numba import njit
 
-from montecards.engine.strategies import load_module
+from montecards.engine.user_strategies import load_module
 from montecards.games.tulips import view
 
 majority = load_module(Path(__file__).with_name("tulips_majority.py"))

@@ -26,13 +26,13 @@ own function over the observation, ``view.obs_*``) and give it a weight.
 from numba import njit
 
 from montecards.games.tulips import view
-from montecards.games.tulips.strategies import N_FEATURES, WEIGHTED_DEFAULT, move_features, rival_seat
+from montecards.games.tulips.strategies import N_FEATURES, DEFAULT_WEIGHTS, move_features, rival_seat
 
 
 @njit(cache=True)
 def weight(params, k):
     """Weight ``k``: the seat's own (``params``), or the default when it gave none."""
-    return params[k] if params.shape[0] == N_FEATURES else WEIGHTED_DEFAULT[k]
+    return params[k] if params.shape[0] == N_FEATURES else DEFAULT_WEIGHTS[k]
 
 
 @njit(cache=True)

@@ -35,7 +35,7 @@ from montecards.analysis.runs import (
     with_backend,
 )
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.strategies import as_labels
+from montecards.engine.user_strategies import as_labels
 
 
 @dataclass

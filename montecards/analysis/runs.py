@@ -29,7 +29,7 @@ import numpy as np
 from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
-from montecards.engine.strategies import labels_of, seats_of
+from montecards.engine.user_strategies import labels_of, seats_of
 from montecards.engine.weights import WeightedSeat
 from montecards.run.runner import (
     DEFAULT_CHUNK,
@@ -249,7 +249,7 @@ def prepare(
 
 def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec, what: str = "seat") -> list[Any]:
     """``entries`` with each seat's ``params`` bound (``prepare``): a user strategy's, or a
-    weighted built-in's weights (``spec.weighted``). ``what`` an entry is, in messages."""
+    weighted built-in's weights (``spec.seat_params``). ``what`` an entry is, in messages."""
     if strategy_params is None:
         return entries
     if isinstance(strategy_params, str) or not hasattr(strategy_params, "__len__"):
@@ -266,7 +266,7 @@ def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec, what: 
         )
     bound = []
     for seat, (entry, params) in enumerate(zip(entries, per_seat)):
-        if isinstance(entry, WeightedSeat) or (isinstance(entry, str) and entry in spec.weighted):
+        if isinstance(entry, WeightedSeat) or (isinstance(entry, str) and entry in spec.seat_params):
             name = entry.name if isinstance(entry, WeightedSeat) else entry
             bound.append(spec.with_weights(name, params) if params is not None and len(params) else entry)
         elif isinstance(entry, str):

@@ -65,7 +65,7 @@ from montecards.analysis.runs import (
     with_backend,
 )
 from montecards.engine.spec import GameSpec, InputError
-from montecards.engine.strategies import as_labels
+from montecards.engine.user_strategies import as_labels
 
 DESIGNS = ("round_robin", "field", "sample", "lineups")
 _VERSION = sys.modules["montecards"].__version__

@@ -1,6 +1,6 @@
 """Tuning a strategy's weights by simulation: CMA-ES, or racing among given candidates.
 
-The strategy tuned is a weighted built-in (``GameSpec.weighted``: ``weighted``, ``tuned``) or
+The strategy tuned is a weighted built-in (``GameSpec.seat_params``: ``weighted``, ``tuned``) or
 any user strategy that reads ``params``. It plays one seat against ``opponents`` (built-ins,
 user strategies, or earlier winners as ``weighted[...]`` labels) in the other seats.
 
@@ -48,7 +48,7 @@ from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
-from montecards.engine.strategies import UserStrategy, register
+from montecards.engine.user_strategies import UserStrategy, register
 from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.run.paths import check_output_file
 from montecards.run.runner import progress_bar
@@ -119,13 +119,13 @@ def resolve_tuned(spec: GameSpec, strategy: Any, x0: Any, bounds: Any) -> Tuned:
         x0 = entry.weights if x0 is None else x0
         entry = entry.name
     if isinstance(entry, str):
-        if entry not in spec.weighted:
-            takes = ", ".join(spec.weighted) or "none"
+        if entry not in spec.seat_params:
+            takes = ", ".join(spec.seat_params) or "none"
             raise InputError(
                 f"{spec.name}'s {entry} reads no weights, so it cannot be tuned (built-ins that "
                 f"do: {takes}; or a user strategy that reads params)"
             )
-        w = spec.weighted[entry]
+        w = spec.seat_params[entry]
         features = w.features
         start = w.check(entry, w.default if x0 is None else x0)
         default_bounds = w.bounds

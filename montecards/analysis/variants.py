@@ -33,7 +33,7 @@ from montecards.analysis.runs import (
     with_backend,
 )
 from montecards.engine.spec import InputError, parse_text
-from montecards.engine.strategies import as_labels
+from montecards.engine.user_strategies import as_labels
 from montecards.labels import describe
 
 

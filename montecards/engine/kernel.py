@@ -14,7 +14,7 @@ allocates the game's working arrays once and plays its games one after the other
 
 Which thread plays which block never changes a game's result: game ``i`` only reads the
 random stream of ``(seed, i)``; block ``b`` keeps its index (user strategies' fault records,
-``engine/user.py``).
+``engine/user_seats.py``).
 
 Why threads and not numba's ``parallel=True`` ``prange`` (which the games used before): the
 parallel kernel was one more compiled level above ``play_block`` (a gufunc that LLVM
@@ -111,7 +111,7 @@ def chunk_runner(play_block, options: Options):
     def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
         """Games ``start ..`` into ``rows``, in blocks spread over the threads
         (:func:`run_blocks`), or in one block on this thread when ``serial``. ``user``:
-        ``engine.strategies.kernel_arg``'s pair, or None."""
+        ``engine.user_strategies.kernel_arg``'s pair, or None."""
         on = kernel_options(options, strategies)
         fns, data = (None, None) if user is None else user
         if serial:

@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from montecards.engine import strategies as user_strategies
+from montecards.engine import user_strategies
 from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
 from montecards.engine.options import every_option, kernel_options
-from montecards.engine.user import USER
+from montecards.engine.user_seats import USER
 from montecards.engine.weights import Weights, WeightedSeat, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
@@ -140,9 +140,10 @@ class GameSpec:
     (``_decisions``, over ``trace_one``; an empty list for a game without player decisions)."""
     decision_kinds: int = 0
     """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
-    weighted: dict[str, Weights] = field(default_factory=dict)
-    """The built-ins that read run-time weights (``engine/weights.py``), by name: their
-    features, default weights and tuning bounds."""
+    seat_params: dict[str, Weights] = field(default_factory=dict)
+    """The built-ins that read run-time per-seat parameters (``engine/weights.py``), by name:
+    ``weighted``'s and ``tuned``'s weights, the searches' iterations; their names, defaults
+    and tuning bounds. A seat's values come from ``strategy_params`` or its label."""
     check_params: Callable[[int, dict[str, Any]], None] | None = None
     """A rule between parameters (or between a parameter and the player count) that no single
     ``Param.check`` can see: ``(players, resolved) -> None``, raising ``InputError`` in one
@@ -293,7 +294,7 @@ class GameSpec:
 
         Each entry is a built-in name, or a user strategy: a ``path/to/file.py:name`` or
         ``package.module:name`` reference, a function ``choose(obs, legal, params, memory,
-        rng)``, or a :class:`~montecards.engine.strategies.UserStrategy`. Built-ins come back
+        rng)``, or a :class:`~montecards.engine.user_strategies.UserStrategy`. Built-ins come back
         as their names, user strategies as ``UserStrategy`` objects (checked, not compiled).
         """
         if names is None or (not isinstance(names, str) and not callable(names) and len(names) == 0):
@@ -333,13 +334,13 @@ class GameSpec:
 
     def with_weights(self, name: str, weights: Sequence[Any]) -> WeightedSeat:
         """A seat of the weighted built-in ``name`` with ``weights`` (checked: InputError)."""
-        if name not in self.weighted:
-            takes = ", ".join(self.weighted) or "none"
+        if name not in self.seat_params:
+            takes = ", ".join(self.seat_params) or "none"
             raise InputError(f"{self.name}'s built-in {name} takes no weights (built-ins that do: {takes})")
-        return WeightedSeat(name, self.weighted[name].check(name, weights))
+        return WeightedSeat(name, self.seat_params[name].check(name, weights))
 
     def strategy_array(self, names: Sequence[Any]) -> np.ndarray:
-        """Per-seat strategy codes for the kernels (``engine.user.USER`` for a user strategy)."""
+        """Per-seat strategy codes for the kernels (``engine.user_seats.USER`` for a user strategy)."""
         return np.array([self._code(n) for n in names], dtype=np.int64)
 
     def _code(self, entry: Any) -> int:
@@ -353,7 +354,7 @@ class GameSpec:
         """The parameter vector a kernel reads: ``pack_params``, and the weights table when a
         seat plays a weighted built-in (``engine/weights.py``; ``entries`` as from
         :meth:`strategy_codes`)."""
-        return append_table(self.pack_params(players, params), seat_weights(entries, self.weighted))
+        return append_table(self.pack_params(players, params), seat_weights(entries, self.seat_params))
 
 
 def parse_text(param: Param, text: str) -> Any:

@@ -2,7 +2,7 @@
 
 A game's ``weighted`` player scores each legal move by a weighted sum of named features; its
 weights are data, not code, so a tuner tries thousands of them without one recompile. A game
-declares such a built-in with a :class:`Weights` entry in ``GameSpec.weighted`` (its feature
+declares such a built-in with a :class:`Weights` entry in ``GameSpec.seat_params`` (its feature
 names, default weights and the bounds a tuner searches within); every other built-in takes no
 weights.
 
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from montecards.engine.user import MAX_SEATS
+from montecards.engine.user_seats import MAX_SEATS
 from montecards.errors import InputError
 
 MAX_WEIGHTS = 16
@@ -89,7 +89,7 @@ class Weights:
 
 def weighted_and_tuned(features: tuple[str, ...], default: tuple[float, ...], tuned: tuple[float, ...],
                        bounds: tuple[tuple[float, float], ...], doc: str) -> dict[str, Weights]:
-    """A game's two usual weighted built-ins, for ``GameSpec.weighted``: ``weighted`` (defaults
+    """A game's two usual weighted built-ins, for ``GameSpec.seat_params``: ``weighted`` (defaults
     ``default``) and ``tuned``, the same features and bounds with a tuning run's weights."""
     return {
         "weighted": Weights(features, default, bounds, doc),

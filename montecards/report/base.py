@@ -219,7 +219,7 @@ def tuned_section(
     from montecards.analysis import seat_advantage
 
     spec = rep.spec
-    tuned = spec.weighted["tuned"]
+    tuned = spec.seat_params["tuned"]
     rep.section(
         "Tuned players",
         f"`tuned` is the `weighted` player with the weights the project's tuning run found "
@@ -227,7 +227,8 @@ def tuned_section(
         f"in `docs/strategies/{spec.name}.md`. Every figure below is on the report's seed, which no "
         "tuning run used (held out).",
     )
-    rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": spec.weighted["weighted"].default,
+    default = spec.seat_params["weighted"].default
+    rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": default,
                             "tuned": tuned.default}), digits=3, index=False)
     n_for = dict(n_for or {})
     for rival in rivals:

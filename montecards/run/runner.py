@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from montecards.engine.spec import GameSpec, InputError, Layout
-from montecards.engine.strategies import check_faults, kernel_arg
+from montecards.engine.user_strategies import check_faults, kernel_arg
 from montecards.run.output import Collector
 from montecards.run.summary import Summary
 
@@ -40,7 +40,7 @@ class RunConfig:
     strategies: np.ndarray
     spec_module: str = ""
     user: tuple = ()
-    """Per seat its :class:`~montecards.engine.strategies.UserStrategy` or None, or ``()`` when
+    """Per seat its :class:`~montecards.engine.user_strategies.UserStrategy` or None, or ``()`` when
     no seat plays a user strategy (the kernels then compile the user path out)."""
 
 
@@ -68,8 +68,8 @@ def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.
     user = kernel_arg(config.user, count)
     try:
         spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user)
-    except Exception:  # noqa: BLE001 - numba garbles a strategy's exception in a parallel loop
-        failed = True  # (a SystemError, or nothing at all): the fault records say what happened
+    except Exception:  # noqa: BLE001 - the fault records say which strategy, seat and game raised it
+        failed = True
     else:
         failed = False
 

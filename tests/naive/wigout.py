@@ -148,14 +148,14 @@ def weighted_features(play, hand_counts, piles, other_hand_sizes, draw_pile_size
 def strategy_weights(name):
     """The weights of a ``weighted`` / ``tuned`` seat: its defaults, or the numbers in
     ``"weighted[w0,w1,...]"``; None for another strategy."""
-    from montecards.games.wigout.strategies import TUNED_WEIGHTS, WEIGHTED_DEFAULTS
+    from montecards.games.wigout.strategies import DEFAULT_WEIGHTS, TUNED_WEIGHTS
 
     base, _, rest = name.partition("[")
     if base not in WEIGHTED:
         return None
     if rest:
         return [float(x) for x in rest.rstrip("]").split(",")]
-    return list(WEIGHTED_DEFAULTS if base == "weighted" else TUNED_WEIGHTS)
+    return list(DEFAULT_WEIGHTS if base == "weighted" else TUNED_WEIGHTS)
 
 
 def choose_weighted(weights, plays, hand_counts, piles, other_hand_sizes, draw_pile_size, copies):

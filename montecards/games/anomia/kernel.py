@@ -297,33 +297,32 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
 
 
 @hot
-def write_row(g, err, rows, r):
-    """Outputs of a finished game into ``rows[r]``: the most cards won wins, ties share
+def write_row(g, players, err, row):
+    """Outputs of a finished game into ``row``: the most cards won wins, ties share
     (``engine.rows.share_win``, in place: the key, lowest best, is minus the cards won); a game
-    stopped by an error has no winner."""
-    players = players_of(g)
-    rows[r, COL_TURNS] = draws(g)
-    rows[r, COL_UNFINISHED] = 1 if err != ERR_NONE else 0
-    rows[r, COL_FACE_OFFS] = count(g, H_FACE_OFFS)
-    rows[r, COL_CASCADES] = count(g, H_CASCADES)
-    rows[r, COL_LONGEST] = count(g, H_LONGEST)
-    rows[r, COL_WILD_FACE_OFFS] = count(g, H_WILD_FACE_OFFS)
-    rows[r, COL_TIES] = count(g, H_TIES)
-    wins = rows[r, FIRST_SEAT_COL : FIRST_SEAT_COL + players]
+    stopped by an error (``err``, ``play_game``'s result) has no winner."""
+    row[COL_TURNS] = draws(g)
+    row[COL_UNFINISHED] = 1 if err != ERR_NONE else 0
+    row[COL_FACE_OFFS] = count(g, H_FACE_OFFS)
+    row[COL_CASCADES] = count(g, H_CASCADES)
+    row[COL_LONGEST] = count(g, H_LONGEST)
+    row[COL_WILD_FACE_OFFS] = count(g, H_WILD_FACE_OFFS)
+    row[COL_TIES] = count(g, H_TIES)
+    wins = row[FIRST_SEAT_COL : FIRST_SEAT_COL + players]
     for s in range(players):
         wins[s] = -score(g, s)
-        rows[r, seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
-        rows[r, seat_column(FIRST_SEAT_COL, players, WON_BLOCK, s)] = face_offs_won(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, WON_BLOCK, s)] = face_offs_won(g, s)
     share_win(wins, players, err == ERR_NONE, wins)
 
 
 @njit(cache=True)
-def play_one(seed, index, g, deck_rng, fo_rng, no_script, trace, rows, r):
+def play_one(seed, index, g, deck_rng, face_off_rng, no_script, trace, rows, r):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[r]``."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
-    seed_stream(fo_rng, seed, index, FACE_OFF_STREAM)
-    err = play_game(g, deck_rng, fo_rng, no_script, no_script, no_script, trace)
-    write_row(g, err, rows, r)
+    seed_stream(face_off_rng, seed, index, FACE_OFF_STREAM)
+    err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, trace)
+    write_row(g, players_of(g), err, rows[r])
 
 
 @njit(cache=True, nogil=True)
@@ -340,12 +339,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """
     g_owned = new_state(players, params)
     deck_owned = np.zeros(4, np.uint64)
-    fo_owned = np.zeros(4, np.uint64)
+    face_off_owned = np.zeros(4, np.uint64)
     empty_owned = np.zeros(1, np.int64)
     no_trace_owned = np.zeros((0, TRACE_WIDTH), np.int64)
     g = borrow(g_owned)
     deck_rng = borrow(deck_owned)
-    fo_rng = borrow(fo_owned)
+    face_off_rng = borrow(face_off_owned)
     no_script = borrow(empty_owned)[:0]
     no_trace = borrow(no_trace_owned)
     game_rows = borrow(rows)
@@ -353,12 +352,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
         # play_one, written out: one compiled level less in runs (its own LLVM pass over the
         # whole game cost the cold first run); play_game gets the very arguments it gives
         seed_stream(deck_rng, seed, start + k, DECK_STREAM)
-        seed_stream(fo_rng, seed, start + k, FACE_OFF_STREAM)
-        err = play_game(g, deck_rng, fo_rng, no_script, no_script, no_script, no_trace)
-        write_row(g, err, game_rows, k)
+        seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
+        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, no_trace)
+        write_row(g, players, err, game_rows[k])
     keep_alive(g_owned)
     keep_alive(deck_owned)
-    keep_alive(fo_owned)
+    keep_alive(face_off_owned)
     keep_alive(empty_owned)
     keep_alive(no_trace_owned)
     keep_alive(rows)
@@ -374,14 +373,14 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     rows = row.reshape(1, row.shape[0])
     g = new_state(players, params)
     deck_rng = np.zeros(4, np.uint64)
-    fo_rng = np.zeros(4, np.uint64)
+    face_off_rng = np.zeros(4, np.uint64)
     empty = np.zeros(1, np.int64)
     play_one(
         seed,
         index,
         borrow(g),
         borrow(deck_rng),
-        borrow(fo_rng),
+        borrow(face_off_rng),
         borrow(empty)[:0],
         borrow(trace),
         borrow(rows),
@@ -389,7 +388,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     )
     keep_alive(g)
     keep_alive(deck_rng)
-    keep_alive(fo_rng)
+    keep_alive(face_off_rng)
     keep_alive(empty)
     keep_alive(trace)
     keep_alive(rows)
@@ -417,7 +416,7 @@ def play_script(deck, players, params, winners, ties, table_seats, rows, trace):
         borrow(table_seats),
         borrow(trace),
     )
-    write_row(borrow(g), err, borrow(rows), rows.shape[0] - 1)
+    write_row(borrow(g), players, err, borrow(rows)[rows.shape[0] - 1])
     keep_alive(g)
     keep_alive(rng)
     keep_alive(winners)

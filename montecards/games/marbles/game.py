@@ -488,12 +488,12 @@ SPEC = GameSpec(
     # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decision_kinds=2,
-    weighted={
+    seat_params={
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(
             strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.BOUNDS,
+            strategies.WEIGHT_BOUNDS,
             "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
             "defaults: greedy's score less the risk of being bumped",
         ),

@@ -27,7 +27,7 @@ from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -316,7 +316,7 @@ def first_user_turn(strategies, seat, turn):
 def ask_user(g, seat, total, seats, first):
     """``(slot, move)`` the seat's user strategy chooses, as ``strategies.choose`` returns a
     built-in's (move -1: discard the card in ``slot``); ``(-1, -1)`` when it chose an index
-    outside the legal moves (``engine.user.ask``). ``total``: the hand's legal choices (0: the
+    outside the legal moves (``engine.user_seats.ask``). ``total``: the hand's legal choices (0: the
     decision is a discard); ``first``: the game's first user decision (the observation buffer
     is then written whole, later only what changed: ``view.observe_again``)."""
     legal = legal_buffer(seats)
@@ -444,10 +444,11 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
 
 
 @hot
-def write_row(g, players, row):
+def write_row(g, players, err, row):
     """The finished game's row. The winners (the seat, or the team, that finished first) share
     the win (``engine.rows.share_win``, in place: the key, lowest best, is 0 for a winner and 1
-    for the others); an unfinished game has no winner."""
+    for the others); an unfinished game has no winner (the state says which game is: ``err``,
+    ``play_game``'s result, is not read)."""
     won = g[S_WON]
     row[COL_TURNS] = g[S_TURNS]
     row[COL_UNFINISHED] = 1 - won
@@ -464,48 +465,48 @@ def write_row(g, players, row):
 
 
 @hot
-def seed_game(rd, rc, seed, index, search):
+def seed_game(deck_rng, choice_rng, seed, index, search):
     """Seed game ``index``'s deck and choice streams (and the search's key, unless ``search`` is
     None: a test of an argument, which numba prunes in runs that do not search)."""
-    seed_stream(rd, seed, index, DECK_STREAM)
-    seed_stream(rc, seed, index, CHOICE_STREAM)
+    seed_stream(deck_rng, seed, index, DECK_STREAM)
+    seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     if search is not None:
         set_key(search, seed, index)
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+def play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
              row, trace, log, seats=None, weighted=None, search=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
 
-    ``seats``: the user seats (``engine.user.open_seats``); runs of built-in strategies leave
+    ``seats``: the user seats (``engine.user_seats.open_seats``); runs of built-in strategies leave
     it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
     """
-    seed_game(rd, rc, seed, index, search)
+    seed_game(deck_rng, choice_rng, seed, index, search)
     if seats is None:
-        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
                         log, None, weighted, search)
-        write_row(g, players, row)
+        write_row(g, players, err, row)
     else:
         start_game(seats, seed, index, players, strategies)
-        err = play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace,
+        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
                         log, seats, weighted, search)
         if err == ERR_NONE:
-            write_row(g, players, row)
+            write_row(g, players, err, row)
     return err
 
 
 @njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
-    user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the
+    user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the
     block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
     compiled out)."""
-    g, rd, rc, orders, offsets, script = new_work()
+    g, deck_rng, choice_rng, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     weighted = weighted_option(options)
     search_owned = search_space(options)
@@ -515,12 +516,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # play_one's built-in path, written out: one compiled level less (play_one is not
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
-            seed_game(rd, rc, seed, start + game, search)
-            play_game(g, rd, rc, players, params, strategies, orders, offsets, script, None,
-                      None, None, weighted, search)
-            write_row(g, players, rows[game])
+            seed_game(deck_rng, choice_rng, seed, start + game, search)
+            err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
+                            script, None, None, None, weighted, search)
+            write_row(g, players, err, rows[game])
         elif play_one(
-            seed, start + game, players, params, strategies, g, rd, rc, orders, offsets, script,
+            seed, start + game, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
             rows[game], None, None, seats, weighted, search,
         ) != ERR_NONE or stopped(seats):
             break
@@ -533,11 +534,11 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``;
     ``engine/CONTRACT.md``). Returns ``ERR_*``."""
-    g, rd, rc, orders, offsets, script = new_work()
+    g, deck_rng, choice_rng, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     search = search_space(options)
-    err = play_one(seed, index, players, params, strategies, g, rd, rc, orders, offsets, script,
+    err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
                    row, trace, log, seats, weighted_option(options), search)
     end_block(seats)
     return err
@@ -547,12 +548,12 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
     leaves the final marble positions in ``positions`` (``(players, 5)``)."""
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     strategies = np.full(players, SCRIPTED, np.int64)
-    err = play_game(g, rd, rc, players, params, strategies, orders, offsets,
+    err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
                     (script, np.zeros(MAX_LEGAL, np.int64)), trace, None)
     if err == ERR_NONE:
-        write_row(g, players, row)
+        write_row(g, players, err, row)
     for s in range(players):
         for m in range(MARBLES):
             positions[s, m] = g[O_POS + MARBLES * s + m]
@@ -567,7 +568,7 @@ def board_moves(players, params, positions, seat, hand, weight):
     (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
     seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
     """
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
@@ -611,7 +612,7 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
     ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
     (-1 rows: no bump)."""
-    g, rd, rc, _o, _f, _s = new_work()
+    g, deck_rng, choice_rng, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),

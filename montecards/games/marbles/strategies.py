@@ -283,7 +283,7 @@ TUNED_WEIGHTS = (
 """``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game marbles`` (record:
 ``docs/tuning/marbles.json``), against greedy at 4 players: held out on 20,000 deals x 4
 seatings it wins 85.54 % [85.30, 85.78], +24.93 points over ``weighted``'s defaults (paired)."""
-BOUNDS = (
+WEIGHT_BOUNDS = (
     (0.0, 3.0),   # progress
     (-1.0, 5.0),  # bump_opponents
     (-1.0, 3.0),  # bump_partners

@@ -245,7 +245,7 @@ SPEC = GameSpec(
     trace=trace,
     rate_metrics=("six_colours",),
     notes="lowest score wins; ties: fewest cards, then shared",
-    weighted={
+    seat_params={
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(

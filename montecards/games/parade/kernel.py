@@ -16,7 +16,7 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.options import gated
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -103,10 +103,7 @@ ERR_DISCARD_NOT_IN_HAND = 4
 ERR_USER = 5
 
 # rows of the per-seat scratch table
-SEAT_SCORE = 0
-SEAT_SIZE = 1
-SEAT_SHARE = 2
-SEAT_DISCARD = 3
+SEAT_DISCARD = 0
 
 
 @njit(cache=True)
@@ -117,7 +114,7 @@ def new_work():
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((4, MAX_PLAYERS), np.int64),
+        np.zeros((1, MAX_PLAYERS), np.int64),
         np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
@@ -151,7 +148,7 @@ def find_in_hand(g, seat, card):
 @hot
 def ask_user(g, seat, kind, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, kind, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, legal))
@@ -255,7 +252,7 @@ def play_game(
     deck stream (a run); otherwise ``g`` already holds the explicit deck order (scripted play).
     Seats whose strategy is ``SCRIPTED`` read their decisions from ``script_plays`` (one card
     per turn, all seats) and ``script_discards``.
-    ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
+    ``seats``: the user seats (``engine.user_seats.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: a decision log
     (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
     the logging out. A user strategy's index outside the legal moves stops the game
@@ -302,18 +299,18 @@ def play_game(
 
 
 @hot_inline
-def write_row(g, players, seat_tmp, row):
-    """Scores, collection sizes and win shares of a finished game into its output row."""
+def write_row(g, players, err, row):
+    """Scores, collection sizes and win shares of a finished game into its output row: the
+    scores and sizes go into their seat blocks, from which ``win_shares`` writes the win block
+    (called for a finished game only: ``err``, ``play_game``'s result, is ``ERR_NONE``)."""
+    scores = row[FIRST_SEAT_COL + players : FIRST_SEAT_COL + 2 * players]
+    sizes = row[FIRST_SEAT_COL + 2 * players : FIRST_SEAT_COL + 3 * players]
     for s in range(players):
-        seat_tmp[SEAT_SCORE, s] = seat_score(g, s)
-        seat_tmp[SEAT_SIZE, s] = collection_size(g, s)
-    win_shares(seat_tmp[SEAT_SCORE], seat_tmp[SEAT_SIZE], players, seat_tmp[SEAT_SHARE])
+        scores[s] = seat_score(g, s)
+        sizes[s] = collection_size(g, s)
+    win_shares(scores, sizes, players, row[FIRST_SEAT_COL : FIRST_SEAT_COL + players])
     row[COL_TURNS] = turn_count(g)
     row[COL_SIX_COLOURS] = 1 if trigger_of(g) == SIX_COLOURS else 0
-    for s in range(players):
-        row[FIRST_SEAT_COL + s] = seat_tmp[SEAT_SHARE, s]
-        row[FIRST_SEAT_COL + players + s] = seat_tmp[SEAT_SCORE, s]
-        row[FIRST_SEAT_COL + 2 * players + s] = seat_tmp[SEAT_SIZE, s]
 
 
 @hot
@@ -351,7 +348,7 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
             search, seat_tmp, takings, trace, no_trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err
 
 
@@ -361,7 +358,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
-    strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
     ``options``: ``engine.options.kernel_options``' value (the optional strategies compiled in).
     """
     owned = new_work()
@@ -388,7 +385,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
                 work[2], True, rollout, weighted, search, work[3], work[7], work[4], work[4],
                 work[5], work[6],
             ) == ERR_NONE:
-                write_row(work[0], players, work[3], rows[g])
+                write_row(work[0], players, ERR_NONE, rows[g])
         elif play_one(
             seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
             work[4], seats,
@@ -434,5 +431,5 @@ def play_script(deck, players, margin, plays, discards, row, trace):
         None, None, seat_tmp, takings, trace, no_trace, plays, discards,
     )
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err

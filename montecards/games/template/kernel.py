@@ -4,7 +4,7 @@ Glue only: the rules are in ``rules``, the choices in ``strategies`` and ``view`
 
 Game ``i`` of a run with seed ``s`` uses two streams: substream 0 shuffles the deck (lazily,
 only the cards that are dealt), substream 1 feeds the built-in strategies' choices (a user
-strategy has its own, ``engine.user``). Keeping them apart means the same seed deals the same
+strategy has its own, ``engine.user_seats``). Keeping them apart means the same seed deals the same
 cards whatever the strategies, so strategy comparisons run on common random numbers.
 """
 
@@ -15,8 +15,8 @@ from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, WIN_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, seat_column, share_win
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -27,7 +27,6 @@ from montecards.engine.user import (
     stopped,
     user_parts,
 )
-from montecards.games.template.cards import MAX_PLAYERS
 from montecards.games.template.rules import (
     DECK,
     STATE_SIZE,
@@ -74,20 +73,15 @@ ERR_TOO_FEW_PLAYS = 2
 ERR_TOO_MANY_PLAYS = 3
 ERR_USER = 4
 
-# rows of the per-seat scratch table
-SEAT_KEY = 0
-SEAT_SHARE = 1
-
 
 @njit(cache=True)
 def new_work():
-    """A block's working arrays: (game state, deck stream, choice stream, per-seat scratch
-    table, empty script plays). Runs pass None for the trace (tracing off)."""
+    """A block's working arrays: (game state, deck stream, choice stream, empty script plays).
+    Runs pass None for the trace (tracing off)."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
-        np.zeros((2, MAX_PLAYERS), np.int64),
         np.zeros(0, np.int64),
     )
 
@@ -104,7 +98,7 @@ def find_in_hand(g, seat, card):
 @hot
 def ask_user(g, seat, kind, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, kind, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, kind, legal))
@@ -150,7 +144,7 @@ def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng
     ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
     deck order (scripted play). Seats whose strategy is ``SCRIPTED`` read their plays from
     ``script_plays`` (one card per turn, all seats). ``seats``: the user seats
-    (``engine.user.open_seats``), or None: no seat plays a user strategy, and numba compiles
+    (``engine.user_seats.open_seats``), or None: no seat plays a user strategy, and numba compiles
     that path out. ``log``: a decision log (``engine.decisions.new_log``) to fill, or None:
     runs pass None, and numba then compiles the logging out. A user strategy's index outside
     the legal moves stops the game (``ERR_USER``; the block's fault record says which and why).
@@ -178,20 +172,21 @@ def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng
 
 
 @hot_inline
-def write_row(g, players, seat_tmp, row):
-    """Turns, the metric and the seat blocks (win, score, led) into the game's row.
+def write_row(g, players, err, row):
+    """Turns, the metric and the seat blocks (win, score, led) into the game's row (called for
+    a finished game only: ``err``, ``play_game``'s result, is ``ERR_NONE``).
 
     Most points wins: the result key of ``engine.rows.share_win`` (lowest best) is minus the
-    points; tied seats share the win.
+    points, written into the win block and shared there in place; tied seats share the win.
     """
+    wins = row[FIRST_SEAT_COL : FIRST_SEAT_COL + players]
     for s in range(players):
-        seat_tmp[SEAT_KEY, s] = -points(g, s)
-    share_win(seat_tmp[SEAT_KEY], players, True, seat_tmp[SEAT_SHARE])
+        wins[s] = -points(g, s)
+    share_win(wins, players, err == ERR_NONE, wins)
     row[COL_TURNS] = turns(g)
     row[COL_UNFINISHED] = 0
     row[COL_LEADER_TRICKS] = leader_tricks(g)
     for s in range(players):
-        row[seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = seat_tmp[SEAT_SHARE, s]
         row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = points(g, s)
         row[seat_column(FIRST_SEAT_COL, players, LED_BLOCK, s)] = tricks_led(g, s)
 
@@ -206,7 +201,7 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
     strategies leave both out. numba then types them ``Omitted(None)`` and compiles their paths
     out; ``play_game`` is therefore called without the arguments it lacks.
     """
-    g, deck_rng, choice_rng, seat_tmp, no_plays = work
+    g, deck_rng, choice_rng, no_plays = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     deck_size = np.int64(params[PARAM_DECK_SIZE])
@@ -219,7 +214,7 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
         err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
                         trace, no_plays, seats, log)
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err
 
 
@@ -229,7 +224,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     ``options``: ``engine.options.kernel_options``' value (always None here: no ``OPTIONS``).
     Tracing is off (a trace None). ``fns`` and ``user``: the user
-    strategies (``engine.user``), or None; a fault of one stops the block. (Parade's block
+    strategies (``engine.user_seats``), or None; a fault of one stops the block. (Parade's block
     also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
     """
     work = new_work()
@@ -255,7 +250,7 @@ builds that strategy's scratch through ``engine.options.gated`` (None in the oth
 def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
-    ``user``: the user strategies (``engine.user``), or None; ``options``: the optional parts'
+    ``user``: the user strategies (``engine.user_seats``), or None; ``options``: the optional parts'
     ``kernel_options`` value (every one on: ``GameSpec.play_traced``). Returns ``ERR_*``.
     The signature is every game's (``engine/CONTRACT.md``)."""
     fns, data = user_parts(user)
@@ -273,13 +268,13 @@ def play_script(deck, players, hand_size, plays, row, trace):
     ``plays``: the card id played at each turn, all seats in play order
     (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, _ = new_work()
+    g, deck_rng, choice_rng, _ = new_work()
     deck_size = deck.shape[0]
     g[DECK : DECK + deck_size] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, False,
                     trace, plays)
     if err == ERR_NONE:
-        write_row(g, players, seat_tmp, row)
+        write_row(g, players, err, row)
     return err
 

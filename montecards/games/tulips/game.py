@@ -503,11 +503,11 @@ SPEC = GameSpec(
     # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decision_kinds=2,
-    weighted={
+    seat_params={
         "ismcts": search.PARAMETERS,
         "omniscient": search.PARAMETERS,
         **weighted_and_tuned(
-            strategies.FEATURES, strategies.WEIGHTED_DEFAULT, strategies.TUNED_WEIGHTS,
+            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
             strategies.WEIGHT_BOUNDS,
             "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
             "the defaults make greedy's choices",

@@ -20,7 +20,7 @@ from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     end_block,
@@ -160,7 +160,7 @@ def _search_arg(space, params):
 @hot
 def ask_user(g, seat, kind, first_class, seats):
     """The legal move (``view``) the seat's user strategy chooses at a ``kind`` decision, or
-    -1 when it chose an index outside the legal moves (``engine.user.ask``). The observation
+    -1 when it chose an index outside the legal moves (``engine.user_seats.ask``). The observation
     is ``view.observe``'s: its entries that are the same all block long were written by
     :func:`open_user_seats`. ``hot`` (no reference counting, ``engine/jit.py``): it allocates
     nothing, and with reference counting each call increfs and decrefs the buffers it takes
@@ -199,7 +199,7 @@ def weighted_move(g, seat, kind, first_class, weighting):
 
 @njit(cache=True)
 def open_user_seats(fns, user, block, g):
-    """``engine.user.open_seats`` for this game's decision interface, with the entries of the
+    """``engine.user_seats.open_seats`` for this game's decision interface, with the entries of the
     observation that stay the same all block long (``view.observe_constants``) written once;
     None when ``fns`` is None. ``g``: the block's state, its tables set (``init_tables``)."""
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
@@ -315,7 +315,7 @@ def set_up(
     ``search``: the tree searches' ``(space, params)`` (``search_arg``), or None likewise.
 
     ``weighting``: ``weighted``/``tuned``'s arrays (:func:`open_weighting`), or None (compiled
-    out: no seat plays them). ``seats``: the user seats (``engine.user.open_seats``), or None
+    out: no seat plays them). ``seats``: the user seats (``engine.user_seats.open_seats``), or None
     (runs of built-in strategies: compiled out). ``log``: the decision log (``view.log_decision``), or None
     (runs: compiled out).
     """
@@ -427,11 +427,11 @@ def play_game(
 
 
 @njit(cache=True)
-def write_row(g, rows, k):
-    """Points (with their split), tulips and win shares of a finished game into ``rows[k]``."""
-    players = player_count(g)
-    rows[k, COL_TURNS] = turns_begun(g)
-    rows[k, COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
+def write_row(g, players, err, row):
+    """Points (with their split), tulips and win shares of a finished game into ``row`` (a game
+    always ends: ``err``, ``play_game``'s result, is not read)."""
+    row[COL_TURNS] = turns_begun(g)
+    row[COL_UNFINISHED] = 0  # a game always ends (the draw pile empties)
     keep = 0
     give = 0
     maj = 0
@@ -439,15 +439,15 @@ def write_row(g, rows, k):
         keep += keep_total(g, s)
         give += give_total(g, s)
         maj += majority_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = win_share(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, KEEP_BLOCK, s)] = keep_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, GIVE_BLOCK, s)] = give_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, MAJORITY_BLOCK, s)] = majority_total(g, s)
-        rows[k, seat_column(FIRST_SEAT_COL, players, TULIPS_BLOCK, s)] = tulips(g, s)
-    rows[k, COL_KEEP] = keep
-    rows[k, COL_GIVE] = give
-    rows[k, COL_MAJ] = maj
+        row[seat_column(FIRST_SEAT_COL, players, WIN_BLOCK, s)] = win_share(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, SCORE_BLOCK, s)] = score(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, KEEP_BLOCK, s)] = keep_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, GIVE_BLOCK, s)] = give_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, MAJORITY_BLOCK, s)] = majority_total(g, s)
+        row[seat_column(FIRST_SEAT_COL, players, TULIPS_BLOCK, s)] = tulips(g, s)
+    row[COL_KEEP] = keep
+    row[COL_GIVE] = give
+    row[COL_MAJ] = maj
 
 
 @njit(cache=True)
@@ -494,7 +494,7 @@ def play_one(
                 g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
                 None, None, weighting, majority, search,
             )
-        write_row(g, rows, k)
+        write_row(g, player_count(g), ERR_NONE, rows[k])
         return ERR_NONE
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
@@ -502,7 +502,7 @@ def play_one(
         seats, log, weighting, majority, search,
     )
     if err == ERR_NONE:
-        write_row(g, rows, k)
+        write_row(g, player_count(g), err, rows[k])
     return err
 
 
@@ -514,7 +514,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     ``owned`` keeps alive: no reference counting in the per-action calls. ``options``:
     ``engine.options.kernel_options``' value (the optional strategies compiled in; None:
     only ``greedy`` and ``random``). ``user``: the user strategies
-    (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops the block.
+    (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
     """
     owned = new_work()
     init_tables(owned[0], players, params)
@@ -543,7 +543,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
                     g, seat_strategies, deck_rng, choice_rng, None, None, None, None, None,
                     None, None, weighting, majority, search,
                 )
-            write_row(g, out, k)
+            write_row(g, players, ERR_NONE, out[k])
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
             None, seats, None, weighting, majority, search,
@@ -593,5 +593,5 @@ def play_script(deck, players, params, opening, setup, decisions, reveal, row, t
     )
     err_at[0] = g[ERR_AT]
     if err == ERR_NONE:
-        write_row(g, row.reshape(1, -1), 0)
+        write_row(g, players, err, row)
     return err

@@ -327,7 +327,7 @@ FEATURES = (
 )
 """The features of ``weighted`` and ``tuned``, in weight order (docs/strategies/tulips.md)."""
 N_FEATURES = len(FEATURES)
-WEIGHTED_DEFAULT = (1.0,) + (0.0,) * (N_FEATURES - 1)
+DEFAULT_WEIGHTS = (1.0,) + (0.0,) * (N_FEATURES - 1)
 """``weighted``'s defaults: greedy's choices (the immediate points, greedy's tie-breaks)."""
 TUNED_WEIGHTS = (
     2.3132958093336127,

@@ -24,7 +24,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
-from montecards.engine.user import (
+from montecards.engine.user_seats import (
     USER,
     ask,
     borrow_seats,
@@ -161,7 +161,7 @@ def record_deck(g, deck_rng, scripted, trace):
 @njit(cache=True, inline="always")
 def ask_user(g, seat, seats):
     """The play (``view`` move id, the kernel's own play code) the seat's user strategy
-    chooses, or -1 when it chose an index outside the legal moves (``engine.user.ask``)."""
+    chooses, or -1 when it chose an index outside the legal moves (``engine.user_seats.ask``)."""
     observe(g, seat, DECISION_PLAY, obs_buffer(seats))
     legal = legal_buffer(seats)
     k = ask(seats, seat, legal_moves(g, seat, DECISION_PLAY, legal))
@@ -208,7 +208,7 @@ def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, sc
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
     decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
-    then compiles the logging out. ``seats``: the user seats (``engine.user.open_seats``), or
+    then compiles the logging out. ``seats``: the user seats (``engine.user_seats.open_seats``), or
     None (left out): no seat plays a user strategy, and numba compiles that path out.
     ``params``: the run's parameter vector (``weighted`` / ``tuned`` read their weights in its
     tail); ``weighted``: True when a seat plays one of them (``kernel_options``), or None: numba
@@ -317,10 +317,10 @@ def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, 
 
 
 @njit(cache=True)
-def write_row(g, row):
+def write_row(g, players, err, row):
     """Lowest total wins, ties share the win (``engine.rows.share_win``: the key is the seat's
-    points, lowest best); unfinished: no winner."""
-    players = g[PLAYERS]
+    points, lowest best); unfinished: no winner (the state says which game is: ``err``,
+    ``play_game``'s result, is not read)."""
     row[COL_TURNS] = g[ACTIONS]
     row[COL_UNFINISHED] = g[UNFINISHED]
     row[COL_DEADLOCKS] = g[DEADLOCKS]
@@ -333,7 +333,7 @@ def write_row(g, row):
 
 
 @njit(cache=True)
-def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, ch_rng,
+def play_one(seed, index, players, params, strategies, weighted, g, fw, event_rng, choice_rng,
              deck_rng, row, trace, log, seats=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log or None; ``seats``: the user seats or None); returns ``ERR_NONE``, or
@@ -342,10 +342,10 @@ def play_one(seed, index, players, params, strategies, weighted, g, fw, ev_rng, 
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     start_game(seats, seed, index, players, strategies)
-    err = play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
+    err = play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
                     no_decks, no_actors, no_floats, no_floats, trace, log, seats)
     if err == ERR_NONE:
-        write_row(g, row)
+        write_row(g, players, err, row)
     return err
 
 
@@ -357,15 +357,15 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
     ``options``: ``engine.options.kernel_options``' value (``weighted_option``: True when a
     seat plays ``weighted`` / ``tuned``; None: their path is compiled out). ``user``:
-    the user strategies (``fns`` and ``user``: ``engine.user``), or None; a fault of one stops
+    the user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops
     the block."""
     owned_g = new_state(players, params)
     owned_fw = new_floats(players, params)
     owned_rng = np.zeros((3, 4), np.uint64)
     g = borrow(owned_g)
     fw = borrow(owned_fw)
-    ev_rng = borrow(owned_rng[0])
-    ch_rng = borrow(owned_rng[1])
+    event_rng = borrow(owned_rng[0])
+    choice_rng = borrow(owned_rng[1])
     deck_rng = borrow(owned_rng[2])
     seat_strategies = borrow(strategies)
     run_params = borrow(params)  # weighted / tuned read their weights in its tail
@@ -378,17 +378,17 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
-                      ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
-            write_row(g, rows[k])
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
+            write_row(g, players, err, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
-            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, ev_rng,
-                            ch_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
                             None, seats)
             if err != ERR_NONE or stopped(seats):
                 break
-            write_row(g, rows[k])
+            write_row(g, players, err, rows[k])
     end_block(seats)
     keep_alive(owned_seats)
     # numba frees an array right after its last use: these uses keep the owners of the
@@ -406,15 +406,15 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     (``engine/CONTRACT.md``). Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
-    ev_rng = np.zeros(4, np.uint64)
-    ch_rng = np.zeros(4, np.uint64)
+    event_rng = np.zeros(4, np.uint64)
+    choice_rng = np.zeros(4, np.uint64)
     deck_rng = np.zeros(4, np.uint64)
     if trace.shape[0] > 0:
         trace[0, 0] = 0
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, ev_rng,
-                   ch_rng, deck_rng, row, trace, log, seats)
+    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
+                   choice_rng, deck_rng, row, trace, log, seats)
     end_block(seats)
     return err
 
@@ -436,5 +436,5 @@ def play_script(players, params, strategies, options, decks, actors, waits, choi
     info[1] = g[DEAL]
     info[2] = g[CHOICE]
     info[3] = g[DECK_ROW]
-    write_row(g, row)
+    write_row(g, players, err, row)
     return err

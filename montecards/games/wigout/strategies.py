@@ -10,7 +10,7 @@ Their twins over the decision interface (``view.py``) are ``examples/strategies/
 make the highest-scoring one (ties: the first in ``view.legal_moves``'s order); their weights
 are run-time data, seat ``s``'s weight ``k`` at ``params[weight_index(params, s, k)]``
 (``engine/weights.py``), so trying other weights never recompiles. ``GREEDY_WEIGHTS`` make
-exactly ``greedy``'s plays; ``weighted``'s defaults, ``WEIGHTED_DEFAULTS``, also hold back
+exactly ``greedy``'s plays; ``weighted``'s defaults, ``DEFAULT_WEIGHTS``, also hold back
 plays that open a new pile; ``tuned``'s are ``TUNED_WEIGHTS``. The features are documented in
 ``docs/strategies/wigout.md`` ("weighted and tuned: the features").
 """
@@ -68,7 +68,7 @@ FEATURES = (
 GREEDY_WEIGHTS = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """The cards shed alone: exactly ``greedy``'s plays (``tests/test_weighted_wigout.py`` shows the
 same rows)."""
-WEIGHTED_DEFAULTS = (1.0, 0.0, 0.0, 0.0, -3.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+DEFAULT_WEIGHTS = (1.0, 0.0, 0.0, 0.0, -3.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 """``weighted``'s default weights: greedy's cards shed, less 3 for a play that opens a new
 character, so a new pile (a play handed to every opponent holding that character) waits until
 nothing else sheds as much. One seat of it among ``greedy`` seats wins 26.9 % at 4 players
@@ -88,14 +88,14 @@ TUNED_WEIGHTS = (
 """``tuned``'s weights: the winner of ``python scripts/tune_builtins.py --game wigout`` (record:
 ``docs/tuning/wigout.json``), against greedy at 4 players: held out on 100,000 deals x 4
 seatings it wins 26.90 % [26.81, 27.00], +0.02 points over ``weighted``'s defaults (paired)."""
-BOUNDS = (
+WEIGHT_BOUNDS = (
     (0.0, 4.0), (0.0, 20.0), (-4.0, 2.0), (-4.0, 4.0), (-4.0, 4.0), (-4.0, 2.0), (-4.0, 2.0),
     (-8.0, 2.0), (-4.0, 4.0), (-4.0, 2.0),
 )
 WEIGHTS_DOC = ("each legal play scores sum_k w_k * feature_k; the highest is played, ties by "
                "the legal order (docs/strategies/wigout.md)")
-WEIGHTS = weighted_and_tuned(FEATURES, WEIGHTED_DEFAULTS, TUNED_WEIGHTS, BOUNDS, WEIGHTS_DOC)
-"""``GameSpec.weighted``: the built-ins that read run-time weights."""
+WEIGHTS = weighted_and_tuned(FEATURES, DEFAULT_WEIGHTS, TUNED_WEIGHTS, WEIGHT_BOUNDS, WEIGHTS_DOC)
+"""``GameSpec.seat_params``: the built-ins that read run-time weights."""
 
 
 @njit(cache=True, inline="always")

@@ -1,8 +1,10 @@
-"""User strategies inside the cached parallel game kernels: the jitted half.
+"""User strategies' seats inside the cached game kernels: the jitted half (``user_strategies.py``
+finds, checks and compiles the strategies).
 
 A user strategy is ``choose(obs, legal, params, memory, rng) -> int`` (``docs/strategies.md``),
 compiled by numba for exactly one signature, :data:`SIG`. numba's first-class function types
-make this work in a cached kernel (``STRATEGIES.md`` beside the design): a dispatcher locked
+make this work in a cached kernel (``tests/test_user_strategies.py`` checks the numba facts
+this relies on): a dispatcher locked
 to one signature, *in a tuple*, is typed by its signature only, so a kernel taking
 ``UniTuple(FunctionType(SIG), MAX_SEATS)`` compiles once per game and loads from numba's
 cache in every later process, whichever strategies the tuple holds. A dispatcher passed on
@@ -11,9 +13,8 @@ padded with :func:`no_strategy`.
 
 The kernels take two extra arguments, ``fns`` and ``data``: both None in runs of built-in
 strategies only (numba types them ``NoneType`` and compiles the user path out, so those kernels
-and their speed do not change), or the pair :func:`montecards.engine.strategies.kernel_arg`
-builds (two arguments, not one tuple: numba's parallel loop cannot take a tuple that holds
-the function tuple)::
+and their speed do not change), or the pair :func:`montecards.engine.user_strategies.kernel_arg`
+builds (two arguments, as every game's ``play_block`` takes them)::
 
     fns = (choose_seat_0, ..., choose_seat_5)
     data = (params, param_counts, memory_size, faults)
@@ -31,14 +32,13 @@ code is :data:`USER`, and :func:`end_block` after its last game. ``ask`` returns
 game then stops, and so does its block (:func:`stopped`). Every one of these is a no-op, or
 compiled out, when ``user`` is None.
 
-Faults. An exception raised inside a user strategy called from a ``prange`` loop was not
-propagated by numba (measured on 0.68: the thread's remaining games were silently skipped).
-The blocks now run on Python threads (``engine.kernel.run_blocks``), where the exception does
-come out of its block, but nothing here relies on it: ``faults[block]`` says, at every moment, which game the block
-plays and whether it is inside a strategy call. After the run, a block that did not reach
+Faults. The blocks run on Python threads (``engine.kernel.run_blocks``), where an exception
+raised inside a user strategy comes out of its block, but it does not say which seat and game
+raised it: ``faults[block]`` says, at every moment, which game the block plays and whether it
+is inside a strategy call. After the run, a block that did not reach
 :data:`DONE` stopped on a bad index (``BAD_INDEX``, with the index and the number of legal
 moves) or inside a call (``IN_CALL``: the strategy raised), and the Python side
-(``engine.strategies.check_faults``) replays that one game serially to show the real exception.
+(``engine.user_strategies.check_faults``) replays that one game serially to show the real exception.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def new_faults(blocks: int) -> np.ndarray:
 
 
 def user_parts(user):
-    """``(fns, data)`` of ``engine.strategies.kernel_arg``'s pair, or ``(None, None)`` when
+    """``(fns, data)`` of ``engine.user_strategies.kernel_arg``'s pair, or ``(None, None)`` when
     ``user`` is None, each with its own type. (Written ``(None, None) if user is None else
     user`` in jitted code, both come out Optional: the game then compiled once more, for
     Optional seats, besides ``play_block``'s plain ones.) Jitted code only."""

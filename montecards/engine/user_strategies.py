@@ -4,9 +4,9 @@ A user strategy is a plain Python function ``choose(obs, legal, params, memory, 
 over a game's decision interface (``docs/strategies.md``). :class:`UserStrategy` holds one,
 with where it came from (a ``.py`` file, an importable module, or only a function object),
 a hash of its source, the size of its scratch ``memory`` and, once bound, its ``params``.
-It is compiled by numba for the one signature :data:`montecards.engine.user.SIG` (cached on
+It is compiled by numba for the one signature :data:`montecards.engine.user_seats.SIG` (cached on
 disk like the kernels, when it lives in a file), and the kernels call it through the tuple
-:func:`kernel_arg` builds (``engine/user.py`` says why a tuple).
+:func:`kernel_arg` builds (``engine/user_seats.py`` says why a tuple).
 
 It pickles as a reference — where it came from, its name and source hash — so a Dask worker or
 a resumed checkpoint imports the very same code again and refuses code that changed.
@@ -32,7 +32,7 @@ import numpy as np
 from numba import types
 from numba.core import caching
 
-from montecards.engine import user as jit_user
+from montecards.engine import user_seats as jit_user
 from montecards.engine.kernel import block_count
 from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.errors import InputError, StrategyError
@@ -211,7 +211,7 @@ class UserStrategy:
         return self
 
     def compiled(self) -> Any:
-        """The numba function for :data:`~montecards.engine.user.SIG` (compiled once)."""
+        """The numba function for :data:`~montecards.engine.user_seats.SIG` (compiled once)."""
         if self._compiled is None:
             self._compiled = _compile(self)
         return self._compiled
@@ -627,7 +627,7 @@ def _compile_reason(error: BaseException, dispatcher: Any = None) -> str:
 
 def kernel_arg(seats: Sequence[UserStrategy | None], n_games: int) -> tuple:
     """``(fns, data)``: the kernels' user arguments for a chunk of ``n_games`` games
-    (``engine/user.py``); the games' ``run_chunk`` and ``trace_one`` take the pair as ``user``."""
+    (``engine/user_seats.py``); the games' ``run_chunk`` and ``trace_one`` take the pair as ``user``."""
     fns = [jit_user.no_strategy()] * jit_user.MAX_SEATS
     width = max([len(s.params) for s in seats if s is not None] + [1])
     params = np.zeros((jit_user.MAX_SEATS, width), dtype=np.float64)
@@ -737,11 +737,11 @@ def check_faults(user: tuple, seats: Sequence[UserStrategy | None],
     """Raise :class:`StrategyError` for the first game (lowest index) a user strategy broke.
 
     ``replay(index, user)`` plays game ``index`` alone, serially, so that an exception the
-    strategy raised comes out as itself (numba drops it in a parallel loop).
+    strategy raised comes out as itself, from the one game that raised it.
     """
     faults = user[1][3]
-    # a block in state 0 never started (numba stops handing out blocks after an exception in
-    # another one): it broke nothing itself
+    # a block in state 0 never started (run_blocks stops handing out blocks after an exception
+    # in another one): it broke nothing itself
     state = faults[:, jit_user.FAULT_STATE]
     broken = faults[(state != jit_user.DONE) & (state != 0)]
     if broken.shape[0] == 0:
