@@ -234,9 +234,9 @@ def state_at(seed, index, players, strategies, params, turn):
     resolved = SPEC.resolve_params(players, params | {"max_turns": turn})
     packed = pack_params(players, resolved)
     codes = SPEC.strategy_array(strategies)
-    st, rd, rc, orders, offsets, script = kernel.new_work()
+    st, deck_rng, choice_rng, orders, offsets, script = kernel.new_work()
     row = np.zeros(SPEC.layout(players).width, np.int64)
-    kernel.play_one(np.uint64(seed), index, players, packed, codes, st, rd, rc, orders, offsets,
+    kernel.play_one(np.uint64(seed), index, players, packed, codes, st, deck_rng, choice_rng, orders, offsets,
                     script, row, None, None)
     return st
 

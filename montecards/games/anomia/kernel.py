@@ -131,7 +131,7 @@ def new_state(players, params):
 
 
 @hot_inline
-def face_off_outcome(g, lo, hi, fo_rng, is_scripted, script_winners, script_ties):
+def face_off_outcome(g, lo, hi, face_off_rng, is_scripted, script_winners, script_ties):
     """``(err, winner, tie, script_tie)`` of the face-off between seats ``lo < hi``: from the
     skill model in a run, from the script in scripted play (``is_scripted``)."""
     if is_scripted:
@@ -143,12 +143,12 @@ def face_off_outcome(g, lo, hi, fo_rng, is_scripted, script_winners, script_ties
             return fail(g, ERR_BAD_WINNER, lo, hi, winner), lo, False, NO_TIE
         script_tie = script_ties[k]
         return ERR_NONE, winner, script_tie != NO_TIE, script_tie
-    tie = ties(g, fo_rng)
-    return ERR_NONE, face_off_winner(g, lo, hi, fo_rng), tie, NO_TIE
+    tie = ties(g, face_off_rng)
+    return ERR_NONE, face_off_winner(g, lo, hi, face_off_rng), tie, NO_TIE
 
 
 @hot
-def tiebreak(g, fo_rng, script_tie, winner, loser, trace):
+def tiebreak(g, face_off_rng, script_tie, winner, loser, trace):
     """The rulebook tiebreak's effect on the draw pile; returns an ``ERR_*`` code.
 
     The tiebreak card goes back at a uniform position (scripted: the given one). Without a
@@ -167,7 +167,7 @@ def tiebreak(g, fo_rng, script_tie, winner, loser, trace):
         if pos < 0 or pos > room:
             return fail(g, ERR_BAD_TIEBREAK, winner, loser, room)
     else:
-        pos = tiebreak_position(fo_rng, room)
+        pos = tiebreak_position(face_off_rng, room)
     card = put_back_tiebreak_card(g, t, pos)
     if trace.shape[0] > 0:
         record(trace, EV_TIEBREAK, winner, card, loser, pos)
@@ -191,10 +191,10 @@ def more_than_one(match_a, match_b):
 
 
 @hot
-def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, trace):
+def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seats, trace):
     """Play one whole game on ``g``; return an ``ERR_*`` code (details in ``H_ERR_*``).
 
-    A run shuffles the deck from ``deck_rng`` and draws the face-offs from ``fo_rng``;
+    A run shuffles the deck from ``deck_rng`` and draws the face-offs from ``face_off_rng``;
     scripted play (``H_SCRIPTED``: the deck already holds the explicit order, top first) reads
     the face-off winners and ties from ``script_winners``/``script_ties``. ``table_seats``
     (scripted; empty in a run): deck card ``k`` starts on seat ``table_seats[k]``'s play pile.
@@ -249,14 +249,14 @@ def play_game(g, deck_rng, fo_rng, script_winners, script_ties, table_seats, tra
             lo = min(a, b)
             hi = max(a, b)
             err, winner, tie, script_tie = face_off_outcome(
-                g, lo, hi, fo_rng, is_scripted, script_winners, script_ties
+                g, lo, hi, face_off_rng, is_scripted, script_winners, script_ties
             )
             if err != ERR_NONE:
                 return err
             loser = lo + hi - winner
             if tie:
                 add_to(g, H_TIES, 1)
-                err = tiebreak(g, fo_rng, script_tie, winner, loser, trace)
+                err = tiebreak(g, face_off_rng, script_tie, winner, loser, trace)
                 if err != ERR_NONE:
                     return err
             entry, wild = resolve_face_off(g, winner, loser, winnings_face_up)

@@ -61,25 +61,25 @@ def set_skills(g, tie_prob, win_probability):
 
 
 @hot_inline
-def ties(g, fo_rng):
+def ties(g, face_off_rng):
     """Whether a face-off ties (no draw at all when ``tie_prob`` is 0)."""
     tie_threshold = g[at(H_TIE_THRESHOLD)]
     tie = False
     if tie_threshold > 0:
-        tie = u53(fo_rng) < tie_threshold
+        tie = u53(face_off_rng) < tie_threshold
     return tie
 
 
 @hot_inline
-def face_off_winner(g, lo, hi, fo_rng):
+def face_off_winner(g, lo, hi, face_off_rng):
     """The winner of a face-off (or of its tiebreak) between seats ``lo < hi``."""
-    return lo if u53(fo_rng) < g[at(THRESHOLD + lo * MAX_PLAYERS + hi)] else hi
+    return lo if u53(face_off_rng) < g[at(THRESHOLD + lo * MAX_PLAYERS + hi)] else hi
 
 
 @hot_inline
-def tiebreak_position(fo_rng, room):
+def tiebreak_position(face_off_rng, room):
     """Where the tiebreak card goes back: uniform over ``0 .. room`` (0 = top of the draw pile)."""
-    pos = np.int64(uniform(fo_rng) * (room + 1))
+    pos = np.int64(uniform(face_off_rng) * (room + 1))
     if pos > room:
         pos = room
     return pos

@@ -332,8 +332,8 @@ def ask_user(g, seat, total, seats, first):
 
 
 @hot_inline
-def choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn, log, seats, weighted,
-                search):
+def choose_move(g, seat, owner, total, strategies, params, deck_rng, choice_rng, script, turn, log, seats,
+                weighted, search):
     """``(slot, move)`` the seat plays on the turn's generated moves (``moves.gen_hand``; move
     -1: discard the card in ``slot``, as ``strategies.choose`` returns), or ``(-ERR_*, -1)``
     (a user strategy's index outside its legal moves, an illegal script); logged unless ``log``
@@ -348,9 +348,9 @@ def choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn,
         slot, mv = weighted_choice(g, seat, owner, total, params)
     elif search is not None and (strategy == ISMCTS or strategy == OMNISCIENT):
         slot, mv = tree_search.choose_searched(g, seat, owner, total, strategy == OMNISCIENT, params,
-                                               search, rd)
+                                               search, deck_rng)
     elif script is None or strategy != SCRIPTED:
-        slot, mv = choose(g, seat, strategy, total, rc)
+        slot, mv = choose(g, seat, strategy, total, choice_rng)
     else:
         slot, mv = scripted_move(g, seat, owner, total, script, turn)
         if slot < 0:
@@ -361,7 +361,7 @@ def choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn,
 
 
 @hot
-def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, trace, log,
+def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace, log,
               seats=None, weighted=None, search=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
@@ -374,12 +374,12 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
     ``rules.record`` then compiles the event recording out). ``log`` is a
     decision log (``engine.decisions.new_log``) filled at every decision, or None: numba then
     types it ``NoneType`` and compiles the logging out (runs and traces). ``seats``: the user
-    seats (``engine.user.open_seats``), or left out: no seat plays a user strategy, and numba
+    seats (``engine.user_seats.open_seats``), or left out: no seat plays a user strategy, and numba
     compiles that path out. A user strategy's index outside the legal moves stops the game
     (``ERR_USER``; the block's fault record says which and why). ``weighted``: True when a seat
     may play ``weighted``/``tuned`` (``kernel_options``), or None: their code is compiled out.
     ``search``: the tree search's space (``search.py``) when a seat plays ``ismcts`` or
-    ``omniscient``, or None likewise (``omniscient`` reads the deck stream ``rd``).
+    ``omniscient``, or None likewise (``omniscient`` reads the deck stream ``deck_rng``).
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -394,7 +394,7 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
                 g[pile_at(i)] = orders[offsets[0] + i]
     max_turns = np.int64(params[P_MAX_TURNS])
     used = 1
-    deal(g, players, rd, lazy, trace)
+    deal(g, players, deck_rng, lazy, trace)
     seat = 0
     turn = 0
     err = ERR_NONE
@@ -409,13 +409,13 @@ def play_game(g, rd, rc, players, params, strategies, orders, offsets, script, t
             record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, g[S_PILE_N])
         if err != ERR_NONE:
             break
-        card = draw_card(g, rd, lazy)
+        card = draw_card(g, deck_rng, lazy)
         hand_insert(g, seat, card)
         record(trace, EV_DRAW, turn, seat, card, -1, -1, -1, -1, 0)
         owner = mover(g, seat)
         total = gen_hand(g, seat, owner, score_weight(strategies[seat]))
-        slot, mv = choose_move(g, seat, owner, total, strategies, params, rd, rc, script, turn, log, seats,
-                               weighted, search)
+        slot, mv = choose_move(g, seat, owner, total, strategies, params, deck_rng, choice_rng, script, turn,
+                               log, seats, weighted, search)
         if slot < 0:
             err = -slot
             break

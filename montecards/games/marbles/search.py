@@ -179,7 +179,7 @@ PARAMETERS = search_parameters(
         "play-out cut-off in turns (0: to the end; else a progress-based win estimate)",
     validate=check_parameters,
 )
-"""``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
+"""``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.seat_params``)."""
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
 # S_SQRT_LOG), then Joker Marbles' (``new_search_space``)

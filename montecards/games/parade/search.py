@@ -107,7 +107,7 @@ KIND_PLAY = 0
 KIND_DISCARD = 1
 
 PARAMETERS = search_parameters(default=(1000.0, 0.7, 0.0), bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)))
-"""``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.weighted``)."""
+"""``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.seat_params``)."""
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,
 # S_SQRT_LOG), then Parade's (``new_search_space``)

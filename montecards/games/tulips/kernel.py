@@ -366,7 +366,7 @@ def play_game(
     ``script_*`` None (runs and traces): shuffle from the deck stream, and numba compiles the
     scripted paths out; otherwise ``g`` already holds the deck in drawing order and every
     choice comes from the ``script_*`` arrays (seats ``SCRIPTED``).
-    ``seats``: the user seats (``engine.user.open_seats``), or None: no seat plays a user
+    ``seats``: the user seats (``engine.user_seats.open_seats``), or None: no seat plays a user
     strategy, and numba compiles that path out. ``log``: the decision log filled at every
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
     stops the game (``ERR_USER``; the block's fault record says which and why).

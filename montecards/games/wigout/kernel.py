@@ -169,7 +169,7 @@ def ask_user(g, seat, seats):
 
 
 @njit(cache=True, inline="always")
-def choose_play(g, actor, strategy, params, weighted, ch_rng, scripted, script_choices, log, seats):
+def choose_play(g, actor, strategy, params, weighted, choice_rng, scripted, script_choices, log, seats):
     """``(play, u)``: the play (``view`` move id, the kernel's play code) the seat makes and the
     uniform draw of a ``random`` seat (-1.0 for the others; the trace records it), or ``(-2 -
     ERR_*, u)`` (a user strategy's index outside its legal moves; a script out of choices,
@@ -190,7 +190,7 @@ def choose_play(g, actor, strategy, params, weighted, ch_rng, scripted, script_c
                 u = script_choices[k]
                 g[CHOICE] = k + 1
             else:
-                u = uniform(ch_rng)
+                u = uniform(choice_rng)
         play = np.int64(-1)
         if weighted is not None:  # compiled only into kernels of runs that use it
             if strategy == WEIGHTED or strategy == TUNED:
@@ -203,7 +203,7 @@ def choose_play(g, actor, strategy, params, weighted, ch_rng, scripted, script_c
 
 
 @njit(cache=True)
-def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, scripted,
+def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
                script_actors, script_waits, script_choices, trace, log, seats=None):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
@@ -246,11 +246,11 @@ def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, sc
             g[EVENT] = e + 1
         else:
             if tracing:
-                wait = exponential(ev_rng, total)
+                wait = exponential(event_rng, total)
             else:
-                next_u64(ev_rng)  # the same draw, without the logarithm nobody reads
+                next_u64(event_rng)  # the same draw, without the logarithm nobody reads
                 wait = 0.0
-            target = uniform(ev_rng) * total  # the actor: first seat whose cumulative rate exceeds it
+            target = uniform(event_rng) * total  # the actor: first seat whose cumulative rate exceeds it
             actor = 0
             cum = 0.0
             for s in range(players):
@@ -263,7 +263,7 @@ def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, sc
         fw[F_TIME] += wait
         g[ACTIONS] += 1
         if has_play(g, actor):
-            play, u = choose_play(g, actor, strategies[actor], params, weighted, ch_rng, scripted,
+            play, u = choose_play(g, actor, strategies[actor], params, weighted, choice_rng, scripted,
                                   script_choices, log, seats)
             if play < 0:
                 return play
@@ -278,20 +278,20 @@ def play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, sc
 
 
 @njit(cache=True)
-def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, deck_rng,
+def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
               script_decks, script_actors, script_waits, script_choices, trace, log, seats=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
     ``g[SCRIPTED]`` chooses the source of the inputs: the game's random streams, or the
     explicit decks, events and choices of a script (one compiled function serves both).
-    ``seats``: the user seats (``engine.user.open_seats``), or None (left out: runs of built-in
+    ``seats``: the user seats (``engine.user_seats.open_seats``), or None (left out: runs of built-in
     strategies, whose kernels then compile the user path out). A user strategy's index outside
     the legal moves stops the game (``ERR_USER``; the block's fault record says which and why)."""
     scripted = g[SCRIPTED] != 0
     clear_game(g, fw)
     if not scripted:
-        seed_stream(ev_rng, seed, index, EVENT_STREAM)
-        seed_stream(ch_rng, seed, index, CHOICE_STREAM)
+        seed_stream(event_rng, seed, index, EVENT_STREAM)
+        seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     rounds = g[ROUNDS]
     while g[ROUND] < rounds:
         if g[DEAL] >= g[MAX_DEALS]:
@@ -300,7 +300,7 @@ def play_game(g, fw, seed, index, strategies, params, weighted, ev_rng, ch_rng, 
         if not load_deck(g, deck_rng, seed, index, scripted, script_decks):
             return ERR_TOO_FEW_DECKS
         deal(g, deck_rng, scripted, trace)
-        winner = play_round(g, fw, strategies, params, weighted, ev_rng, ch_rng, deck_rng, scripted,
+        winner = play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
                             script_actors, script_waits, script_choices, trace, log, seats)
         if winner <= -2:
             return -2 - winner
