@@ -194,6 +194,12 @@ def strategy_identities(config: RunConfig, labels: Sequence[str]) -> list[Any]:
             for seat, label in zip(config.user, labels, strict=True)]
 
 
+def deals_for(n: int, n_for: dict[str, int], names: Sequence[str]) -> int:
+    """``n``, or the smallest ``n_for`` of the strategies in ``names`` (a key also covers that
+    built-in with explicit weights: ``ismcts`` covers ``ismcts[100,0.7,0]``)."""
+    return min([n] + [k for s, k in n_for.items() for name in names if name == s or name.startswith(s + "[")])
+
+
 def new_seed() -> int:
     """A fresh random seed (63 bits, so it prints and round-trips everywhere)."""
     return secrets.randbits(63)

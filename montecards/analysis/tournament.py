@@ -59,6 +59,7 @@ from montecards.analysis.runs import (
     bind_params,
     check_count,
     check_seed,
+    deals_for,
     kernel_stamp,
     new_seed,
     strategy_identities,
@@ -389,8 +390,7 @@ def tournament(
     plan = design_lineups(names, players, design, field, repeats, lineups or (), sample, seed)
     if not plan:
         raise InputError(f"the {design} design gives no lineup of {players} players from {', '.join(items)}")
-    deals = [min([n] + [k for key, k in n_for.items() for s in lineup if s == key or s.startswith(key + "[")])
-             for lineup in plan]  # a key also covers that built-in with explicit weights
+    deals = [deals_for(n, n_for, lineup) for lineup in plan]
     if budget is not None and design != "sample":
         per = budget // (players * len(plan))
         if per < 1:

@@ -230,6 +230,8 @@ def tuned_section(
     default = spec.seat_params["weighted"].default
     rep.table(pd.DataFrame({"feature": tuned.features, "weighted (default)": default,
                             "tuned": tuned.default}), digits=3, index=False)
+    from montecards.analysis.runs import deals_for
+
     n_for = dict(n_for or {})
     for rival in rivals:
         deals = deals_for(n, n_for, ("tuned", rival))
@@ -258,12 +260,6 @@ def tuned_section(
         rep.finding(f"With {p} players and `tuned` in every seat the first seat wins "
                     f"{rate(share, low, high)} (fair {100 / p:.1f} %).")
     rep.end_list()
-
-
-def deals_for(n: int, n_for: dict[str, int], names: Sequence[str]) -> int:
-    """``n``, or the smallest ``n_for`` of the strategies in ``names`` (a key also covers that
-    built-in with explicit weights: ``ismcts`` covers ``ismcts[100,0.7,0]``)."""
-    return min([n] + [k for s, k in n_for.items() for name in names if name == s or name.startswith(s + "[")])
 
 
 def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
@@ -331,6 +327,7 @@ def skill_section(
     plays the strongest rung; and, with ``hidden=(omniscient, honest)``, what seeing the hidden
     cards is worth."""
     from montecards.analysis import seat_advantage
+    from montecards.analysis.runs import deals_for
     from montecards.plots.figures import ladder_figure
 
     n_for = dict(n_for or {})
