@@ -1,8 +1,9 @@
-"""Instructions per Parade game, counted under valgrind (callgrind): a figure that does not move
+"""Instructions per game, counted under valgrind (callgrind): a figure that does not move
 with the machine's load, for telling what a kernel change does when timings cannot.
 
-    python benchmarks/instructions.py                      # 2 players, greedy, 5,000 games
+    python benchmarks/instructions.py                      # Parade, 2 players, greedy, 5,000 games
     python benchmarks/instructions.py -s random -n 20000 --players 4
+    python benchmarks/instructions.py --game wigout -s greedy -n 2000   # any registered game
 
 How (benchmarks/README.md, "Instructions per game"): the serial ``play_block`` is compiled
 natively for a fixed CPU model and its features (``NUMBA_CPU_NAME=haswell``,
@@ -36,20 +37,23 @@ which differ under valgrind (its CPU has no AVX-512), so numba's cache index (ke
 missed and the measured process compiled every kernel again under valgrind (~8 min a run)."""
 
 
-def play(strategy: str, players: int, n: int) -> None:
-    """The measured process: 1 game (loads the kernel), then ``n`` games, serially."""
+def play(game: str, strategy: str, players: int, n: int) -> None:
+    """The measured process: 1 game (loads the kernel), then ``n`` games, serially, through the
+    game's ``play_block`` at its default parameters (every seat ``strategy``)."""
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from montecards.games.parade import kernel, strategies
+    from montecards import games
 
-    code = strategies.NAMES.index(strategy)
-    seats = np.full(players, code, np.int64)
-    params = np.array([2.0])
-    rows = np.zeros((max(n, 1), 3 + 3 * players), np.int64)
-    kernel.play_block(np.uint64(7), 0, players, params, seats, rows[:1], None, None, None, 0)
+    spec = games.get(game)
+    entries = spec.strategy_codes(players, strategy)
+    params = spec.kernel_params(players, spec.resolve_params(players, None), entries)
+    seats = spec.strategy_array(entries)
+    options = spec.kernel_options(seats)
+    rows = np.zeros((max(n, 1), spec.layout(players).width), np.int64)
+    spec.play_block(np.uint64(7), 0, players, params, seats, rows[:1], options, None, None, 0)
     if n:
-        kernel.play_block(np.uint64(7), 1, players, params, seats, rows[:n], None, None, None, 0)
+        spec.play_block(np.uint64(7), 1, players, params, seats, rows[:n], options, None, None, 0)
 
 
 def jitted_instructions(callgrind_out: Path) -> int:
@@ -87,11 +91,11 @@ def jitted_instructions(callgrind_out: Path) -> int:
     return total
 
 
-def measure(strategy: str, players: int, n: int) -> float:
+def measure(strategy: str, players: int, n: int, game: str = "parade") -> float:
     cache = Path(tempfile.mkdtemp(prefix="montecards-cg-"))
     env = dict(os.environ, NUMBA_CPU_NAME=CPU_NAME, NUMBA_CPU_FEATURES=CPU_FEATURES,
                NUMBA_CACHE_DIR=str(cache))
-    child = [sys.executable, __file__, "--child", "-s", strategy, "--players", str(players)]
+    child = [sys.executable, __file__, "--child", "--game", game, "-s", strategy, "--players", str(players)]
     try:
         subprocess.run([*child, "-n", "10"], env=env, check=True)  # compile, natively
         out = cache / "callgrind.out"
@@ -106,21 +110,28 @@ def measure(strategy: str, players: int, n: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="parade", help="a registered game (default parade)")
     parser.add_argument("-s", "--strategy", choices=STRATEGIES, default="greedy")
-    parser.add_argument("--players", type=int, choices=range(2, 7), default=2, metavar="2..6")
+    parser.add_argument("--players", type=int, choices=range(2, 7), metavar="2..6",
+                        help="default: the game's default player count (Parade 2)")
     parser.add_argument("-n", "--games", type=int, default=5000)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.games < 0:
         parser.error(f"--games must be >= 0, got {args.games}")
+    if args.players is None:
+        sys.path.insert(0, str(ROOT))
+        from montecards import games
+
+        args.players = games.get(args.game).default_players
     if args.child:
-        play(args.strategy, args.players, args.games)
+        play(args.game, args.strategy, args.players, args.games)
         return
     if shutil.which("valgrind") is None:
         print("error: valgrind is not installed (it counts the instructions)", file=sys.stderr)
         sys.exit(2)
-    per_game = measure(args.strategy, args.players, args.games)
-    print(f"parade {args.players}p {args.strategy}: {per_game:,.0f} instructions per game "
+    per_game = measure(args.strategy, args.players, args.games, args.game)
+    print(f"{args.game} {args.players}p {args.strategy}: {per_game:,.0f} instructions per game "
           f"(jitted code, {args.games:,} games, NUMBA_CPU_NAME={CPU_NAME})")
 
 

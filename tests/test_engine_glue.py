@@ -35,6 +35,58 @@ def test_recording_without_a_buffer_does_nothing():
 
 
 @njit(cache=True)
+def _recorded(buffer):
+    if buffer is None:  # a record's test: numba prunes it on the argument
+        return -1
+    return trace.trace_slot(buffer)
+
+
+@njit(cache=True)
+def _tracing(buffer):
+    return trace.tracing(buffer)
+
+
+def test_tracing_off_is_none_and_a_log_records_nothing():
+    """Runs pass None (the recording compiled out), a decision log an empty buffer; only a
+    buffer with rows records (``engine.trace.tracing``)."""
+    assert _recorded(None) == -1 and not _tracing(None)
+    assert not _tracing(np.zeros((0, 4), np.int64))
+    assert _tracing(np.zeros((2, 4), np.float64))
+
+
+def test_a_game_that_overflows_its_first_buffer_is_traced_again_in_full():
+    """``GameSpec.trace_buffer`` plays an overflowing game again in a buffer of its length: the
+    same events as in a buffer that was large enough."""
+    import dataclasses
+
+    from montecards.games.template.game import SPEC
+
+    full, row = SPEC.trace_buffer(3, 7, 3, None, ["random"])
+    small = dataclasses.replace(SPEC, new_trace=lambda players, params: trace.new_trace(2, full.shape[1]))
+    grown, grown_row = small.trace_buffer(3, 7, 3, None, ["random"])
+    assert grown.shape[0] == full[0, 0] + 1 > 3  # played again, in a buffer of its length
+    assert trace.events_of(grown).tolist() == trace.events_of(full).tolist()
+    assert grown_row.tolist() == row.tolist()
+
+
+def test_number_checks_refuse_bools_and_text_in_one_line():
+    from montecards.engine.spec import InputError, check_number, check_per_seat_floats
+
+    probability = check_number("p", 0.0, 1.0)
+    assert probability(np.float32(0.5), 2) == 0.5 and probability(1, 2) == 1.0
+    for bad in (True, "0.5", 1.5, float("nan")):
+        with pytest.raises(InputError, match="parameter p must be a"):
+            probability(bad, 2)
+    with pytest.raises(InputError, match="> 0"):
+        check_number("f", 0.0, above=True)(0.0, 2)
+    per_seat = check_per_seat_floats("theta")
+    assert per_seat(np.float64(0.5), 3) == [0.5] * 3 and per_seat([0, 1], 2) == [0.0, 1.0]
+    for bad in (True, "abc", [0, "x"], None):
+        with pytest.raises(InputError, match="theta must be numbers"):
+            per_seat(bad, 2)
+
+
+@njit(cache=True)
 def _log(log, n):
     for i in range(n):
         k = decisions.log_slot(log)
@@ -102,7 +154,7 @@ def test_the_engine_makes_every_games_chunk_glue():
             assert not hasattr(module, glue), (module.__name__, glue)
         assert module.play_block.targetoptions.get("nogil"), module.__name__
         assert spec.run_chunk.play_block is module.play_block is spec.play_block, module.__name__
-        assert spec.options is module.OPTIONS, module.__name__
+        assert spec.options == getattr(module, "OPTIONS", ()), module.__name__
         assert list(inspect.signature(spec.trace_one.py_func).parameters) == [
             "seed", "index", "players", "params", "strategies", "row", "trace", "log", "user", "options",
         ], module.__name__

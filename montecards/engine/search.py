@@ -183,13 +183,20 @@ PLAYOUT_RANDOM = 0
 PLAYOUT_GREEDY = 1
 
 
-def search_parameters(default, bounds, doc=None, extra=(), validate=None) -> Weights:
+def search_parameters(default, bounds, doc=None, extra=(), validate=None, quick=()) -> Weights:
     """``ismcts``'s and ``omniscient``'s ``Weights``: ``FEATURES``, then the game's ``extra``
-    features (``default`` and ``bounds`` give one entry per feature)."""
+    features (``default`` and ``bounds`` give one entry per feature; ``quick``: the cheaper
+    values the replay checks play, ``Weights.quick``)."""
     if doc is None:
         doc = "iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)"
     return Weights(features=FEATURES + tuple(extra), default=default, bounds=bounds, doc=doc,
-                   validate=validate)
+                   validate=validate, quick=tuple(quick))
+
+
+def searches(parameters: Weights) -> dict[str, Weights]:
+    """The two searches' entries of a ``GameSpec.seat_params``: ``ismcts`` and ``omniscient``
+    read the same ``parameters`` (``search_parameters``)."""
+    return {"ismcts": parameters, "omniscient": parameters}
 
 
 @hot_inline

@@ -4,14 +4,15 @@ The engine knows no game. A game describes itself with a :class:`GameSpec`: play
 parameters (with defaults, parsing and validation), strategy names and its per-game output
 columns, and hands over its entry points:
 
-* ``play_block`` and ``options`` (its ``kernel.OPTIONS``, ``engine/options.py``), from which
+* its ``kernel`` module: ``play_block`` and ``OPTIONS`` (``engine/options.py``), from which
   the engine makes ``run_chunk(seed, start, players, params, strategies, rows)``
   (``engine.kernel.chunk_runner``): it plays games ``start .. start + len(rows) - 1`` of the
   run, game ``i`` drawing only from the stream of ``(seed, i)``, and writes one int64 row per
   game;
-* ``trace_one``, the one game of a run played with its events and decisions recorded, from
-  which the engine plays traces (:meth:`GameSpec.play_traced`) and decision logs
-  (``decisions``);
+* ``trace_one`` (also the kernel's), the one game of a run played with its events and
+  decisions recorded, from which the engine plays traces (:meth:`GameSpec.play_traced`, into
+  buffers of ``new_trace``, grown when a game overflows one: :meth:`GameSpec.trace_buffer`)
+  and decision logs (``decisions``);
 * ``trace(seed, index, players, params, strategies)`` — one game of a run, event by event;
 * ``pack_params(players, params)`` — the validated parameters as the float64 vector the
   kernel reads.
@@ -23,6 +24,8 @@ sixtieths so that shares of 1/k for k <= 6 stay integers), ``score``, then the g
 
 from __future__ import annotations
 
+import inspect
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +37,7 @@ from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
 from montecards.engine.options import every_option, kernel_options
 from montecards.engine.user_seats import USER
-from montecards.engine.weights import Weights, WeightedSeat, append_table, parse_label, seat_weights
+from montecards.engine.weights import WeightedSeat, Weights, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
 WIN_UNIT = 60
@@ -104,9 +107,9 @@ class Layout:
         return self.columns.index(name)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GameSpec:
-    """Everything the engine, analysis and CLI need to know about one game."""
+    """Everything the engine, analysis and CLI need to know about one game (keyword arguments)."""
 
     name: str
     title: str
@@ -120,9 +123,13 @@ class GameSpec:
     seat_outputs: tuple[str, ...]
     score_name: str
     turns_name: str
-    play_block: Callable[..., None]
+    kernel: Any = field(default=None, repr=False, compare=False)
+    """The game's ``kernel`` module, from which the engine takes :attr:`play_block`,
+    :attr:`options` (``kernel.OPTIONS``, if it declares any) and :attr:`trace_one`
+    (``engine/CONTRACT.md``)."""
+    play_block: Callable[..., None] | None = None
     """The game's jitted ``play_block`` (``engine/CONTRACT.md``), from which the engine makes
-    :attr:`run_chunk`."""
+    :attr:`run_chunk` (``kernel.play_block`` unless given)."""
     pack_params: Callable[[int, dict[str, Any]], np.ndarray]
     trace: Callable[..., Any]
     notes: str = ""
@@ -133,7 +140,9 @@ class GameSpec:
     returns at least ``scores``, ``win_share`` and ``turns``. Raises ``ValueError`` on an
     illegal script."""
     script_from_trace: Callable[..., dict[str, Any]] | None = None
-    """``(events, players) -> kwargs``: the ``play_scripted`` arguments that replay a traced game."""
+    """``(events, players, strategies, params) -> kwargs``: the ``play_scripted`` arguments that
+    replay a traced game. A game whose replay needs no strategies gives ``(events, players,
+    params)``, and the engine adapts it (its signature names no ``strategies``)."""
     decisions: Callable[..., list[Any]] | None = None
     """``(seed, index, players, params, strategy_names) -> [Decision]``: every decision of one
     game through the decision interface (``engine/decisions.py``). Left None, the engine's
@@ -161,17 +170,21 @@ class GameSpec:
     """The labels ``montecards.testing``'s replay checks mix, for a game whose built-ins
     include one that is slow at its defaults (a search at hundreds of iterations a decision):
     the same strategies, the slow ones with cheaper parameters (the replays check the rules;
-    a script carries every decision, whatever made it). Empty: ``strategies``."""
+    a script carries every decision, whatever made it). Left empty, the engine's: each
+    built-in at its ``seat_params``' ``quick`` values (``Weights.quick``), if any has them;
+    else ``strategies``."""
     options: tuple[tuple[str, Any], ...] = ()
     """The optional compiled parts (``kernel.OPTIONS``: ``(name, strategy codes)`` each,
     ``engine/options.py``); empty: none."""
     trace_one: Callable[..., Any] | None = None
     """The game's jitted ``trace_one(seed, index, players, params, strategies, row, trace, log,
-    user, options)`` (``engine/CONTRACT.md``), which :meth:`play_traced` calls."""
-    empty_trace: np.ndarray | None = field(default=None, compare=False)
-    """The ``(0, k)`` buffer (the trace buffers' width and dtype) a decision log passes for the
-    trace, so that logs and traces share one compiled ``trace_one``; None: a game whose
-    ``trace_one`` takes no trace buffer but its own."""
+    user, options)`` (``engine/CONTRACT.md``), which :meth:`play_traced` calls
+    (``kernel.trace_one`` unless given)."""
+    new_trace: Callable[[int, dict[str, Any]], np.ndarray] | None = None
+    """``(players, resolved params) -> buffer``: an empty trace buffer (``engine/trace.py``)
+    for a game of those parameters (:meth:`trace_buffer` plays a longer game again in a buffer
+    of its length). A decision log passes ``new_trace(...)[:0]``, a ``(0, k)`` buffer of the
+    same type, so that logs and traces share one compiled ``trace_one``."""
     log_capacity: int | Callable[[int, dict[str, Any]], int] = 0
     """Decisions a log holds at first (or ``(players, resolved params) -> int``); a longer game
     is played again with a log of its length (:meth:`decision_log`)."""
@@ -182,7 +195,23 @@ class GameSpec:
     the chunk glue, made by the engine (``engine.kernel.chunk_runner``)."""
 
     def __post_init__(self) -> None:
+        if self.kernel is not None:
+            for name, part in (("play_block", "play_block"), ("options", "OPTIONS"),
+                               ("trace_one", "trace_one")):
+                if not getattr(self, name):  # a kernel without OPTIONS has no optional parts
+                    object.__setattr__(self, name, getattr(self.kernel, part, getattr(self, name)))
+        if self.play_block is None:
+            raise ValueError(f"{self.name}: a GameSpec needs its kernel (or play_block)")
         object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
+        replay = self.script_from_trace
+        if replay is not None and "strategies" not in inspect.signature(replay).parameters:
+            object.__setattr__(self, "script_from_trace", _with_strategies(replay))
+        if not self.quick_strategies and any(w.quick for w in self.seat_params.values()):
+            object.__setattr__(self, "quick_strategies", tuple(
+                WeightedSeat(s, self.seat_params[s].quick).label
+                if s in self.seat_params and self.seat_params[s].quick else s
+                for s in self.strategies
+            ))
         engines = self.decisions is None or getattr(self.decisions, "__func__", None) is GameSpec._decisions
         if engines and self.trace_one is not None:  # (also a copy by dataclasses.replace: its own)
             object.__setattr__(self, "decisions", self._decisions)
@@ -216,6 +245,20 @@ class GameSpec:
         ))
         return row
 
+    def trace_buffer(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
+                     strategy_names: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(buffer, row)``: game ``index`` of the run with ``seed`` traced (:meth:`play_traced`)
+        into a ``new_trace`` buffer; a game that overflows it (its count, row 0, goes on:
+        ``engine/trace.py``) is played again in a buffer of its length."""
+        players = self.check_players(players)
+        resolved = self.resolve_params(players, params)
+        buffer = self.new_trace(players, resolved)
+        while True:
+            row = self.play_traced(seed, index, players, resolved, strategy_names, buffer)
+            if int(buffer[0, 0]) < buffer.shape[0]:
+                return buffer, row
+            buffer = np.zeros((int(buffer[0, 0]) + 1, buffer.shape[1]), buffer.dtype)
+
     def decision_log(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
                      strategy_names: Any) -> tuple[Any, np.ndarray]:
         """``(log, row)``: the decision log (``engine.decisions``) and the row of game ``index``
@@ -225,9 +268,10 @@ class GameSpec:
         resolved = self.resolve_params(players, params)
         capacity = self.log_capacity
         capacity = int(capacity(players, resolved) if callable(capacity) else capacity)
+        empty_trace = None if self.new_trace is None else self.new_trace(players, resolved)[:0]
         while True:
             log = new_log(capacity, *self.log_sizes)
-            row = self.play_traced(seed, index, players, resolved, strategy_names, self.empty_trace, log)
+            row = self.play_traced(seed, index, players, resolved, strategy_names, empty_trace, log)
             if log[0][0] <= capacity:
                 return log, row
             capacity = int(log[0][0])
@@ -357,6 +401,16 @@ class GameSpec:
         return append_table(self.pack_params(players, params), seat_weights(entries, self.seat_params))
 
 
+def _with_strategies(script_from_trace: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """A game's ``script_from_trace(events, players, params)`` (its replay needs no strategies)
+    as the spec's ``(events, players, strategies, params)``."""
+
+    def replay(events: Any, players: int, strategies: Any, params: dict[str, Any] | None) -> dict[str, Any]:
+        return script_from_trace(events, players, params)
+
+    return replay
+
+
 def parse_text(param: Param, text: str) -> Any:
     try:
         return param.parse(text)
@@ -409,6 +463,25 @@ def check_int_range(name: str, low: int, high: int | None = None) -> Callable[[A
     return check
 
 
+def check_number(name: str, low: float, high: float = math.inf, above: bool = False
+                 ) -> Callable[[Any, int], float]:
+    """A finite number (not a bool) in ``[low, high]`` (``above``: greater than ``low``), as a float."""
+    if above:
+        allowed = f"> {low:g}"
+    else:
+        allowed = f"in [{low:g}, {high:g}]" if math.isfinite(high) else f">= {low:g}"
+
+    def check(value: Any, players: int) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise InputError(f"parameter {name} must be a number {allowed}, got {value!r}")
+        number = float(value)
+        if not (math.isfinite(number) and (number > low if above else number >= low) and number <= high):
+            raise InputError(f"parameter {name} must be a finite number {allowed}, got {value!r}")
+        return number
+
+    return check
+
+
 def check_bool(name: str) -> Callable[[Any, int], bool]:
     def check(value: Any, players: int) -> bool:
         if not isinstance(value, (bool, np.bool_)):
@@ -421,11 +494,21 @@ def check_bool(name: str) -> Callable[[Any, int], bool]:
 def check_per_seat_floats(
     name: str, positive: bool = False, finite: bool = True
 ) -> Callable[[Any, int], list[float]]:
+    """Per-seat numbers: one for every seat or exactly one per seat, as floats (a bool, text or
+    anything not a number is refused in one line)."""
+
     def check(value: Any, players: int) -> list[float]:
-        values = [value] * players if isinstance(value, (int, float)) else list(value)
+        if isinstance(value, (np.integer, np.floating)):
+            value = float(value)
+        try:
+            if isinstance(value, (bool, str)):
+                raise TypeError(value)
+            values = [value] * players if isinstance(value, (int, float)) else list(value)
+            out = [float(v) for v in values]
+        except (TypeError, ValueError):
+            raise InputError(f"parameter {name} must be numbers (one per seat), got {value!r}") from None
         if len(values) != players:
             raise InputError(f"parameter {name} needs {players} values (one per seat), got {len(values)}")
-        out = [float(v) for v in values]
         if finite and not all(np.isfinite(out)):
             raise InputError(f"parameter {name} values must be finite, got {values}")
         if positive and min(out) <= 0:

@@ -59,6 +59,9 @@ class Weights:
     validate: Callable[[tuple[float, ...]], str | None] | None = None
     """An extra check of a seat's values (e.g. a search's parameters): the reason they are
     not accepted, or None; ``check`` raises it as an InputError."""
+    quick: tuple[float, ...] = ()
+    """Cheaper values (a search at few iterations), with which ``montecards.testing``'s replay
+    checks play the strategy (``GameSpec.quick_strategies``); empty: its defaults."""
 
     def __post_init__(self) -> None:
         if not 0 < len(self.features) <= MAX_WEIGHTS:

@@ -24,6 +24,7 @@ from montecards.engine.spec import (
     InputError,
     Param,
     check_bool,
+    check_number,
     check_per_seat_floats,
     parse_bool,
     parse_float_list,
@@ -67,7 +68,7 @@ position or -1 (tiebreak), chain length (cascade)."""
 TRACE_EVENTS_PER_CARD = 4
 TRACE_EVENTS_EXTRA = 64
 """First trace buffer size (events): enough for usual games; longer ones are replayed into a
-buffer of the exact size (face-up chains have no bound)."""
+buffer of the exact size (face-up chains have no bound: ``GameSpec.trace_buffer``)."""
 
 
 class TwoMatchesError(AssertionError):
@@ -142,36 +143,8 @@ def _check_remove_symbols(value: Any, players: int) -> list[int]:
     return sorted({_check_symbol("remove_symbols", v) for v in values})
 
 
-def _parse_float(text: str) -> float:
-    return float(text)
-
-
-def _check_tie_prob(value: Any, players: int) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InputError(f"parameter tie_prob must be a number in [0, 1], got {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
-        raise InputError(f"parameter tie_prob must be in [0, 1], got {value}")
-    return float(value)
-
-
 def _default_theta(players: int) -> list[float]:
     return [0.0] * players
-
-
-_check_theta_values = check_per_seat_floats("theta")
-
-
-def _check_theta(value: Any, players: int) -> list[float]:
-    if isinstance(value, (np.integer, np.floating)):
-        value = float(value)
-    if isinstance(value, bool):
-        raise InputError(f"parameter theta must be numbers (one per seat), got {value!r}")
-    try:
-        return _check_theta_values(value, players)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(f"parameter theta must be numbers (one per seat), got {value!r}") from None
 
 
 PARAMS = (
@@ -201,14 +174,14 @@ PARAMS = (
         _default_theta,
         "per-seat skill (Bradley-Terry: i beats j with prob e^ti / (e^ti + e^tj)), e.g. 0.5,0,0,0",
         parse_float_list,
-        _check_theta,
+        check_per_seat_floats("theta"),
     ),
     Param(
         "tie_prob",
         0.0,
         "probability that a face-off ties (then the rulebook tiebreak decides it)",
-        _parse_float,
-        _check_tie_prob,
+        float,
+        check_number("tie_prob", 0.0, 1.0),
     ),
     Param(
         "winnings_face_up",
@@ -324,6 +297,12 @@ def _new_trace(events: int) -> np.ndarray:
     return np.zeros((events + 1, rules.TRACE_WIDTH), dtype=np.int64)
 
 
+def _first_trace(players: int, resolved: dict[str, Any]) -> np.ndarray:
+    """The trace buffer a game is played into first (``GameSpec.new_trace``)."""
+    return _new_trace(TRACE_EVENTS_PER_CARD * int(pack_params(players, resolved)[kernel.P_N_PLAY])
+                      + TRACE_EVENTS_EXTRA)
+
+
 def trace(
     seed: int,
     index: int,
@@ -339,16 +318,8 @@ def trace(
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    packed = pack_params(players, resolved)
-    codes = deck_codes(players, resolved)
-    capacity = TRACE_EVENTS_PER_CARD * int(packed[kernel.P_N_PLAY]) + TRACE_EVENTS_EXTRA
-    while True:  # face-up chains have no bound: grow the buffer and replay the same game
-        buffer = _new_trace(capacity)
-        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
-        if buffer[0, 0] < buffer.shape[0]:
-            break
-        capacity = int(buffer[0, 0]) + 1
-    return _trace_frame(buffer, codes), row
+    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names)
+    return _trace_frame(buffer, deck_codes(players, resolved)), row
 
 
 def script_from_trace(
@@ -585,16 +556,14 @@ SPEC = GameSpec(
     score_name="cards won",
     skill_param="theta",
     turns_name="draws",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     notes="no card choices: face-offs decided by a Bradley-Terry skill model (theta); "
     "most cards won wins, ties share",
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
+    new_trace=_first_trace,
     play_scripted=play_scripted,
-    # called as (events, players, strategies, params) by montecards.testing
-    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    script_from_trace=script_from_trace,
 )
 decisions = SPEC.decisions
 """The decision log of a game: always empty (every game offers this call; Anomia's seats make no

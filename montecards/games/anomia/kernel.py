@@ -20,6 +20,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
+from montecards.engine.trace import tracing
 from montecards.games.anomia.cards import MAX_PLAYERS
 from montecards.games.anomia.rules import (
     ERR_BAD_TIEBREAK,
@@ -40,7 +41,6 @@ from montecards.games.anomia.rules import (
     H_LONGEST,
     H_TIES,
     H_WILD_FACE_OFFS,
-    TRACE_WIDTH,
     activate_wild,
     add_to,
     cards_in_play,
@@ -107,10 +107,6 @@ COL_TIES = 6
 FIRST_SEAT_COL = 7
 WON_BLOCK = SCORE_BLOCK + 1  # the seat output after win and score (``SPEC.seat_outputs``)
 
-OPTIONS = ()
-"""Anomia's kernels have no optional compiled parts (``engine/options.py``)."""
-
-
 @njit(cache=True)
 def new_state(players, params):
     """The state of one thread's block of games, its static tables filled from ``params``."""
@@ -158,7 +154,7 @@ def tiebreak(g, face_off_rng, script_tie, winner, loser, trace):
     if t == cards_in_play(g):
         if scripted(g) and script_tie != TIE_NO_CARD:
             return fail(g, ERR_BAD_TIEBREAK, winner, loser, -1)
-        if trace.shape[0] > 0:
+        if tracing(trace):
             record(trace, EV_TIEBREAK, winner, -1, loser, -1)
         return ERR_NONE
     room = tiebreak_room(g)
@@ -169,7 +165,7 @@ def tiebreak(g, face_off_rng, script_tie, winner, loser, trace):
     else:
         pos = tiebreak_position(face_off_rng, room)
     card = put_back_tiebreak_card(g, t, pos)
-    if trace.shape[0] > 0:
+    if tracing(trace):
         record(trace, EV_TIEBREAK, winner, card, loser, pos)
     return ERR_NONE
 
@@ -198,18 +194,19 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
     scripted play (``H_SCRIPTED``: the deck already holds the explicit order, top first) reads
     the face-off winners and ties from ``script_winners``/``script_ties``. ``table_seats``
     (scripted; empty in a run): deck card ``k`` starts on seat ``table_seats[k]``'s play pile.
-    ``trace``: an event buffer (row 0 counts the events), or an empty one when not tracing.
+    ``trace``: an event buffer (row 0 counts the events), or None when not tracing (runs: the
+    recording compiled out; a decision log's empty buffer records nothing either).
 
     One loop: resolve a match as a face-off, or, when there is none, end the chain and draw.
     After a change, ``match_a`` holds the seats matching seat ``seat_a`` (a face-off's loser,
     or the drawer), ``match_b`` those matching ``seat_b`` (a face-up winner) other than
     ``seat_a``: together every match the change made (``rules``: at most one).
     """
-    tracing = trace.shape[0] > 0
+    traced = tracing(trace)
     clear_table(g)
     if not scripted(g):
         shuffle_deck(g, deck_rng)
-    if tracing:
+    if traced:
         record_deck(g, table_seats, trace)
     lay_opening_table(g, table_seats)
     players = players_of(g)
@@ -228,7 +225,7 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
             scan_table = False
             matches, a, b = table_matches(g)
             if matches > 1:
-                if tracing:
+                if traced:
                     record(trace, EV_MATCHES, a, -1, b, matches)
                 return fail(g, ERR_TWO_MATCHES, a, b, matches)
             seat_a = a
@@ -237,7 +234,7 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
         if match_a != 0 or match_b != 0:  # a face-off
             if more_than_one(match_a, match_b):
                 matches = count_bits(match_a) + count_bits(match_b)
-                if tracing:
+                if traced:
                     record(trace, EV_MATCHES, seat_a, -1, seat_b, matches)
                 return fail(g, ERR_TWO_MATCHES, seat_a, seat_b, matches)
             if match_a != 0:
@@ -265,17 +262,17 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
                 match_b = matches_of(g, winner) & ~(1 << loser)
             seat_a = loser  # the cascade: the loser's next card may match anyone
             match_a = matches_of(g, loser)
-            if tracing:
+            if traced:
                 record(trace, EV_FACE_OFF, winner, entry_card(entry), loser, wild)
             chain += 1
             continue
         if chain > 0:  # no match: the chain is over
-            if end_chain(g, chain) and tracing:
+            if end_chain(g, chain) and traced:
                 record(trace, EV_CASCADE, chain_seat, -1, -1, chain)
             chain = 0
         if draw_pile_empty(g):
             break
-        if tracing:
+        if traced:
             record(trace, EV_DRAW, seat, deck_card(g, next_position(g)), -1, draws(g))
         card = draw_card(g)
         chain_seat = seat
@@ -341,25 +338,22 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     deck_owned = np.zeros(4, np.uint64)
     face_off_owned = np.zeros(4, np.uint64)
     empty_owned = np.zeros(1, np.int64)
-    no_trace_owned = np.zeros((0, TRACE_WIDTH), np.int64)
     g = borrow(g_owned)
     deck_rng = borrow(deck_owned)
     face_off_rng = borrow(face_off_owned)
     no_script = borrow(empty_owned)[:0]
-    no_trace = borrow(no_trace_owned)
     game_rows = borrow(rows)
     for k in range(rows.shape[0]):
         # play_one, written out: one compiled level less in runs (its own LLVM pass over the
         # whole game cost the cold first run); play_game gets the very arguments it gives
         seed_stream(deck_rng, seed, start + k, DECK_STREAM)
         seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
-        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, no_trace)
+        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None)
         write_row(g, players, err, game_rows[k])
     keep_alive(g_owned)
     keep_alive(deck_owned)
     keep_alive(face_off_owned)
     keep_alive(empty_owned)
-    keep_alive(no_trace_owned)
     keep_alive(rows)
 
 

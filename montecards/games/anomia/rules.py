@@ -587,12 +587,14 @@ def fail(g, err, a, b, c):
     return err
 
 
-@njit("void(int64[:, ::1], int64, int64, int64, int64, int64)", cache=True)
+@hot
 def record(trace, kind, seat, card, other, extra):
     """Append an event (``engine/trace.py``: events beyond the buffer are counted but not
-    kept; ``game.trace`` then grows the buffer and replays the game).
-
-    (An explicit signature: one compiled version, not one per literal event kind.)"""
+    kept; ``game.trace`` then grows the buffer and replays the game); ``trace`` None (runs):
+    nothing, compiled out. (One compiled version per trace type: ``engine/specialise.py``
+    makes no copy per literal event kind.)"""
+    if trace is None:
+        return
     k = trace_slot(trace)
     if k >= 0:
         trace[k, 0] = kind

@@ -17,6 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
+from montecards.engine.search import searches
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -242,10 +243,10 @@ def apply_move(positions, players: int, move: Any, params: dict[str, Any] | None
 # --------------------------------------------------------------------------- trace
 
 
-def _trace_buffer(max_turns: int) -> np.ndarray:
+def _new_trace(players: int, resolved: dict[str, Any]) -> np.ndarray:
     """Room for every event: a turn makes at most 8 (reshuffle, draw, play, two steps, two
     bumps, win), the deal and the undrawn pile at most ``MAX_CARDS``."""
-    rows = 8 * max_turns + rules.MAX_CARDS + 64
+    rows = 8 * resolved["max_turns"] + rules.MAX_CARDS + 64
     return np.zeros((rows, rules.TRACE_WIDTH), dtype=np.int64)
 
 
@@ -306,8 +307,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     the end, top first). Positions read ``home``, ``track h``, ``castle k``.
     """
     players, resolved = _resolve(players, params)
-    buffer = _trace_buffer(resolved["max_turns"])
-    row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
+    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names)
     return _trace_frame(buffer, resolved["decks"]), row
 
 
@@ -434,7 +434,7 @@ def play_scripted(
     offsets = np.cumsum([0] + [len(o) for o in deck_orders]).astype(np.int64)
     script = np.array([_encode_decision(t, d, track_len) for t, d in enumerate(decisions)],
                       dtype=np.int64).reshape(-1, kernel.D_WIDTH)
-    buffer = _trace_buffer(resolved["max_turns"])
+    buffer = _new_trace(players, resolved)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     final = np.zeros((players, rules.MARBLES), dtype=np.int64)
     err, turn = kernel.play_script(players, packed, orders, offsets, script, row, buffer, final)
@@ -464,33 +464,24 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     strategies=strategies.NAMES,
-    # the replay checks (montecards.testing) play the searches at few iterations
-    quick_strategies=tuple(
-        {"ismcts": "ismcts[20,0.7,2,40]", "omniscient": "omniscient[20,0.7,2,40]"}.get(s, s)
-        for s in strategies.NAMES
-    ),
     default_strategy="greedy",
     params=PARAMS,
     metrics=("bumps", "discards"),
     seat_outputs=("bumps_made", "bumps_suffered", "discards"),
     score_name="marbles in castle",
     turns_name="turns",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
-    empty_trace=np.zeros((0, rules.TRACE_WIDTH), np.int64),
+    new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
     log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
-    # called as (events, players, strategies, params) by montecards.testing
-    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    script_from_trace=script_from_trace,
     decision_kinds=2,
     seat_params={
-        "ismcts": search.PARAMETERS,
-        "omniscient": search.PARAMETERS,
+        **searches(search.PARAMETERS),
         **weighted_and_tuned(
             strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
             strategies.WEIGHT_BOUNDS,

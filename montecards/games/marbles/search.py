@@ -178,6 +178,7 @@ PARAMETERS = search_parameters(
     doc="iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy, 2 tuned), "
         "play-out cut-off in turns (0: to the end; else a progress-based win estimate)",
     validate=check_parameters,
+    quick=(20.0, 0.7, 2.0, 40.0),  # the replay checks' (GameSpec.quick_strategies)
 )
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.seat_params``)."""
 

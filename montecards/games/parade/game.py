@@ -10,8 +10,9 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.trace import events_of
+from montecards.engine.search import searches
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
+from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.parade import kernel, rules, search, strategies, view
 from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
@@ -56,7 +57,8 @@ PARAMS = (
 )
 
 
-def _new_trace() -> np.ndarray:
+def _new_trace(players: int = 0, params: Any = None) -> np.ndarray:
+    """A trace buffer that holds any game (``GameSpec.new_trace``'s arguments are not needed)."""
     return np.zeros((rules.MAX_EVENTS, 4), dtype=np.int64)
 
 
@@ -88,8 +90,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
-    buffer = _new_trace()
-    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
     return _trace_frame(buffer), row
 
 
@@ -228,11 +229,6 @@ SPEC = GameSpec(
     max_players=6,
     default_players=2,
     strategies=strategies.NAMES,
-    # the replay checks (montecards.testing) play the searches at few iterations
-    quick_strategies=tuple(
-        {"ismcts": "ismcts[30,0.7,1]", "omniscient": "omniscient[30,0.7,1]"}.get(s, s)
-        for s in strategies.NAMES
-    ),
     default_strategy="greedy",
     params=PARAMS,
     metrics=("six_colours",),
@@ -240,14 +236,13 @@ SPEC = GameSpec(
     score_name="score (lower wins)",
     score_lower_wins=True,
     turns_name="turns",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     rate_metrics=("six_colours",),
     notes="lowest score wins; ties: fewest cards, then shared",
     seat_params={
-        "ismcts": search.PARAMETERS,
-        "omniscient": search.PARAMETERS,
+        **searches(search.PARAMETERS),
         **weighted_and_tuned(
             strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
             strategies.WEIGHT_BOUNDS,
@@ -255,14 +250,11 @@ SPEC = GameSpec(
             "the default weights play exactly greedy",
         ),
     },
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
-    empty_trace=np.zeros((0, 4), np.int64),
+    new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
     log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
-    # called as (events, players, strategies, params) by montecards.testing
-    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    script_from_trace=script_from_trace,
     decision_kinds=2,
 )
 decisions = SPEC.decisions

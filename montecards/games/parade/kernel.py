@@ -108,14 +108,13 @@ SEAT_DISCARD = 0
 
 @njit(cache=True)
 def new_work():
-    """(game state, deck stream, choice stream, per-seat scratch table, empty trace, empty
-    script plays, empty script discards, the strategies' takings table)."""
+    """(game state, deck stream, choice stream, per-seat scratch table, empty script plays,
+    empty script discards, the strategies' takings table). Runs pass None for the trace."""
     return (
         np.zeros(STATE_SIZE, np.int64),
         np.zeros(4, np.uint64),
         np.zeros(4, np.uint64),
         np.zeros((1, MAX_PLAYERS), np.int64),
-        np.zeros((0, 4), np.int64),
         np.zeros(0, np.int64),
         np.zeros((0, 2), np.int64),
         new_takings(),
@@ -156,8 +155,8 @@ def ask_user(g, seat, kind, seats):
 
 
 @hot_inline
-def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-                script_plays, seats, takings):
+def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, script_plays,
+                seats, takings):
     """Hand index of the card the seat plays (or -1 for an illegal scripted play, or a user
     strategy's index outside the legal moves). ``params``: the run's parameter vector (the
     weighted built-ins read their seat's weights from its end, ``engine.weights``).
@@ -189,7 +188,7 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
     if rollout is None:
         return -1
     spare, unseen, totals = rollout
-    return rollout_play(g, seat, choice_rng, spare, unseen, totals, takings, no_trace)
+    return rollout_play(g, seat, choice_rng, spare, unseen, totals, takings, None)  # play-outs untraced
 
 
 @hot
@@ -244,7 +243,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, takings, trace, no_trace, script_plays, script_discards, seats=None, log=None,
+    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -268,8 +267,8 @@ def play_game(
         if log is not None:
             slot = log_decision(g, seat, DECISION_PLAY, log)
         k = choose_play(
-            g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, no_trace,
-            script_plays, seats, takings,
+            g, seat, strategy, params, choice_rng, rollout, weighted, search, deck_rng, script_plays,
+            seats, takings,
         )
         if k < 0:
             return ERR_USER if strategy == USER else ERR_PLAY_NOT_IN_HAND
@@ -333,19 +332,19 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, no_plays, no_discards, takings = work
+    g, deck_rng, choice_rng, seat_tmp, no_plays, no_discards, takings = work
     seed_game(work, seed, index, search)
     margin = np.int64(params[PARAM_MARGIN])
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards,
+            search, seat_tmp, takings, trace, no_plays, no_discards,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_trace, no_plays, no_discards, seats, log,
+            search, seat_tmp, takings, trace, no_plays, no_discards, seats, log,
         )
     if err == ERR_NONE:
         write_row(g, players, err, row)
@@ -363,8 +362,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     """
     owned = new_work()
     work = (
-        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]),
-        owned[4], owned[5], owned[6], borrow(owned[7]),
+        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]), owned[4], owned[5],
+        borrow(owned[6]),
     )
     rollout_owned = rollout_space(options)
     rollout = borrow_all(rollout_owned)
@@ -382,13 +381,12 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             seed_game(work, seed, start + g, search)
             if play_game(
                 work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-                work[2], True, rollout, weighted, search, work[3], work[7], work[4], work[4],
-                work[5], work[6],
+                work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
             ) == ERR_NONE:
                 write_row(work[0], players, ERR_NONE, rows[g])
         elif play_one(
             seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
-            work[4], seats,
+            None, seats,
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -423,12 +421,12 @@ def play_script(deck, players, margin, plays, discards, row, trace):
     ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
     seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
     """
-    g, deck_rng, choice_rng, seat_tmp, no_trace, _, _, takings = new_work()
+    g, deck_rng, choice_rng, seat_tmp, _, _, takings = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
         g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
-        None, None, seat_tmp, takings, trace, no_trace, plays, discards,
+        None, None, seat_tmp, takings, trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, err, row)

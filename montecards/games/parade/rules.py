@@ -40,6 +40,7 @@ from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
 from montecards.engine.rows import share_win
+from montecards.engine.trace import tracing
 from montecards.games.parade.cards import (
     COLOUR_OF,
     HAND_SIZE,
@@ -223,9 +224,12 @@ def collect(g, seat, card):
 @njit(cache=True, inline="always")
 def record(trace, kind, seat, card, aux):
     """Append an event to the trace buffer, by ``engine/trace.py``'s rule: a no-op when tracing
-    is off, counted but dropped when the buffer is full (reading it with ``events_of`` then
-    raises). Written out here rather than through ``trace_slot``: measured 14,747 against
-    15,116 instructions per 2-player ``random`` game (``benchmarks/instructions.py``)."""
+    is off (``trace`` None, pruned by numba: runs; or a decision log's empty buffer), counted
+    but dropped when the buffer is full (reading it with ``events_of`` then raises). Written out
+    here rather than through ``trace_slot``: measured 14,747 against 15,116 instructions per
+    2-player ``random`` game (``benchmarks/instructions.py``)."""
+    if trace is None:
+        return
     if trace.shape[0] == 0:
         return
     k = trace[0, 0] + 1
@@ -318,7 +322,7 @@ def play_card(g, seat, hand_index, trace):
     record(trace, EV_PLAY, seat, played, turn_count(g))
     parade_n = parade_len(g)
     end = removal_end(parade_n, played)
-    if trace.shape[0] > 0:
+    if tracing(trace):
         for i in range(end):
             if taken_mask(played, parade_card(g, i)):
                 record(trace, EV_TAKE, seat, parade_card(g, i), 0)
@@ -426,7 +430,7 @@ def keep_cards(g, seat, pair, trace):
 
     The kept pair is ``PAIRS[complement(pair)]``, so keeping needs no per-card test.
     """
-    if trace.shape[0] > 0:
+    if tracing(trace):
         for k in range(hand_len(g, seat)):
             discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
             record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)

@@ -106,7 +106,8 @@ MAX_DEPTH = 128
 KIND_PLAY = 0
 KIND_DISCARD = 1
 
-PARAMETERS = search_parameters(default=(1000.0, 0.7, 0.0), bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)))
+PARAMETERS = search_parameters(default=(1000.0, 0.7, 0.0), bounds=((10.0, 20000.0), (0.1, 2.0), (0.0, 1.0)),
+                               quick=(30.0, 0.7, 1.0))  # the replay checks' (GameSpec.quick_strategies)
 """``ismcts``'s and ``omniscient``'s run-time parameters (``GameSpec.seat_params``)."""
 
 # the search space: the frame's slots (``engine/search.py``: S_STATS, S_MOVER, S_KEY,

@@ -86,8 +86,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
-    buffer = _new_trace(players, SPEC.resolve_params(players, params))
-    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
     return _trace_frame(buffer), row
 
 
@@ -150,14 +149,12 @@ def _scripted_result(events: pd.DataFrame, row: np.ndarray, players: int) -> dic
     }
 
 
-def script_from_trace(
-    events: pd.DataFrame, players: int, strategies: Sequence[Any], params: dict[str, Any] | None
-) -> dict[str, Any]:
+def script_from_trace(events: pd.DataFrame, players: int, params: dict[str, Any] | None) -> dict[str, Any]:
     """The keyword arguments of ``play_scripted`` that replay a traced game.
 
-    ``events``: the trace of one game (``trace`` or ``montecards.trace``); ``strategies`` are
-    not needed (every decision is in the trace); ``params``: the game's rule parameters (the
-    trace does not hold them). The deck is the dealt cards in the order they left it, then the
+    ``events``: the trace of one game (``trace`` or ``montecards.trace``; every decision is in
+    it, so the strategies are not needed); ``params``: the game's rule parameters (the trace
+    does not hold them). The deck is the dealt cards in the order they left it, then the
     cards set aside in id order (they play no part); the plays are the traced ones.
     """
     players = SPEC.check_players(players)
@@ -187,16 +184,13 @@ SPEC = GameSpec(
     seat_outputs=("led",),
     score_name="points (higher wins)",
     turns_name="cards played",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     check_params=check_deal,
     notes="most points wins; ties share the win",
     # rate_metrics=(...): metrics that are 0/1 per game, reported as rates (Parade's six_colours)
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
-    # a decision log's trace: an empty buffer of the trace's shape (the trace's compiled kernel)
-    empty_trace=np.zeros((0, rules.TRACE_FIELDS), np.int64),
+    new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
     log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,

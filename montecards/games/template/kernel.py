@@ -222,7 +222,11 @@ def play_one(seed, index, players, params, strategies, work, row, trace, seats=N
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
-    ``options``: ``engine.options.kernel_options``' value (always None here: no ``OPTIONS``).
+    ``options``: ``engine.options.kernel_options``' value, always None here: the template
+    declares no ``OPTIONS``, the optional strategies compiled only into the kernels of runs in
+    which a seat plays them (a game whose strategy is too large to compile into every kernel
+    names it with its codes, Parade ``OPTIONS = (("rollout", {ROLLOUT}), ...)``, and builds its
+    scratch through ``engine.options.gated``: ``engine/options.py``).
     Tracing is off (a trace None). ``fns`` and ``user``: the user
     strategies (``engine.user_seats``), or None; a fault of one stops the block. (Parade's block
     also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
@@ -237,13 +241,6 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
-
-
-OPTIONS = ()
-"""The optional strategies (``engine/options.py``), compiled only into the kernels of runs in
-which a seat plays them: none here. A game whose strategy is too large to compile into every
-kernel names it with its codes (Parade: ``("rollout", {ROLLOUT})``), and its ``play_block``
-builds that strategy's scratch through ``engine.options.gated`` (None in the other kernels)."""
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import new_log, read_log
+from montecards.engine.search import searches
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -191,7 +192,8 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
 # --- trace --------------------------------------------------------------------------------------
 
 
-def _new_trace() -> np.ndarray:
+def _new_trace(players: int = 0, params: Any = None) -> np.ndarray:
+    """A trace buffer that holds any game (``GameSpec.new_trace``'s arguments are not needed)."""
     return np.zeros((rules.MAX_EVENTS, rules.TRACE_COLS), dtype=np.int64)
 
 
@@ -259,8 +261,7 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``);
     a user strategy's fault raises ``StrategyError``."""
-    buffer = _new_trace()
-    row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer)
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
     return events_of(buffer).copy(), row
 
 
@@ -474,18 +475,13 @@ SPEC = GameSpec(
     max_players=6,
     default_players=4,
     strategies=strategies.NAMES,
-    # the replay checks (montecards.testing) play the searches at few iterations
-    quick_strategies=tuple(
-        {"ismcts": "ismcts[30,0.7,1]", "omniscient": "omniscient[30,0.7,1]"}.get(s, s)
-        for s in strategies.NAMES
-    ),
     default_strategy="greedy",
     params=PARAMS,
     metrics=("keep_points", "give_points", "majority_points"),
     seat_outputs=("keep_points", "give_points", "majority_points", "tulips"),
     score_name="points",
     turns_name="player turns",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     check_params=check_model,
@@ -494,18 +490,14 @@ SPEC = GameSpec(
         "give_points, majority_points are stored per game as integer SUMS over seats; the "
         "rules' per-game value (mean over seats) is the sum / players"
     ),
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
-    empty_trace=np.zeros((0, rules.TRACE_COLS), np.int64),
+    new_trace=_new_trace,
     log_capacity=view.LOG_CAPACITY,
     log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
     play_scripted=play_scripted,
-    # called as (events, players, strategies, params) by montecards.testing
-    script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
+    script_from_trace=script_from_trace,
     decision_kinds=2,
     seat_params={
-        "ismcts": search.PARAMETERS,
-        "omniscient": search.PARAMETERS,
+        **searches(search.PARAMETERS),
         **weighted_and_tuned(
             strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
             strategies.WEIGHT_BOUNDS,

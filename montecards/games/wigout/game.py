@@ -21,11 +21,12 @@ from montecards.engine.spec import (
     Param,
     check_bool,
     check_int_range,
+    check_number,
     check_per_seat_floats,
     parse_bool,
     parse_float_list,
 )
-from montecards.engine.trace import TraceOverflowError, events_of
+from montecards.engine.trace import events_of
 from montecards.engine.weights import WeightedSeat
 from montecards.games.wigout import kernel, rules, view
 from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
@@ -45,31 +46,14 @@ TRACE_COLUMNS = [
 ]
 
 
-def _parse_int(text: str) -> int:
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    return float(text)
-
-
-def _check_draw_time_factor(value: Any, players: int) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise InputError(f"parameter draw_time_factor must be a number > 0, got {value!r}")
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise InputError(f"parameter draw_time_factor must be a finite number > 0, got {value!r}")
-    return value
-
-
 PARAMS = (
-    Param("characters", 12, "characters in the deck (12; an edition has 14)", _parse_int,
+    Param("characters", 12, "characters in the deck (12; an edition has 14)", int,
           check_int_range("characters", 1, MAX_CHARS)),
-    Param("copies", 5, "copies of each character", _parse_int,
+    Param("copies", 5, "copies of each character", int,
           check_int_range("copies", 1, 1000)),
     Param("hand_size", default_hand_size, "cards dealt to each seat (7 with 2-4 players, 5 with 5-6)",
-          _parse_int, check_int_range("hand_size", 1)),
-    Param("rounds", 5, "counted rounds in a game", _parse_int, check_int_range("rounds", 1, 10_000)),
+          int, check_int_range("hand_size", 1)),
+    Param("rounds", 5, "counted rounds in a game", int, check_int_range("rounds", 1, 10_000)),
     Param("deadlock_counts_as_round", True,
           "a deadlocked round counts as one of the rounds (else it is replayed; capped at rounds*100 deals)",
           parse_bool, check_bool("deadlock_counts_as_round")),
@@ -77,7 +61,7 @@ PARAMS = (
           "per-seat speed (rate of actions), e.g. 1.25,1,1,1", parse_float_list,
           check_per_seat_floats("speed", positive=True)),
     Param("draw_time_factor", 1.0, "a draw takes this many times as long as a play (rate / factor)",
-          _parse_float, _check_draw_time_factor),
+          float, check_number("draw_time_factor", 0.0, above=True)),
 )
 
 
@@ -108,20 +92,16 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
     )
 
 
-def _new_trace(params: dict[str, Any], factor: int = 1) -> np.ndarray:
-    deck = params["characters"] * params["copies"]
-    rows = factor * (params["rounds"] * (deck + 400) + 64)
+def _new_trace(players: int, params: dict[str, Any]) -> np.ndarray:
+    """Room for a usual game (an unusually long one is played again in a buffer of its length:
+    ``GameSpec.trace_buffer``)."""
+    rows = params["rounds"] * (params["characters"] * params["copies"] + 400) + 64
     return np.zeros((rows, rules.TRACE_WIDTH), dtype=np.float64)
-
-
-def _events(buffer: np.ndarray) -> np.ndarray:
-    """The recorded events; raises ``TraceOverflowError`` if the game overflowed the buffer."""
-    return events_of(buffer)
 
 
 def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     """Readable events from a kernel trace buffer (the deck of each deal in its ``detail``)."""
-    events = _events(buffer)
+    events = events_of(buffer)
     decks: dict[int, list[int]] = {}
     for ev in events[events[:, rules.T_KIND] == rules.EV_CARD]:
         decks.setdefault(int(ev[rules.T_DEAL]), []).append(int(ev[rules.T_CHAR]))
@@ -161,21 +141,6 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=TRACE_COLUMNS)
 
 
-def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                  strategy_names: Sequence[Any] | str | None):
-    players = SPEC.check_players(players)
-    resolved = SPEC.resolve_params(players, params)
-    factor = 1
-    while True:
-        buffer = _new_trace(resolved, factor)
-        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
-        try:
-            events_of(buffer)
-            return buffer, row
-        except TraceOverflowError:
-            factor *= 4  # an unusually long game: play it again with room for every event
-
-
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
           strategy_names: Sequence[Any] | str | None = None):
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
@@ -190,7 +155,7 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     and per round end (``wig_out`` with the seat, or ``deadlock``); ``row`` is the game's
     output row as ``run_chunk`` writes it.
     """
-    buffer, row = _trace_buffer(seed, index, players, params, strategy_names)
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
     return _trace_frame(buffer), row
 
 
@@ -216,8 +181,8 @@ def scripted_inputs(seed: int, index: int, players: int, params: dict[str, Any] 
     ``random_choices`` of :func:`script_from_trace` (the older name, kept for its callers),
     so that ``play_scripted(**scripted_inputs(...), players=..., strategies=..., params=...)``
     replays it."""
-    buffer, _row = _trace_buffer(seed, index, players, params, strategy_names)
-    return _inputs_of(_events(buffer))
+    buffer, _row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
+    return _inputs_of(events_of(buffer))
 
 
 def _inputs_of(events: np.ndarray) -> dict[str, Any]:
@@ -404,7 +369,7 @@ SPEC = GameSpec(
     score_name="points (lower wins)",
     score_lower_wins=True,
     turns_name="actions",
-    play_block=kernel.play_block,
+    kernel=kernel,
     pack_params=pack_params,
     trace=trace,
     notes=(
@@ -412,9 +377,7 @@ SPEC = GameSpec(
         "deadlocks (5-6 players) are tied rounds; unfinished = deal cap (rounds*100) reached "
         "when deadlocks do not count"
     ),
-    options=kernel.OPTIONS,
-    trace_one=kernel.trace_one,
-    empty_trace=np.zeros((0, rules.TRACE_WIDTH), np.float64),
+    new_trace=_new_trace,
     # an unusually long game is played again with room for every decision
     log_capacity=lambda players, resolved: 512 * resolved["rounds"],
     log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),

@@ -24,6 +24,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.options import gated
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
+from montecards.engine.trace import tracing
 from montecards.engine.user_seats import (
     USER,
     ask,
@@ -66,7 +67,6 @@ from montecards.games.wigout.rules import (
     ROUNDS,
     SCRIPTED,
     TABLE,
-    TRACE_WIDTH,
     UNFINISHED,
     clear_game,
     deal,
@@ -145,7 +145,7 @@ def load_deck(g, deck_rng, seed, index, scripted, script_decks):
 def record_deck(g, deck_rng, scripted, trace):
     """Trace only: the deal's whole deck, top first. A run's lazy shuffle is completed from the
     deal's own deck stream first (nothing else reads that stream afterwards)."""
-    if trace.shape[0] == 0:
+    if not tracing(trace):
         return
     n = g[DECK_N]
     if not scripted:
@@ -215,7 +215,7 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
     then compiles their path out."""
     players = g[PLAYERS]
     n = g[DECK_N]
-    tracing = trace.shape[0] != 0
+    timed = tracing(trace)  # the waiting times are drawn for a trace only
     while True:
         # the rates (rules: Timing model): speed with a play, speed / draw_time_factor when the
         # seat must draw, 0 when it waits; written out here rather than as a rule function,
@@ -245,7 +245,7 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
                 return -2 - ERR_CANNOT_ACT
             g[EVENT] = e + 1
         else:
-            if tracing:
+            if timed:
                 wait = exponential(event_rng, total)
             else:
                 next_u64(event_rng)  # the same draw, without the logarithm nobody reads
@@ -372,19 +372,18 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     no_decks = np.zeros((0, 0), np.int64)
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
-    no_trace = np.zeros((0, TRACE_WIDTH), np.float64)
     owned_seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     seats = borrow_seats(owned_seats)
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
-                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace, None)
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None, None)
             write_row(g, players, err, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
-                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, no_trace,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None,
                             None, seats)
             if err != ERR_NONE or stopped(seats):
                 break

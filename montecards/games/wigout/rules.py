@@ -260,9 +260,12 @@ def clear_game(g, fw):
 
 @njit(cache=True, inline="always")
 def record(trace, kind, g, seat, char, cards, wait, time, choice, aux):
-    """Append an event by ``engine/trace.py``'s rule: a no-op when tracing is off (empty
-    buffer); row 0 counts every event, also those beyond the buffer (dropped), so reading it
-    with ``events_of`` raises and ``game.trace`` can play the game again with a larger one."""
+    """Append an event by ``engine/trace.py``'s rule: a no-op when tracing is off (``trace``
+    None, compiled out: runs; or a decision log's empty buffer); row 0 counts every event, also
+    those beyond the buffer (dropped), so reading it with ``events_of`` raises and
+    ``game.trace`` can play the game again with a larger one."""
+    if trace is None:
+        return
     k = trace_slot(trace)
     if k >= 0:
         trace[k, T_KIND] = kind
