@@ -16,7 +16,7 @@ from montecards.engine import specialise  # noqa: F401  (no integer-literal copi
 __version__ = "0.1.0"
 
 __all__ = [
-    "simulate", "trace", "tune", "tournament", "strategy", "load_strategy", "UserStrategy", "StrategyError",
+    "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy", "StrategyError",
     "InputError", "get_game", "game_names", "__version__",
 ]
 
@@ -25,6 +25,7 @@ _LAZY = {
     "trace": ("montecards.api", "trace"),
     "tune": ("montecards.analysis.tune", "tune"),
     "tournament": ("montecards.analysis.tournament", "tournament"),
+    "luck": ("montecards.analysis.luck", "luck"),
     "InputError": ("montecards.engine.spec", "InputError"),
     "strategy": ("montecards.engine.user_strategies", "strategy"),
     "load_strategy": ("montecards.engine.user_strategies", "load"),
@@ -37,6 +38,7 @@ _LAZY = {
 for pandas and the analysis layer (about 65 MB each)."""
 
 if TYPE_CHECKING:
+    from montecards.analysis.luck import luck
     from montecards.analysis.tournament import tournament
     from montecards.analysis.tune import tune
     from montecards.api import simulate, trace

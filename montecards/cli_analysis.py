@@ -1,5 +1,5 @@
 """Analysis commands of ``montecards``: ``seats``, ``compare``, ``sweep``, ``tournament``,
-``tune`` and ``report``.
+``tune``, ``luck`` and ``report``.
 
 They only parse arguments, call :mod:`montecards.analysis` / :mod:`montecards.report` and
 print (a readable table, or exactly one JSON object with ``--json``). Bad input raises
@@ -502,8 +502,45 @@ def tournament_command(game, entrants, strategy_params, players, design, opponen
     _emit(res, as_json, res.text(), plot_path)
 
 
+@click.command("luck")
+@click.argument("game")
+@click.option("-p", "--players", "players", type=int, default=None,
+              help="Player count (default: the game's).")
+@click.option("-s", "--strategy", "strategies", default=None,
+              help="Strategy of every seat, or one per seat comma-separated (default: greedy).")
+@strategy_params_option()
+@click.option("-n", "--deals", "deals", type=int, default=4_000, show_default=True, help="Deals.")
+@click.option("--replays", type=int, default=8, show_default=True,
+              help="Plays of each deal, with independent later draws (at least 2).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: on a terminal).")
+@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Rule or model parameter (repeatable; lists comma-separated).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
+              help="Also write the per-deal win rates' figure to this PNG file.")
+@_backend_options
+def luck_command(game, players, strategies, strategy_params, deals, replays, progress, seed, jobs, as_json,
+                 params, plot_path) -> None:
+    """How much the deal decides: each deal played --replays times with independent later draws;
+    the deal's share of the outcome variance with its 95 % interval, and the spread of the
+    per-deal win rates (docs/luck.md)."""
+    from montecards.analysis import luck
+
+    names = split_names(strategies) if strategies else None
+    res = luck(
+        game, players=players, strategies=names if names is None or len(names) > 1 else names[0],
+        deals=deals, replays=replays, params=_params(params), seed=seed, jobs=jobs, progress=progress,
+        strategy_params=parse_strategy_params(strategy_params),
+    )
+    lines = [f"{res.title}: how much the deal decides, seed {res.seed}", ""] + res.findings()
+    _emit(res, as_json, "\n".join(lines), plot_path)
+
+
 COMMANDS = (seats_command, compare_command, sweep_command, tournament_command, report_command,
-            tune_command)
+            tune_command, luck_command)
 
 
 def register(group: click.Group) -> None:

@@ -155,9 +155,13 @@ def test_the_engine_makes_every_games_chunk_glue():
         assert module.play_block.targetoptions.get("nogil"), module.__name__
         assert spec.run_chunk.play_block is module.play_block is spec.play_block, module.__name__
         assert spec.options == getattr(module, "OPTIONS", ()), module.__name__
-        assert list(inspect.signature(spec.trace_one.py_func).parameters) == [
-            "seed", "index", "players", "params", "strategies", "row", "trace", "log", "user", "options",
-        ], module.__name__
+        contract = ["seed", "index", "players", "params", "strategies", "row", "trace", "log", "user",
+                    "options"]
+        if spec.deal_option:  # the deal option (engine.options): a last argument of both
+            contract.append("deal")
+            block_args = list(inspect.signature(module.play_block.py_func).parameters)
+            assert block_args[-1] == "deal", module.__name__
+        assert list(inspect.signature(spec.trace_one.py_func).parameters) == contract, module.__name__
 
 
 def test_options_are_derived_from_the_declaration():

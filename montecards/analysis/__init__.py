@@ -8,6 +8,7 @@
 * :func:`tune` — a strategy's weights tuned by simulation (CMA-ES or racing), held-out checked;
 * :func:`tournament` — entrants in many lineups and rotations, rated on one Elo scale
   (Bradley–Terry / Plackett–Luce, bootstrap intervals, skill depth, cycles);
+* :func:`luck` — how much the deal decides: each deal replayed with independent later draws;
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
@@ -21,6 +22,8 @@ _MODULE_OF = {
     "normal_mean": "intervals",
     "share_interval": "intervals",
     "wilson": "intervals",
+    "LuckResult": "luck",
+    "luck": "luck",
     "MatchupResult": "matchups",
     "matchups": "matchups",
     "SimulationResult": "results",
@@ -46,6 +49,7 @@ would otherwise bring in pandas before a single game is played."""
 
 if TYPE_CHECKING:
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
+    from montecards.analysis.luck import LuckResult, luck
     from montecards.analysis.matchups import MatchupResult, matchups
     from montecards.analysis.ratings import Ratings
     from montecards.analysis.results import SimulationResult
@@ -67,6 +71,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Adaptive",
     "backend_session",
+    "LuckResult",
     "MatchupResult",
     "SeatAdvantage",
     "SimulationResult",
@@ -76,6 +81,7 @@ __all__ = [
     "TuneResult",
     "VariantComparison",
     "compare_variants",
+    "luck",
     "matchups",
     "mean_interval",
     "normal_mean",

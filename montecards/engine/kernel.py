@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 
 import numba
+import numpy as np
 from numba import njit
 
 from montecards.engine.options import Options, kernel_options
@@ -62,16 +63,19 @@ def threads() -> int:
     return numba.get_num_threads()
 
 
-def run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, user):
+def run_blocks(play_block, seed, start, players, params, strategies, rows, options, fns, user, deal=None):
     """Play every block of ``rows`` (games ``start ..``) with ``play_block`` on :func:`threads`
     threads (this one among them). An exception raised in a block is re-raised after every
-    thread has stopped (the one of the lowest block); blocks not yet started then stay unplayed."""
+    thread has stopped (the one of the lowest block); blocks not yet started then stay unplayed.
+    ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or None: left out
+    of the call (the kernels of ordinary runs compile without it)."""
     bounds = block_bounds(rows.shape[0])
     n_threads = min(threads(), len(bounds))
+    extra = () if deal is None else (deal,)
 
     def play(b):
         lo, hi = bounds[b]
-        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b)
+        play_block(seed, start + lo, players, params, strategies, rows[lo:hi], options, fns, user, b, *extra)
 
     if n_threads <= 1:
         for b in range(len(bounds)):
@@ -108,16 +112,18 @@ def chunk_runner(play_block, options: Options):
     """A game's ``run_chunk`` (``engine/CONTRACT.md``) from its ``play_block`` and its
     ``OPTIONS`` (``engine.options``)."""
 
-    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False, deal=None):
         """Games ``start ..`` into ``rows``, in blocks spread over the threads
         (:func:`run_blocks`), or in one block on this thread when ``serial``. ``user``:
-        ``engine.user_strategies.kernel_arg``'s pair, or None."""
+        ``engine.user_strategies.kernel_arg``'s pair, or None. ``deal``: the deal option
+        ``(replay, rotation)`` (``engine.options``: replayed deals, duplicate deals), or None."""
         on = kernel_options(options, strategies)
         fns, data = (None, None) if user is None else user
+        extra = () if deal is None else ((np.int64(deal[0]), np.int64(deal[1])),)
         if serial:
-            play_block(seed, start, players, params, strategies, rows, on, fns, data, 0)
+            play_block(seed, start, players, params, strategies, rows, on, fns, data, 0, *extra)
         else:
-            run_blocks(play_block, seed, start, players, params, strategies, rows, on, fns, data)
+            run_blocks(play_block, seed, start, players, params, strategies, rows, on, fns, data, *extra)
 
     run_chunk.play_block = play_block
     return run_chunk

@@ -35,8 +35,11 @@ import inspect
 from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.extending import overload
+
+from montecards.errors import InputError
+from montecards.rng import seed_stream
 
 Options = Sequence[tuple[str, Collection[int]]]
 """A game's declaration: ``(name, strategy codes)`` per optional part, in slot order."""
@@ -112,3 +115,64 @@ def gated(options: Options, name: str, make: Callable | None = None):
         "(``engine.options.gated``). Jitted code only."
     )
     return gate
+
+
+# --------------------------------------------------------------------------- the deal option
+# Not a strategy's part: a run-level option every game takes the same way (engine/CONTRACT.md,
+# "The deal option"). ``play_block`` and ``trace_one`` take it as a last argument ``deal``,
+# left out of ordinary runs (numba's ``Omitted``: no argument in machine code, the deal's
+# code compiled out, the games identical). ``deal`` is ``(replay, rotation)``:
+#
+# - ``replay`` k >= 0: replay the deal with independent later draws. What chance decides
+#   before the first decision (the game's deal, defined on its rules page's words in its
+#   kernel) still comes from the game's streams of ``(seed, index)``; every stream is then
+#   reseeded from ``(seed, index, k)`` (:func:`later_stream`), so the replays of one deal
+#   share the deal and nothing else. ``replay`` -1: the game's own later draws (the same deck).
+# - ``rotation`` r: duplicate deals (bridge's format): the hands of the deal rotate among
+#   the seats, the hand dealt to seat s going to seat (s + r) % players; the deck is the same.
+
+LATER_STREAM = 1 << 40
+"""First substream of the later draws of the replays: replay k's stream of a game's substream
+``s`` (< :data:`LATER_STREAMS`, e.g. Wig Out!'s deck of deal d, ``2 + d``) is
+``LATER_STREAM + LATER_STREAMS * k + s``, above every game's own substreams and the searches'
+(``engine.search.SEARCH_STREAM`` = 2**32 + ...)."""
+LATER_STREAMS = 1 << 20
+
+
+def check_deal(deal, players: int) -> tuple[int, int] | None:
+    """``deal`` as the kernels take it, ``(replay, rotation)`` (two ints), or None; raises
+    InputError naming what is allowed."""
+    if deal is None:
+        return None
+    try:
+        replay, rotation = (int(v) for v in deal)
+    except (TypeError, ValueError):
+        raise InputError(f"deal must be a pair (replay, rotation), got {deal!r}") from None
+    if replay < -1 or replay >= (1 << 20):
+        raise InputError(f"deal replay must be -1 (the game's own draws) or from 0 to 2**20-1, got {replay}")
+    if not 0 <= rotation < players:
+        raise InputError(
+            f"deal rotation must be from 0 to {players - 1} with {players} players, got {rotation}")
+    return (replay, rotation)
+
+
+@njit(cache=True, inline="always")
+def game_deal(deal, seed, index):
+    """Game ``index``'s deal option, ``(replay, rotation, seed, index)``, from the run's
+    ``deal`` (``play_block``'s): what :func:`later_stream` and :func:`rotation` read."""
+    return (np.int64(deal[0]), np.int64(deal[1]), np.uint64(seed), np.int64(index))
+
+
+@njit(cache=True, inline="always")
+def rotation(deal):
+    """How far the deal's hands rotate (:func:`game_deal`'s value): seat s's to seat s + r."""
+    return deal[1]
+
+
+@njit(cache=True, inline="always")
+def later_stream(deal, rng, substream):
+    """After the deal: reseed ``rng``, the game's stream ``substream``, from ``(seed, index,
+    replay)`` when the deal is replayed (:func:`game_deal`'s value), else leave it (the same
+    deck: duplicate deals alone)."""
+    if deal[0] >= 0:
+        seed_stream(rng, deal[2], deal[3], np.uint64(LATER_STREAM + LATER_STREAMS * deal[0] + substream))

@@ -35,7 +35,7 @@ import numpy as np
 from montecards.engine import user_strategies
 from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
-from montecards.engine.options import every_option, kernel_options
+from montecards.engine.options import check_deal, every_option, kernel_options
 from montecards.engine.user_seats import USER
 from montecards.engine.weights import WeightedSeat, Weights, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
@@ -225,13 +225,27 @@ class GameSpec:
         """:meth:`kernel_options`' value with every option on: what traces and logs pass."""
         return every_option(self.options)
 
+    @property
+    def deal_option(self) -> bool:
+        """Whether the game's kernels take the deal option (replayed and duplicate deals,
+        ``engine.options``): its ``play_block`` and ``trace_one`` end with a ``deal`` argument."""
+        return "deal" in inspect.signature(getattr(self.play_block, "py_func", self.play_block)).parameters
+
+    def check_deal(self, deal: Any, players: int) -> tuple[int, int] | None:
+        """``deal`` checked for this game (``engine.options.check_deal``); InputError when the game
+        has no deal option."""
+        if deal is not None and not self.deal_option:
+            raise InputError(f"{self.name} cannot replay or rotate its deals (no deal option in its kernel)")
+        return check_deal(deal, players)
+
     def play_traced(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
-                    strategy_names: Any, trace: Any, log: Any = None) -> np.ndarray:
+                    strategy_names: Any, trace: Any, log: Any = None, deal: Any = None) -> np.ndarray:
         """Game ``index`` of the run with ``seed`` through ``trace_one`` (the very game the run
         played), its events into ``trace`` and its decisions into ``log`` (None: none), with
         every option compiled in (:attr:`every_option`: one trace kernel for every lineup);
         returns its row. ``strategy_names``: per seat a built-in name or a user strategy
-        (:meth:`strategy_codes`); a user strategy's fault raises ``StrategyError``."""
+        (:meth:`strategy_codes`); a user strategy's fault raises ``StrategyError``. ``deal``:
+        the deal option ``(replay, rotation)`` (``engine.options``), or None."""
         players = self.check_players(players)
         resolved = self.resolve_params(players, params)
         entries = self.strategy_codes(players, strategy_names)
@@ -240,8 +254,9 @@ class GameSpec:
         row = np.zeros(self.layout(players).width, dtype=np.int64)
         user = user_strategies.user_arg(entries, 1)
         options = self.every_option
+        extra = () if deal is None else (tuple(np.int64(v) for v in self.check_deal(deal, players)),)
         user_strategies.serial_call(entries, user, lambda: self.trace_one(
-            np.uint64(seed), int(index), players, packed, codes, row, trace, log, user, options,
+            np.uint64(seed), int(index), players, packed, codes, row, trace, log, user, options, *extra,
         ))
         return row
 

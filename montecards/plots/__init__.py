@@ -4,10 +4,12 @@ Every function returns a :class:`matplotlib.figure.Figure` built without pyplot 
 state, no GUI: the Agg canvas renders it), which Jupyter displays inline and
 :func:`save` writes as PNG. Result objects expose them as accessors:
 ``res.plot.win_share()``, ``seats.plot.win_share()``, ``matchup.plot.heatmap()``,
-``comparison.plot.differences()``, ``sweep_result.plot.curve()``.
+``comparison.plot.differences()``, ``sweep_result.plot.curve()``, ``luck_result.plot.deal_rates()``.
 """
 
 from montecards.plots.figures import (
+    deal_shares,
+    deal_win_rates,
     game_length,
     matchup_heatmap,
     metric_by_players,
@@ -42,6 +44,19 @@ class ResultPlots:
 
 class SeatPlots(ResultPlots):
     """``seats.plot``: the same figures, one panel or line per player count."""
+
+
+class LuckPlots:
+    """``luck_result.plot``: the per-deal win rates and the deal's share
+    (:func:`deal_shares` draws several games' shares side by side)."""
+
+    def __init__(self, result):
+        self._r = result
+
+    def deal_rates(self):
+        return deal_win_rates(self._r)
+
+    __call__ = deal_rates
 
 
 class MatchupPlots:
@@ -88,12 +103,15 @@ class SweepPlots:
 
 __all__ = [
     "STYLE",
+    "LuckPlots",
     "MatchupPlots",
     "ResultPlots",
     "SeatPlots",
     "SweepPlots",
     "TournamentPlots",
     "VariantPlots",
+    "deal_shares",
+    "deal_win_rates",
     "game_length",
     "matchup_heatmap",
     "metric_by_players",

@@ -472,3 +472,51 @@ def tournament_figure(result: Any):
     right.set_ylabel("observed share (95 % bootstrap interval)")
     right.set_title("every pair that met: observed vs predicted", fontsize=10)
     return fig
+
+
+@styled
+def deal_win_rates(result: Any):
+    """How much the deal decides (``analysis.luck``): left, the histogram of the first seat's
+    per-deal win rates over the replays against what deals that decide nothing would give
+    (binomial, dashed); right, the deal's share of the outcome variance with its interval."""
+    fig, (left, right) = new_figure(1, 2, width=9.0, height=3.6, gridspec_kw={"width_ratios": [3, 1]})
+    k = result.replays
+    rates = result.deal_rates[:, 0]
+    edges = (np.arange(k + 2) - 0.5) / k
+    left.hist(rates, bins=edges, color=colour(0), alpha=0.8, label="observed deals")
+    mean = float(rates.mean())
+    from math import comb
+
+    expected = [len(rates) * comb(k, j) * mean**j * (1 - mean) ** (k - j) for j in range(k + 1)]
+    left.plot(np.arange(k + 1) / k, expected, "k--", lw=1, label="if the deal decided nothing")
+    left.set_xlabel(f"seat 1's win rate over the {k} replays of a deal")
+    left.set_ylabel("deals")
+    left.legend(frameon=False, fontsize=8)
+    _share_bars(right, [result])
+    fig.suptitle(f"{result.title}: how much the deal decides ({result.players} players, "
+                 f"{', '.join(short_strategy(s) for s in dict.fromkeys(result.strategies))})")
+    return fig
+
+
+def _share_bars(ax, results: Sequence[Any]) -> None:
+    """The deal's share with its interval, one bar per result."""
+    x = np.arange(len(results))
+    shares = np.array([r.deal_share for r in results])
+    low = np.array([r.deal_share_low for r in results])
+    high = np.array([r.deal_share_high for r in results])
+    ax.bar(x, 100 * shares, color=[colour(i) for i in range(len(results))], alpha=0.8)
+    ax.errorbar(x, 100 * shares, yerr=[100 * (shares - low), 100 * (high - shares)], fmt="none", ecolor="k",
+                capsize=3, lw=1)
+    ax.set_xticks(x, [r.title if len(results) > 1 else "deal" for r in results],
+                  rotation=20 if len(results) > 1 else 0)
+    ax.set_ylabel("deal's share of the variance (%)")
+
+
+@styled
+def deal_shares(results: Sequence[Any]):
+    """The deal's share of the outcome variance, one bar per result (e.g. the five games at
+    their default player counts), with the 95 % intervals."""
+    fig, ax = new_figure(1, 1, width=1.4 * len(results) + 2.5, height=3.8)
+    _share_bars(ax, list(results))
+    ax.set_title("How much the deal decides (share of a seat's outcome variance)")
+    return fig

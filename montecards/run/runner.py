@@ -42,6 +42,9 @@ class RunConfig:
     user: tuple = ()
     """Per seat its :class:`~montecards.engine.user_strategies.UserStrategy` or None, or ``()`` when
     no seat plays a user strategy (the kernels then compile the user path out)."""
+    deal: tuple[int, int] | None = None
+    """The deal option ``(replay, rotation)`` (``engine.options``: each game's deal replayed with
+    independent later draws, or its hands rotated among the seats), or None: ordinary games."""
 
 
 def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0) -> list[tuple[int, int]]:
@@ -62,12 +65,13 @@ def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.
     width = spec.layout(config.players).width
     rows = np.zeros((count, width), dtype=np.int64)
     seed = np.uint64(config.seed)
+    deal = {} if config.deal is None else {"deal": config.deal}
     if not config.user:
-        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows)
+        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, **deal)
         return rows
     user = kernel_arg(config.user, count)
     try:
-        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user)
+        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, user, **deal)
     except Exception:  # noqa: BLE001 - the fault records say which strategy, seat and game raised it
         failed = True
     else:
@@ -75,7 +79,7 @@ def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.
 
     def replay(game: int, alone: tuple) -> None:
         spec.run_chunk(seed, game, config.players, config.params, config.strategies,
-                       np.zeros((1, width), dtype=np.int64), alone, serial=True)
+                       np.zeros((1, width), dtype=np.int64), alone, serial=True, **deal)
 
     check_faults(user, config.user, replay)
     if failed:

@@ -15,7 +15,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import gated
+from montecards.engine.options import game_deal, gated, later_stream, rotation
 from montecards.engine.user_seats import (
     USER,
     ask,
@@ -38,6 +38,7 @@ from montecards.games.parade.rules import (
     keep_cards,
     next_seat,
     play_card,
+    rotate_hands,
     seat_score,
     set_up,
     win_shares,
@@ -243,7 +244,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None,
+    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None, deal=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -255,9 +256,17 @@ def play_game(
     strategy, and numba compiles that path out. ``log``: a decision log
     (``engine.decisions.new_log``) to fill, or None: runs pass None, and numba then compiles
     the logging out. A user strategy's index outside the legal moves stops the game
-    (``ERR_USER``; the block's fault record says which and why).
+    (``ERR_USER``; the block's fault record says which and why). ``deal``: the game's deal
+    option (``engine.options.game_deal``), or None (ordinary runs: compiled out). The deal is
+    the rules' Setup: the hands and the opening parade; with the option the hands rotate
+    among the seats and the draws after it (and the strategies' choices) come from the replay's
+    streams.
     """
     set_up(g, players, margin, deck_rng, lazy, trace)
+    if deal is not None:
+        rotate_hands(g, players, rotation(deal))
+        later_stream(deal, deck_rng, DECK_STREAM)
+        later_stream(deal, choice_rng, CHOICE_STREAM)
     seat = 0
     done = False
     while not done:
@@ -323,12 +332,13 @@ def seed_game(work, seed, index, search):
 
 @hot
 def play_one(seed, index, players, params, strategies, work, rollout, weighted, search, row, trace,
-             seats=None, log=None):
+             seats=None, log=None, deal=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
     ``rollout`` and ``weighted``: as for ``choose_play``. ``seats`` (user seats) and ``log`` (a
-    decision log to fill, ``trace_one``): runs of built-in strategies leave both out. numba then types them ``Omitted(None)``, which is no argument at
+    decision log to fill, ``trace_one``): runs of built-in strategies leave both out (``deal``:
+    the game's deal option, ``play_game``, or None). numba then types them ``Omitted(None)``, which is no argument at
     all in machine code, and compiles their paths out. (An explicit None would be one more
     word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
     """
@@ -338,13 +348,13 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     if seats is None and log is None:
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_plays, no_discards,
+            search, seat_tmp, takings, trace, no_plays, no_discards, None, None, deal,
         )
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(
             g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_plays, no_discards, seats, log,
+            search, seat_tmp, takings, trace, no_plays, no_discards, seats, log, deal,
         )
     if err == ERR_NONE:
         write_row(g, players, err, row)
@@ -352,13 +362,15 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
     ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
     strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
     ``options``: ``engine.options.kernel_options``' value (the optional strategies compiled in).
+    ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or left out
+    (ordinary runs: the deal's code compiled out).
     """
     owned = new_work()
     work = (
@@ -379,16 +391,32 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             # default run's cold compile ~0.5 s); play_game gets the very arguments play_one
             # gives it, so it is the same specialisation
             seed_game(work, seed, start + g, search)
-            if play_game(
-                work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-                work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
-            ) == ERR_NONE:
+            if deal is None:  # (an argument: numba prunes the other branch in ordinary runs)
+                err = play_game(
+                    work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
+                    work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
+                )
+            else:
+                err = play_game(
+                    work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
+                    work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
+                    None, None, game_deal(deal, seed, start + g),
+                )
+            if err == ERR_NONE:
                 write_row(work[0], players, ERR_NONE, rows[g])
-        elif play_one(
-            seed, start + g, players, params, seat_strategies, work, rollout, weighted, search, rows[g],
-            None, seats,
-        ) != ERR_NONE or stopped(seats):
-            break
+        else:
+            if deal is None:
+                err = play_one(
+                    seed, start + g, players, params, seat_strategies, work, rollout, weighted, search,
+                    rows[g], None, seats,
+                )
+            else:
+                err = play_one(
+                    seed, start + g, players, params, seat_strategies, work, rollout, weighted, search,
+                    rows[g], None, seats, None, game_deal(deal, seed, start + g),
+                )
+            if err != ERR_NONE or stopped(seats):
+                break
     end_block(seats)
     keep_alive(owned)
     keep_alive(rollout_owned)
@@ -397,19 +425,25 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
-    unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``). Returns
-    ``ERR_*``."""
+    unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``); ``deal`` as
+    for ``play_block``. Returns ``ERR_*``."""
     rollout = rollout_space(options)
     weighted = weighted_option(options)
     search = search_space(options)
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(
-        seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
-        seats, log,
-    )
+    if deal is None:
+        err = play_one(
+            seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
+            seats, log,
+        )
+    else:
+        err = play_one(
+            seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
+            seats, log, game_deal(deal, seed, index),
+        )
     end_block(seats)
     return err
 

@@ -283,6 +283,19 @@ def set_up(g, players, margin, rng, lazy, trace):
     g[PARADE_N] = OPENING_PARADE
 
 
+@njit(cache=True)
+def rotate_hands(g, players, r):
+    """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (the opening
+    parade stays). Called right after ``set_up``, when every hand holds ``HAND_SIZE`` cards; the
+    trace's deal events keep the seats the deck dealt to."""
+    for _ in range(r):
+        for k in range(HAND_SIZE):
+            last = g[hand_at(players - 1, k)]
+            for seat in range(players - 1, 0, -1):
+                g[hand_at(seat, k)] = g[hand_at(seat - 1, k)]
+            g[hand_at(0, k)] = last
+
+
 def taken_in_removal_mode(played: int, card: int) -> bool:
     """Removal rule: a parade card in removal mode is taken iff it has the colour of the
     played card or a value ``<= v`` (``v`` the played card's value)."""
