@@ -408,7 +408,8 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
         loss, low, high = result.gap(played_text)
         loss = max(0.0, float(loss))
         per_seat[seat]["error_total"] += loss
-        decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": result.best,
+        best = played_text if loss == 0.0 else result.best  # the played move, when it ties the best
+        decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": best,
                           "loss": round(loss, 6), "loss_low": round(float(low), 6),
                           "loss_high": round(float(high), 6), "mark": mark_of(loss, float(low))})
     out_seats = []
