@@ -16,8 +16,8 @@ from montecards.engine import specialise  # noqa: F401  (no integer-literal copi
 __version__ = "0.1.0"
 
 __all__ = [
-    "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy", "StrategyError",
-    "InputError", "get_game", "game_names", "__version__",
+    "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy",
+    "StrategyError", "InputError", "get_game", "game_names", "analyse", "review", "state", "__version__",
 ]
 
 _LAZY = {
@@ -33,12 +33,16 @@ _LAZY = {
     "StrategyError": ("montecards.errors", "StrategyError"),
     "get_game": ("montecards.games", "get"),
     "game_names": ("montecards.games", "names"),
+    "analyse": ("montecards.analysis.moves", "analyse"),
+    "review": ("montecards.analysis.moves", "review"),
+    "state": ("montecards.analysis.moves", "state"),
 }
 """Loaded on first use, so that processes which only play chunks (Dask workers) do not pay
 for pandas and the analysis layer (about 65 MB each)."""
 
 if TYPE_CHECKING:
     from montecards.analysis.luck import luck
+    from montecards.analysis.moves import analyse, review, state
     from montecards.analysis.tournament import tournament
     from montecards.analysis.tune import tune
     from montecards.api import simulate, trace

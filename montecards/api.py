@@ -135,4 +135,6 @@ def trace(
     layout = spec.layout(config.players)
     outcome = games_frame(row.reshape(1, -1), layout).iloc[0].to_dict()
     events.attrs["outcome"] = outcome
-    return events
+    from montecards.analysis.moves import as_trace
+
+    return as_trace(events, spec.name, config.players, resolved)

@@ -22,6 +22,7 @@ from montecards.cli_common import (  # noqa: F401  (parse_params: used by tests)
     parse_strategy_params,
     strategy_params_option,
 )
+from montecards.cli_moves import register as _register_moves
 from montecards.errors import InputError
 
 OUTPUT_FORMATS = (".csv", ".parquet", ".json")
@@ -170,7 +171,11 @@ def write_output(result, path: Path) -> None:
 @click.option("--index", type=int, required=True, help="Index of the game in the run (0-based).")
 @game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON.")
-def trace(game, seed, index, players, strategies, strategy_params, params, as_json) -> None:
+@click.option("--positions", is_flag=True,
+              help="Print every decision as its seat's position instead (one line each; JSON with --json).")
+@click.option("--record", is_flag=True, help="Print the game as a record for 'montecards review' (JSON).")
+def trace(game, seed, index, players, strategies, strategy_params, params, as_json, positions,
+          record) -> None:
     """Show every event of one game of a run (the very game the run played)."""
     from montecards.api import trace as trace_game
 
@@ -178,6 +183,16 @@ def trace(game, seed, index, players, strategies, strategy_params, params, as_js
         game, seed=seed, index=index, players=players, strategies=list(strategies) or None,
         params=parse_params(params), strategy_params=parse_strategy_params(strategy_params),
     )
+    if record:
+        click.echo(json.dumps(events.record()))
+        return
+    if positions:
+        found = events.positions()
+        if as_json:
+            click.echo(json.dumps([p.to_dict() for p in found]))
+        else:
+            click.echo("\n".join(p.to_string() for p in found))
+        return
     outcome = events.attrs.get("outcome", {})
     if as_json:
         click.echo(json.dumps({"events": events.to_dict(orient="records"),
@@ -258,3 +273,4 @@ def main() -> None:
 
 
 _register_analysis(cli)  # seats, compare, sweep, report, tune
+_register_moves(cli)  # analyse, review

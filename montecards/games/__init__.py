@@ -24,3 +24,17 @@ def get(name: str) -> GameSpec:
     if name not in GAME_MODULES:
         raise InputError(f"unknown game {name!r} (allowed: {', '.join(GAME_MODULES)})")
     return import_module(GAME_MODULES[name]).SPEC
+
+
+POSITION_GAMES = ("parade",)
+"""The games with a position format, ``mc.state``, ``analyse`` and ``review`` (issue #32):
+``montecards.games.<game>.position``."""
+
+
+def positions(name: str):
+    """The position module of game ``name`` (``games/<game>/position.py``); InputError for a
+    game without one."""
+    get(name)
+    if name not in POSITION_GAMES:
+        raise InputError(f"{name} has no position format yet (games with one: {', '.join(POSITION_GAMES)})")
+    return import_module(f"{GAME_MODULES[name]}.position")

@@ -267,8 +267,21 @@ def play_game(
         rotate_hands(g, players, rotation(deal))
         later_stream(deal, deck_rng, DECK_STREAM)
         later_stream(deal, choice_rng, CHOICE_STREAM)
-    seat = 0
-    done = False
+    return play_from(
+        g, 0, False, players, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
+        seat_tmp, takings, trace, script_plays, script_discards, seats, log,
+    )
+
+
+@hot_inline
+def play_from(
+    g, seat, done, players, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
+    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None,
+):
+    """Play game ``g`` on from ``seat``'s turn to its end; return an ``ERR_*`` code. ``g`` is any
+    full state (``set_up``'s, or a position's with one dealing of its unseen cards:
+    ``position.py``); ``done``: the last turn has been played (the final discards are next).
+    The other arguments as for ``play_game``, which is ``set_up`` and then this from seat 0."""
     while not done:
         strategy = strategies[seat]
         if strategy == SCRIPTED and turn_count(g) >= script_plays.shape[0]:

@@ -1,0 +1,466 @@
+"""Move analysis and game review: "what should I play here?" (montecards issue #32).
+
+``analyse`` ranks every legal move of a position by the deciding seat's win share. Every move
+is played on from the same determinizations of the seat's unseen cards (common random numbers:
+determinization ``d`` deals the same hidden cards and draws the same pile for every move), by
+the game's play-out (``games/<game>/position.py``: ``evaluate``). The rollouts run in growing
+batches and stop sequentially, as gnubg's do (/work/shared/ANALYSIS.md, section 2):
+
+* **decided** once the best move leads every other by at least 3 standard errors of the paired
+  difference (3 SE, not 2: stopping at 2 picks the wrong move far too often over many looks);
+* or once every move's win share is known to ±1 pp (its 95 % interval's half-width <= 0.01);
+* or at the budget (play-outs, or seconds).
+
+Columns: ``win_share`` with its 95 % interval (Wilson, over determinizations), ``gap`` to the
+best move (a paired mean, with its own interval in the review), and ``omniscient``: the move's
+win share on the true hidden cards, when the analysis is given them (a full ``State``, e.g. a
+review of a traced game); a position alone carries none, so the column is then empty (None).
+The value-estimate column of the issue waits for the value estimates of the luck-and-skill
+work and is not here yet.
+
+``review`` analyses every decision of a recorded game and marks the reviewed seats' moves by
+their loss in win share (``MARKS``); per seat it sums the losses into an error rate and a
+rating word (``RATINGS``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from montecards import games
+from montecards.analysis.intervals import Z95, mean_interval, share_interval
+from montecards.engine.spec import InputError
+
+EVALUATORS = ("rollout",)
+"""The evaluators available. The IS-MCTS root evaluator of the issue is not built yet."""
+
+SE_TO_DECIDE = 3.0
+PRECISION = 0.01
+FIRST_BATCH = 100
+MAX_BATCH = 20_000
+DEFAULT_BUDGET = 200_000
+"""Play-outs at most (determinizations x moves)."""
+
+MARKS = ((0.08, "??"), (0.04, "?"), (0.02, "?!"))
+"""A reviewed move's mark by its loss in win share against the best move (the loss's 95 %
+interval must also exclude 0): ``??`` very bad from 0.08, ``?`` bad from 0.04, ``?!`` doubtful
+from 0.02 (gnubg's 0.04 / 0.08 / 0.16 in equity, halved: equity runs over [-1, 1], a win share
+over [0, 1])."""
+
+RATINGS = ((0.001, "Supernatural"), (0.0025, "World class"), (0.005, "Expert"), (0.01, "Advanced"),
+           (0.02, "Intermediate"), (0.035, "Casual player"), (0.05, "Beginner"), (math.inf, "Awful!"))
+"""A seat's rating word by its error rate (mean loss in win share per unforced decision): the
+first row whose bound it is below (gnubg's words)."""
+
+
+def mark_of(loss: float, loss_low: float) -> str:
+    if loss_low <= 0:
+        return ""
+    for bound, mark in MARKS:
+        if loss >= bound:
+            return mark
+    return ""
+
+
+def rating_of(error_rate: float) -> str:
+    for bound, word in RATINGS:
+        if error_rate < bound:
+            return word
+    return RATINGS[-1][1]
+
+
+@dataclass
+class MoveAnalysis:
+    """The moves of one position ranked by the seat's win share (``analyse``)."""
+
+    game: str
+    position: Any
+    moves: list[str]
+    shares: np.ndarray  # (determinizations, moves) win shares
+    omniscient: np.ndarray | None  # per move, or None
+    decided: bool
+    seconds: float
+    strategies: dict[str, str] = field(default_factory=dict)
+    order: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        means = self.shares.mean(axis=0)
+        self.order = sorted(range(len(self.moves)), key=lambda k: (-means[k], k))
+
+    @property
+    def determinizations(self) -> int:
+        return int(self.shares.shape[0])
+
+    @property
+    def evaluations(self) -> int:
+        return int(self.shares.size)
+
+    @property
+    def best(self) -> str:
+        return self.moves[self.order[0]]
+
+    def gap(self, move: str) -> tuple[float, float, float]:
+        """The move's loss against the best move, ``(gap, low, high)`` (paired: same deals)."""
+        k = self.moves.index(move)
+        diff = self.shares[:, self.order[0]] - self.shares[:, k]
+        if not diff.any():
+            return (0.0, 0.0, 0.0)
+        return mean_interval(diff)
+
+    def rows(self) -> list[dict[str, Any]]:
+        out = []
+        for k in self.order:
+            share, low, high = share_interval(self.shares[:, k])
+            gap = self.gap(self.moves[k])[0]
+            out.append({
+                "move": self.moves[k],
+                "win_share": round(float(share), 6),
+                "win_share_low": round(float(low), 6),
+                "win_share_high": round(float(high), 6),
+                "gap": round(float(gap), 6),
+                "omniscient": None if self.omniscient is None else round(float(self.omniscient[k]), 6),
+            })
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` form (issue #32): moves best first."""
+        return {"moves": self.rows(), "best": self.best, "decided": bool(self.decided),
+                "evaluations": self.evaluations, "seconds": round(self.seconds, 3)}
+
+    @property
+    def frame(self):
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.rows(), columns=["move", "win_share", "win_share_low",
+                                                               "win_share_high", "gap", "omniscient"])
+
+    def to_frame(self):
+        return self.frame
+
+    def table(self) -> str:
+        """The readable table the CLI prints."""
+        header = f"{'':2} {'move':<18} {'win share':>9}  {'95 % interval':<15} {'gap':>7}  {'omniscient':>10}"
+        lines = [f"{self.position}", "", header]
+        for i, row in enumerate(self.rows()):
+            omni = "-" if row["omniscient"] is None else f"{100 * row['omniscient']:.1f} %"
+            gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp"
+            lines.append(
+                f"{i + 1:>2} {row['move']:<18} {100 * row['win_share']:>7.1f} %  "
+                f"{100 * row['win_share_low']:>5.1f} - {100 * row['win_share_high']:>5.1f} % "
+                f"{gap:>8}  {omni:>10}")
+        how = "decided: 3 SE ahead of every other move" if self.decided else "not decided"
+        verdict = f"best: {self.best} ({how})"
+        lines += ["", verdict,
+                  f"{self.determinizations:,} determinizations x {len(self.moves)} moves = "
+                  f"{self.evaluations:,} play-outs in {self.seconds:.1f} s ({self.describe_strategies()})"]
+        return "\n".join(lines)
+
+    def describe_strategies(self) -> str:
+        return ", ".join(f"{k} {v}" for k, v in self.strategies.items())
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        return (f"MoveAnalysis({self.game}, best={self.best!r}, decided={self.decided}, "
+                f"moves={len(self.moves)}, determinizations={self.determinizations:,})")
+
+    def _repr_html_(self) -> str:
+        head = (f"<p><b>{self.game}</b>: <code>{self.position}</code><br>best <b>{self.best}</b> "
+                f"({'decided' if self.decided else 'not decided'}; {self.evaluations:,} play-outs, "
+                f"{self.seconds:.1f} s; {self.describe_strategies()})</p>")
+        return head + self.frame.to_html(index=False, float_format=lambda x: f"{x:.4f}")
+
+    def plot(self, ax=None):
+        """The moves as bars (win share) with their 95 % intervals, best first."""
+        from montecards.plots.moves import move_bars
+
+        return move_bars(self, ax)
+
+
+def _seat_codes(spec: Any, players: int, seat: int, opponents: Any, playout: Any, rules: dict[str, Any]):
+    """Per-seat strategy codes, the kernel's parameter vector and options: the seat plays on
+    by ``playout``, every other seat by ``opponents``."""
+    names = [opponents] * players
+    names[seat] = playout
+    entries = spec.strategy_codes(players, names)
+    if any(not isinstance(e, str) and not hasattr(e, "weights") for e in entries):
+        raise InputError("analyse plays on with built-in strategies only (a user strategy cannot play out)")
+    codes = spec.strategy_array(entries)
+    params = spec.kernel_params(players, spec.resolve_params(players, rules), entries)
+    return codes, params, spec.kernel_options(codes)
+
+
+def _as_state(module: Any, position: Any, seed: int):
+    """``(state the seat's analysis plays from, true state or None)``: a ``State`` is the truth
+    (the honest analysis still sees only its seat's position); a position is dealt from ``seed``."""
+    if isinstance(position, module.State):
+        pos = position.observe()
+        return module.State.from_position(pos, seed), position, pos
+    pos = module.parse(read_position_text(position) if isinstance(position, (str, os.PathLike)) else position)
+    return module.State.from_position(pos, seed), None, pos
+
+
+def read_position_text(text: str | os.PathLike) -> str:
+    """A position given as a file path, or the text itself."""
+    if isinstance(text, os.PathLike) or (isinstance(text, str) and "\n" not in text and len(text) < 4096
+                                          and not text.strip().startswith("{") and Path(text).is_file()):
+        try:
+            return Path(text).read_text()
+        except OSError as exc:
+            raise InputError(f"cannot read {text}: {exc.strerror}") from None
+    return str(text)
+
+
+def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | None = None,
+            evaluator: str = "rollout", budget: int = DEFAULT_BUDGET, seconds: float | None = None,
+            seed: int = 0) -> MoveAnalysis:
+    """Every legal move of ``position`` ranked by the deciding seat's win share.
+
+    ``position``: the one-line form, JSON (text, dict or a file path), a ``Position`` or a full
+    ``mc.state`` (then the omniscient column is computed on its true hidden cards).
+    ``evaluator="rollout"``: the play-outs' strategies are ``opponents`` for the other seats and
+    ``playout`` (default: the same) for the seat's own later decisions; any built-in with its
+    parameters, e.g. ``"ismcts[200]"``. ``budget``: play-outs at most; ``seconds``: time at most;
+    ``seed``: the determinizations (same seed, same analysis)."""
+    if evaluator not in EVALUATORS:
+        raise InputError(f"unknown evaluator {evaluator!r} (allowed: {', '.join(EVALUATORS)}; the IS-MCTS "
+                         "root evaluator is not built yet)")
+    if isinstance(budget, bool) or not isinstance(budget, (int, np.integer)) or budget <= 0:
+        raise InputError(f"budget must be an integer > 0 (play-outs), got {budget!r}")
+    if seconds is not None and not seconds > 0:
+        raise InputError(f"seconds must be > 0, got {seconds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise InputError(f"seed must be an integer >= 0, got {seed!r}")
+    module = games.positions(game)
+    spec = games.get(game)
+    start = time.perf_counter()
+    dealt, truth, pos = _as_state(module, position, int(seed))
+    moves = pos.legal_moves()
+    playout = opponents if playout is None else playout
+    codes, params, options = _seat_codes(spec, pos.players, pos.seat, opponents, playout, pos.rules)
+    chunks: list[np.ndarray] = []
+    n = 0
+    decided = False
+    batch = FIRST_BATCH
+    while True:
+        size = max(1, min(batch, (budget - n * len(moves)) // len(moves)))
+        if n > 0 and n * len(moves) >= budget:
+            break
+        chunks.append(module.evaluate(dealt, pos.seat, moves, codes, params, options, int(seed), n, size,
+                                      True))
+        n += size
+        shares = np.concatenate(chunks)
+        decided, precise = _stop(shares)
+        if decided or precise or len(moves) == 1:
+            break
+        if seconds is not None and time.perf_counter() - start >= seconds:
+            break
+        if n * len(moves) >= budget:
+            break
+        batch = min(2 * batch, MAX_BATCH)
+    shares = np.concatenate(chunks)
+    omniscient = None
+    if truth is not None:
+        reps = min(n, 1000)
+        omniscient = module.evaluate(truth, pos.seat, moves, codes, params, options, int(seed), 0, reps,
+                                     False).mean(axis=0)
+    return MoveAnalysis(game, pos, moves, shares, omniscient, decided, time.perf_counter() - start,
+                        {"opponents": str(opponents), "playout": str(playout)})
+
+
+def _stop(shares: np.ndarray) -> tuple[bool, bool]:
+    """``(decided, precise)``: the best move leads every other by >= 3 SE of the paired
+    difference; every move's 95 % half-width is <= ``PRECISION``."""
+    n, m = shares.shape
+    if m == 1:
+        return True, True
+    means = shares.mean(axis=0)
+    best = int(np.argmax(means))
+    decided = True
+    for k in range(m):
+        if k == best:
+            continue
+        diff = shares[:, best] - shares[:, k]
+        gap = diff.mean()
+        se = diff.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
+        if not (gap > 0 and gap >= SE_TO_DECIDE * se):
+            decided = False
+            break
+    precise = n > 1 and bool(np.all(Z95 * shares.std(axis=0, ddof=1) / math.sqrt(n) <= PRECISION))
+    return decided, precise
+
+
+# --- game review ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Review:
+    """Every reviewed decision of a game, marked, and per seat an error rate and a rating."""
+
+    game: str
+    decisions: list[dict[str, Any]]
+    seats: list[dict[str, Any]]
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` form (issue #32)."""
+        return {"decisions": self.decisions, "seats": self.seats}
+
+    @property
+    def frame(self):
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.decisions, columns=["turn", "seat", "played", "best", "loss",
+                                                                  "loss_low", "loss_high", "mark"])
+
+    @property
+    def seat_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame.from_records(self.seats, columns=["seat", "decisions", "unforced", "error_total",
+                                                              "error_rate", "rating"])
+
+    def table(self) -> str:
+        lines = [f"{'turn':>4} {'seat':>4}  {'played':<18} {'best':<18} {'loss':>7}  "
+                 f"{'95 % interval':<16} mark"]
+        for d in self.decisions:
+            lines.append(f"{d['turn']:>4} {d['seat']:>4}  {d['played']:<18} {d['best']:<18} "
+                         f"{100 * d['loss']:>5.1f}pp  {100 * d['loss_low']:>5.1f} - "
+                         f"{100 * d['loss_high']:>5.1f} pp  {d['mark']}")
+        lines.append("")
+        lines.append(f"{'seat':>4} {'decisions':>9} {'unforced':>8} {'error total':>11} "
+                     f"{'error rate':>10}  rating")
+        for s in self.seats:
+            lines.append(f"{s['seat']:>4} {s['decisions']:>9} {s['unforced']:>8} {s['error_total']:>11.3f} "
+                         f"{s['error_rate']:>10.4f}  {s['rating']}")
+        lines.append("(losses in win share, pp = percentage points; marks ?! >= 2 pp, ? >= 4 pp, "
+                     f"?? >= 8 pp; seats from 0; {self.seconds:.0f} s)")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def _repr_html_(self) -> str:
+        return self.frame.to_html(index=False) + self.seat_frame.to_html(index=False)
+
+
+def read_record(record: Any) -> Any:
+    """A record as given: a dict, JSON text, a file path, or a trace (``mc.trace``'s frame)."""
+    if hasattr(record, "attrs") and "event" in getattr(record, "columns", ()):
+        return record
+    if isinstance(record, dict):
+        return record
+    text = read_position_text(record)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"record: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents: str = "greedy",
+           playout: str | None = None, budget: int = 20_000, seconds: float | None = None,
+           seed: int = 0) -> Review:
+    """Every decision of the reviewed ``seats`` (default: all) of a recorded game: the move played,
+    the best move, the loss in win share with its interval and a mark; per seat the decisions,
+    the forced ones (a single legal move), the error total and rate and a rating word.
+
+    ``record``: a trace (``mc.trace``), or a record (dict, JSON text or file; docs/positions.md).
+    The analyses are ``analyse``'s with the given strategies, budget and seed (per decision)."""
+    module = games.positions(game)
+    record = read_record(record)
+    if hasattr(record, "attrs") and "event" in getattr(record, "columns", ()):
+        info = record.attrs.get("position_info") or {}
+        if info.get("game") != game:
+            raise InputError("record: a trace of another game, or one without its game (use mc.trace)")
+        record = module.record_of_trace(record, info["players"], info.get("params"))
+    steps = module.decisions_of_record(record)
+    players = steps[0][2].players
+    wanted = list(range(players)) if seats is None else [int(s) for s in seats]
+    for s in wanted:
+        if not 0 <= s < players:
+            raise InputError(f"seat must be 0..{players - 1}, got {s}")
+    start = time.perf_counter()
+    decisions = []
+    per_seat = {s: {"seat": s, "decisions": 0, "unforced": 0, "error_total": 0.0} for s in wanted}
+    for turn, seat, pos, played, truth in steps:
+        if seat not in wanted:
+            continue
+        per_seat[seat]["decisions"] += 1
+        legal = pos.legal_moves()
+        played_text = legal[[_canon(module, m, pos) for m in legal].index(_canon(module, played, pos))]
+        if len(legal) == 1:
+            decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": played_text,
+                              "loss": 0.0, "loss_low": 0.0, "loss_high": 0.0, "mark": ""})
+            continue
+        per_seat[seat]["unforced"] += 1
+        result = analyse(game, truth if truth is not None else pos, opponents, playout, budget=budget,
+                         seconds=seconds, seed=seed)
+        loss, low, high = result.gap(played_text)
+        loss = max(0.0, float(loss))
+        per_seat[seat]["error_total"] += loss
+        best = played_text if loss == 0.0 else result.best  # the played move, when it ties the best
+        decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": best,
+                          "loss": round(loss, 6), "loss_low": round(float(low), 6),
+                          "loss_high": round(float(high), 6), "mark": mark_of(loss, float(low))})
+    out_seats = []
+    for s in wanted:
+        row = per_seat[s]
+        rate = row["error_total"] / row["unforced"] if row["unforced"] else 0.0
+        out_seats.append({"seat": s, "decisions": row["decisions"], "unforced": row["unforced"],
+                          "error_total": round(row["error_total"], 6), "error_rate": round(rate, 6),
+                          "rating": rating_of(rate)})
+    return Review(game, decisions, out_seats, time.perf_counter() - start)
+
+
+def _canon(module: Any, move: str, pos: Any) -> tuple[int, ...]:
+    return tuple(module.parse_move(move, pos.decision))
+
+
+def positions_of_trace(events: Any) -> list[Any]:
+    """Every decision of a traced game (``mc.trace``) as its seat's position."""
+    info = events.attrs.get("position_info") or {}
+    if "game" not in info:
+        raise InputError("positions: this frame is not a trace made by mc.trace")
+    module = games.positions(info["game"])
+    return module.positions_of_trace(events, info["players"], info.get("params"))
+
+
+def record_of_trace(events: Any) -> dict[str, Any]:
+    """A traced game (``mc.trace``) as a review record: its deal and every decision."""
+    info = events.attrs.get("position_info") or {}
+    if "game" not in info:
+        raise InputError("record: this frame is not a trace made by mc.trace")
+    module = games.positions(info["game"])
+    return module.record_of_trace(events, info["players"], info.get("params"))
+
+
+def state(game: str, position: Any = None, seed: int = 0, deck: Sequence[str] | None = None,
+          players: int | None = None, params: dict[str, Any] | None = None) -> Any:
+    """A full game to step through (``legal_moves()``, ``apply(move)``, ``observe(seat)``,
+    ``clone()``, ``is_terminal``, ``result``): a position with its unseen cards dealt from
+    ``seed``, or an explicit deck order (top first) for ``players``."""
+    module = games.positions(game)
+    if position is not None and not isinstance(position, (dict, module.Position)):
+        position = read_position_text(position)
+    return module.state(position, seed=seed, deck=deck, players=players, params=params)
+
+
+def as_trace(events: Any, game: str, players: int, params: dict[str, Any] | None) -> Any:
+    """``mc.trace``'s frame as a :class:`~montecards.analysis.trace_frame.Trace`, whose
+    ``positions()`` gives every decision as a position."""
+    from montecards.analysis.trace_frame import Trace
+
+    out = Trace(events)
+    out.attrs.update(events.attrs)
+    out.attrs["position_info"] = {"game": game, "players": players, "params": dict(params or {})}
+    return out

@@ -1,0 +1,57 @@
+"""docs/positions.md: every example runs as written (smaller budgets) and shows what it says."""
+
+import json
+import shlex
+
+import pytest
+
+from tests.docs_examples import ROOT, command_lines, fenced_blocks, python_blocks, run_command, workspace
+
+DOC = ROOT / "docs" / "positions.md"
+TEXT = DOC.read_text()
+SMALLER = {"budget=200_000": "budget=3_000", "budget=20_000": "budget=300"}
+
+
+def _smaller(code: str) -> str:
+    for big, small in SMALLER.items():
+        code = code.replace(big, small)
+    return code
+
+
+def test_the_python_examples_run():
+    blocks = python_blocks(TEXT)
+    assert len(blocks) == 2
+    scope: dict = {}
+    exec(compile(_smaller(blocks[0]), str(DOC), "exec"), scope)
+    assert scope["result"].best in scope["pos"].legal_moves()
+    assert len(scope["review"].decisions) == 19
+    scope = {}
+    exec(compile(blocks[1], str(DOC), "exec"), scope)
+    assert scope["state"].is_terminal and sum(scope["state"].result) == pytest.approx(1.0)
+    assert scope["before"].current_player == 1
+
+
+def test_the_json_example_is_a_valid_position_equal_to_the_one_line_example():
+    import montecards as mc
+    from montecards.games.parade import position
+
+    json_block = next(code for lang, code in fenced_blocks(TEXT) if lang == "json")
+    line = next(x for x in command_lines(TEXT) if x.startswith("montecards analyse"))
+    one_line = line.split('"')[1]
+    assert position.parse(json.loads(json_block)) == position.parse(one_line)
+    assert mc.trace("parade", seed=3, index=0, players=2).positions()[10] == position.parse(one_line)
+
+
+def test_the_commands_run(tmp_path):
+    work = workspace(tmp_path, {})
+    lines = command_lines(TEXT)
+    assert [x.split()[1] for x in lines] == ["trace", "analyse", "trace", "review"]
+    for line in lines:
+        args = shlex.split(line.split(">")[0])[1:]
+        if args[0] == "review":
+            args += ["--budget", "300"]
+        out = run_command(args, work)
+        assert out.returncode == 0, (line, out.stderr)
+        if ">" in line:
+            (work / line.split(">")[1].strip()).write_text(out.stdout)
+    assert "best:" in run_command(shlex.split(lines[1])[1:], work).stdout

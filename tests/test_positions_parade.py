@@ -1,0 +1,337 @@
+"""Parade positions, mc.state, analyse and review (issue #32): round trips, exact endings worked
+out by hand, no peeking, bad input.
+
+The play-outs use ``greedy`` (the default): one small kernel, compiled once for the module."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import montecards as mc
+from montecards.analysis import moves
+from montecards.games.parade import position as P
+from montecards.games.parade.cards import COLOURS, N_CARDS, label
+from montecards.games.parade.game import play_scripted, script_from_trace
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
+
+
+# --- playing traced games through mc.state reaches the kernel's results ----------------------
+
+
+@pytest.mark.parametrize("players,strategy,seed", [(2, "greedy", 3), (3, "random", 5), (5, "greedy", 11)])
+def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(
+        players, strategy, seed):
+    events = mc.trace("parade", seed=seed, index=2, players=players, strategies=strategy)
+    script = script_from_trace(events, players)
+    positions = events.positions()
+    state = mc.state("parade", deck=script["deck"], players=players)
+    moves_made = list(script["plays"]) + [",".join(d) for d in script["discards"]]
+    assert len(positions) == len(moves_made)
+    for k, move in enumerate(moves_made):
+        seen = state.observe()
+        assert seen == positions[k]
+        assert P.parse(seen.to_string()) == seen and P.parse(seen.to_json()) == seen  # both written forms
+        assert move in state.legal_moves() or any(
+            sorted(move.split(",")) == sorted(m.split(",")) for m in state.legal_moves())
+        state.apply(move)
+    assert state.is_terminal
+    outcome = events.attrs["outcome"]
+    assert state.result == pytest.approx([outcome[f"win_{s}"] for s in range(players)])
+    assert state.scores == [outcome[f"score_{s}"] for s in range(players)]
+    scripted = play_scripted(**script)
+    assert state.scores == scripted["scores"]
+    assert [sorted(c) for c in scripted["collections"]] == [
+        sorted(label(c) for c in coll) for coll in state.collections]
+
+
+def test_clone_is_independent_and_the_state_refuses_illegal_moves():
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    state = mc.state("parade", deck=script_from_trace(events, 2)["deck"], players=2)
+    copy = state.clone()
+    state.apply(state.legal_moves()[0])
+    assert copy.observe().turn == 0 and state.observe().turn == 1
+    with pytest.raises(mc.InputError, match="not legal"):
+        state.apply("orange-10" if "orange-10" not in state.legal_moves() else "red-0")
+
+
+def test_round_trip_trace_position_analysis_play_scripted():
+    """trace -> position -> analysis -> play_scripted: the position of a traced decision is
+    analysed (its moves are the hand), the analysis' best move replaces the traced one, and
+    play_scripted of the changed script reaches the same state as mc.state played the same way."""
+    events = mc.trace("parade", seed=7, index=1, players=2)
+    script = script_from_trace(events, 2)
+    k = 6
+    pos = events.positions()[k]
+    result = mc.analyse("parade", pos.to_string(), budget=2_000, seed=1)
+    assert sorted(result.moves) == sorted(label(c) for c in pos.hand)
+    state = mc.state("parade", deck=script["deck"], players=2)
+    for card in script["plays"][:k]:
+        state.apply(card)
+    assert state.observe() == pos
+    state.apply(result.best)
+    # the rest of the game: greedy choices from here, through the state; then replayed by the kernel
+    plays = list(script["plays"][:k]) + [result.best]
+    while not state.done:
+        from montecards.games.parade import rules
+        from montecards.games.parade.strategies import greedy_play, new_takings
+
+        seat = state.current_player
+        card = label(int(state.g[rules.hand_at(seat, greedy_play(state.g, seat, new_takings()))]))
+        plays.append(card)
+        state.apply(card)
+    discards = []
+    for _ in range(2):
+        move = state.legal_moves()[0]
+        discards.append(move.split(","))
+        state.apply(move)
+    replay = play_scripted(script["deck"], 2, plays, discards)
+    assert replay["scores"] == state.scores
+    assert replay["win_share"] == pytest.approx(state.result)
+
+
+# --- exact endings, worked out by hand -------------------------------------------------------
+
+
+def _discard_ending():
+    """2 players, margin 2, the final discard, nothing hidden: the draw pile is empty (the deck
+    ran out: deck_empty after 50 draws, then the last round's 2 turns: turn 52), so seat 1's four
+    cards are the only unseen ones.
+
+    * seat 0 holds red-0, red-1, grey-9, grey-10 and has collected blue-5;
+    * seat 1 holds orange-0..3 and has collected blue-6;
+    * every other card (56) is in the parade, which is not scored.
+
+    Seat 1 keeps two oranges whatever it does: 2-0 in orange is a majority (1 point a card):
+    2, plus blue-6 (1-1 in blue: no majority, printed value) = 8.
+    Seat 0 keeps two cards:
+    * the two reds (discard grey-9,grey-10): red 2-0, a majority: 2 points; blue-5: 5; total 7;
+    * the two greys (discard red-0,red-1): grey 2-0, a majority: 2 + 5 = 7;
+    * one red and one grey: 1-0 is no majority, so printed values: at least 0 + 9 + 5 = 14.
+    7 < 8 wins; 14 or more > 8 loses. So the two same-colour discards win (share 1), the four
+    mixed ones lose (share 0): exactly, in every determinization (there is only one)."""
+    hand0 = ["red-0", "red-1", "grey-9", "grey-10"]
+    hand1 = ["orange-0", "orange-1", "orange-2", "orange-3"]
+    colls = [["blue-5"], ["blue-6"]]
+    used = set(hand0 + hand1 + colls[0] + colls[1])
+    parade = [label(c) for c in range(N_CARDS) if label(c) not in used]
+    return {"game": "parade", "players": 2, "seat": 0, "decision": "discard",
+            "rules": {"two_player_margin": 2}, "turn": 52, "draw_pile": 0,
+            "last_round": {"trigger": "deck_empty", "turns_left": 0},
+            "hand": hand0, "parade": parade, "collections": colls}
+
+
+def test_exact_final_discard_keeps_a_majority_pair():
+    result = mc.analyse("parade", _discard_ending(), budget=600, seed=2)
+    table = {r["move"]: r["win_share"] for r in result.rows()}
+    assert table == {"grey-9,grey-10": 1.0, "red-0,red-1": 1.0, "red-0,grey-9": 0.0,
+                     "red-0,grey-10": 0.0, "red-1,grey-9": 0.0, "red-1,grey-10": 0.0}
+    assert result.best in ("grey-9,grey-10", "red-0,red-1")
+    assert not result.decided  # two moves tie at 1: neither leads the other by 3 SE
+    assert result.determinizations == moves.FIRST_BATCH  # zero variance: precise at once
+
+
+def test_exact_ending_omniscient_on_the_true_cards_equals_the_honest_value():
+    """With nothing hidden, the omniscient column (the true cards) equals the win share."""
+    state = mc.state("parade", _discard_ending(), seed=4)
+    result = mc.analyse("parade", state, budget=600, seed=2)
+    for row in result.rows():
+        assert row["omniscient"] == row["win_share"]
+
+
+def test_exact_ending_the_last_play_decides_a_tie_on_points():
+    """2 players, margin 2, seat 1's play at the last turn of the game. The deck ran out on seat
+    1's turn 49 (50 draws), so the last round is seat 0's turn 50 and seat 1's turn 51; the pile
+    is empty and seat 0's four cards are the only unseen ones: nothing is hidden.
+
+    * parade, front first: blue-1, blue-3 .. blue-9 (8 cards);
+    * seat 1 holds purple-1, red-0, green-0, grey-0, orange-0 and has collected green-1..10,
+      grey-1..10, orange-1..10, purple-2..6 and blue-0;
+    * seat 0 holds purple-7..10 and has collected red-1..10, blue-2, blue-10 and purple-0.
+
+    Removal: a value-0 card puts all 8 parade cards in removal mode and takes its colour or value
+    0: none (the parade is blue 1..9). purple-1 puts the first 7 in removal mode and takes value
+    <= 1 or purple: blue-1 only.
+
+    Seat 0 (greedy keep of 2 purples; 3 purples against seat 1's 5 or more: no majority, printed
+    values, so it keeps purple-7 and purple-8): red 10-0 (or 10-1): a majority, 10; blue 2 against
+    1 or 2: no majority, 2 + 10 = 12; purple 0 + 7 + 8 = 15. Total 37, with 15 cards.
+
+    Seat 1: green, grey, orange 10-0: majorities, 30; purples 5 (6 with purple-1) against 3: a
+    majority, 1 a card; blue-0: 0 (and blue-1 adds 1: no majority against seat 0's 2). Its kept
+    cards: red-0 adds 0 (1 red against 10, printed value 0), every other adds 1 (a majority colour).
+    * green-0, grey-0 or orange-0 played: keep red-0 and one more: 30 + 5 + 0 + 1 = 36 < 37: wins;
+    * red-0 played: two of purple-1 and the zeros, +2: 37, a tie on points that seat 0 wins with
+      fewer cards (15 against 38): loses;
+    * purple-1 played: takes blue-1 (+1), keeps red-0 and one more (+1): 37, the same tie: loses."""
+    parade = ["blue-1"] + [f"blue-{v}" for v in range(3, 10)]
+    hand1 = ["purple-1", "red-0", "green-0", "grey-0", "orange-0"]
+    hand0 = [f"purple-{v}" for v in (7, 8, 9, 10)]
+    coll0 = [f"red-{v}" for v in range(1, 11)] + ["blue-2", "blue-10", "purple-0"]
+    coll1 = ([f"{c}-{v}" for c in ("green", "grey", "orange") for v in range(1, 11)]
+             + [f"purple-{v}" for v in range(2, 7)] + ["blue-0"])
+    assert len(set(parade + hand1 + hand0 + coll0 + coll1)) == N_CARDS
+    pos = {"game": "parade", "players": 2, "seat": 1, "decision": "play", "rules": {"two_player_margin": 2},
+           "turn": 51, "draw_pile": 0, "last_round": {"trigger": "deck_empty", "turns_left": 1},
+           "hand": hand1, "parade": parade, "collections": [coll0, coll1]}
+    result = mc.analyse("parade", pos, budget=500, seed=0)
+    assert {r["move"]: r["win_share"] for r in result.rows()} == {
+        "green-0": 1.0, "grey-0": 1.0, "orange-0": 1.0, "red-0": 0.0, "purple-1": 0.0}
+
+
+# --- no peeking --------------------------------------------------------------------------------
+
+
+def test_no_peeking_two_deals_with_the_same_view_give_the_same_analysis():
+    """Two full states that differ only in seat 1's hand and the draw pile (the cards seat 0
+    cannot see) give seat 0 the same position and the same honest analysis under one seed; only
+    the omniscient column, which reads the true cards, may differ."""
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    pos = events.positions()[10]
+    first = mc.state("parade", pos, seed=1)
+    second = mc.state("parade", pos, seed=2)
+    hidden = lambda st: sorted(st.g[P.rules.hand_at(1, 0) : P.rules.hand_at(1, 5)].tolist())  # noqa: E731
+    assert hidden(first) != hidden(second)  # different true hidden cards
+    assert first.observe() == second.observe() == pos
+    a = mc.analyse("parade", first, budget=3_000, seed=9)
+    b = mc.analyse("parade", second, budget=3_000, seed=9)
+    honest = lambda r: [{k: v for k, v in row.items() if k != "omniscient"} for row in r.rows()]  # noqa: E731
+    assert honest(a) == honest(b)
+    assert np.array_equal(a.shares, b.shares)
+
+
+# --- the analysis' contract --------------------------------------------------------------------
+
+
+def test_analyse_json_and_frame_have_the_issues_keys_best_first():
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0)
+    out = result.to_dict()
+    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert [list(m) for m in out["moves"]] == [
+        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"]] * 5
+    shares = [m["win_share"] for m in out["moves"]]
+    assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
+    assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])
+    assert out["evaluations"] == result.determinizations * 5 <= 5_000
+    if out["decided"]:  # the 3 SE rule holds for every other move
+        for k in range(1, 5):
+            gap, low, high = result.gap(out["moves"][k]["move"])
+            assert gap >= 3 * (high - gap) / 1.96 - 1e-12
+    assert list(result.frame.columns) == list(out["moves"][0])
+    assert "<table" in result._repr_html_()
+    fig = result.plot()
+    assert len(fig.axes[0].patches) == 5
+
+
+def test_sequential_stop_decides_a_clear_position_before_the_budget():
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.analyse("parade", events.positions()[10], budget=200_000, seed=0)
+    assert result.decided and result.evaluations < 200_000
+
+
+def test_review_of_the_analysis_own_choices_finds_no_error():
+    """A seat that plays the analysis' best move at every decision, reviewed by the same analysis
+    (same budget, seed and strategies), loses nothing at any decision."""
+    events = mc.trace("parade", seed=5, index=0, players=2)
+    state = mc.state("parade", deck=script_from_trace(events, 2)["deck"], players=2)
+    from montecards.games.parade import rules
+    from montecards.games.parade.strategies import greedy_discard, greedy_play, new_takings
+
+    record_moves = []
+    while not state.is_terminal:
+        seat = state.current_player
+        if seat == 0:
+            move = mc.analyse("parade", state.observe(), budget=1_000, seed=3).best
+        elif not state.done:
+            move = label(int(state.g[rules.hand_at(seat, greedy_play(state.g, seat, new_takings()))]))
+        else:
+            move = state.legal_moves()[greedy_discard(state.g, seat)]
+        record_moves.append(move)
+        state.apply(move)
+    record = {"game": "parade", "players": 2, "deck": script_from_trace(events, 2)["deck"],
+              "moves": record_moves}
+    review = mc.review("parade", record, seats=[0], budget=1_000, seed=3)
+    assert review.seats[0]["error_total"] == 0.0
+    assert review.seats[0]["rating"] == "Supernatural"
+    assert all(d["mark"] == "" and d["played"] == d["best"] for d in review.decisions)
+    out = review.to_dict()
+    assert list(out) == ["decisions", "seats"]
+    assert list(out["decisions"][0]) == ["turn", "seat", "played", "best", "loss", "loss_low", "loss_high",
+                                         "mark"]
+    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating"]
+
+
+def test_marks_and_ratings_follow_the_documented_thresholds():
+    assert moves.mark_of(0.10, 0.01) == "??" and moves.mark_of(0.05, 0.01) == "?"
+    assert moves.mark_of(0.025, 0.001) == "?!" and moves.mark_of(0.015, 0.001) == ""
+    assert moves.mark_of(0.30, -0.01) == ""  # not shown to be a loss at all
+    assert moves.rating_of(0.0) == "Supernatural" and moves.rating_of(0.015) == "Intermediate"
+    assert moves.rating_of(0.2) == "Awful!"
+
+
+# --- bad input: one line, exit 2 --------------------------------------------------------------
+
+
+def _six_colours(p):
+    """Move one parade card of each colour seat 0 lacks into its collection (counts kept)."""
+    for colour in COLOURS:
+        if not any(c.startswith(colour + "-") for c in p["collections"][0]):
+            card = next(c for c in p["parade"] if c.startswith(colour + "-"))
+            p["parade"].remove(card)
+            p["collections"][0].append(card)
+
+
+def _good():
+    return mc.trace("parade", seed=3, index=0, players=2).positions()[10].to_dict()
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda p: p["hand"].__setitem__(0, p["parade"][0]), "shown twice"),
+    (lambda p: p["hand"].pop(), "hand holds 5 cards"),
+    (lambda p: p.__setitem__("draw_pile", 12), "draw pile holds 40"),
+    (lambda p: p["hand"].__setitem__(0, "pink-3"), "unknown card"),
+    (lambda p: p.__setitem__("seat", 1), "seat 0's"),
+    (lambda p: p["parade"].pop(), "6 opening"),
+    (lambda p: p.__setitem__("colour", 1), "unknown key"),
+    (lambda p: _six_colours(p), "all six colours but the last round has not begun"),
+])
+def test_impossible_positions_are_refused_with_one_line(change, message):
+    pos = _good()
+    change(pos)
+    with pytest.raises(mc.InputError, match=message):
+        P.parse(pos)
+
+
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = _good()
+    bad["draw_pile"] = 3
+    good = P.parse(_good()).to_string()
+    for args in (["analyse", "parade", json.dumps(bad)], ["analyse", "parade", "parade players=2 seat=0"],
+                 ["analyse", "anomia", "x"], ["analyse", "parade", good, "--budget", "0"],
+                 ["analyse", "parade", good, "--evaluator", "ismcts"],
+                 ["review", "parade", "{\"game\": \"parade\", \"moves\": []}"]):
+        out = _cli(*args)
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_cli_trace_positions_analyse_and_review(tmp_path):
+    lines = _cli("trace", "parade", "--seed", "3", "--index", "0", "--positions").stdout.splitlines()
+    assert len(lines) == 38 and all(line.startswith("parade players=2") for line in lines)
+    path = tmp_path / "pos.txt"
+    path.write_text(lines[10])
+    out = _cli("analyse", "parade", str(path), "--json", "--budget", "3000")
+    assert out.returncode == 0, out.stderr
+    assert list(json.loads(out.stdout)) == ["moves", "best", "decided", "evaluations", "seconds"]
+    record = _cli("trace", "parade", "--seed", "3", "--index", "0", "--record").stdout
+    (tmp_path / "game.json").write_text(record)
+    out = _cli("review", "parade", str(tmp_path / "game.json"), "--seat", "1", "--budget", "500", "--json")
+    assert out.returncode == 0, out.stderr
+    review = json.loads(out.stdout)
+    assert review["seats"][0]["seat"] == 1 and review["seats"][0]["decisions"] == 19
