@@ -8,6 +8,8 @@
 * :func:`tune` — a strategy's weights tuned by simulation (CMA-ES or racing), held-out checked;
 * :func:`tournament` — entrants in many lineups and rotations, rated on one Elo scale
   (Bradley–Terry / Plackett–Luce, bootstrap intervals, skill depth, cycles);
+* :func:`balance` — a search of rule parameters for the fairest variant (successive halving
+  on common random numbers, winners checked on held-out deals);
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
@@ -35,6 +37,8 @@ _MODULE_OF = {
     "VariantComparison": "variants",
     "compare_variants": "variants",
     "sweep": "variants",
+    "BalanceResult": "balance",
+    "balance": "balance",
     "TuneResult": "tune",
     "tune": "tune",
     "Ratings": "ratings",
@@ -45,6 +49,7 @@ _MODULE_OF = {
 would otherwise bring in pandas before a single game is played."""
 
 if TYPE_CHECKING:
+    from montecards.analysis.balance import BalanceResult, balance
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
     from montecards.analysis.matchups import MatchupResult, matchups
     from montecards.analysis.ratings import Ratings

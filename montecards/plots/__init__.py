@@ -8,6 +8,7 @@ state, no GUI: the Agg canvas renders it), which Jupyter displays inline and
 """
 
 from montecards.plots.figures import (
+    balance_figure,
     game_length,
     matchup_heatmap,
     metric_by_players,
@@ -76,6 +77,16 @@ class VariantPlots:
     __call__ = differences
 
 
+class BalancePlots:
+    def __init__(self, result):
+        self._r = result
+
+    def search(self):
+        return balance_figure(self._r)
+
+    __call__ = search
+
+
 class SweepPlots:
     def __init__(self, result):
         self._r = result
@@ -88,12 +99,14 @@ class SweepPlots:
 
 __all__ = [
     "STYLE",
+    "BalancePlots",
     "MatchupPlots",
     "ResultPlots",
     "SeatPlots",
     "SweepPlots",
     "TournamentPlots",
     "VariantPlots",
+    "balance_figure",
     "game_length",
     "matchup_heatmap",
     "metric_by_players",
