@@ -1,5 +1,5 @@
 """Analysis commands of ``montecards``: ``seats``, ``compare``, ``sweep``, ``tournament``,
-``tune``, ``luck`` and ``report``.
+``tune``, ``luck``, ``balance`` and ``report``.
 
 They only parse arguments, call :mod:`montecards.analysis` / :mod:`montecards.report` and
 print (a readable table, or exactly one JSON object with ``--json``). Bad input raises
@@ -539,8 +539,76 @@ def luck_command(game, players, strategies, strategy_params, deals, replays, pro
     _emit(res, as_json, "\n".join(lines), plot_path)
 
 
+def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:
+    """``--vary NAME=VALUES``: values separated by ``/`` (``start_points=0,0,0/1,0,0``) or, for a
+    parameter that is one number, by commas (``opening_parade=4,5,6``); ``A..B``: every integer."""
+    out: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, values = item.partition("=")
+        if not sep or not name.strip() or not values.strip():
+            raise InputError(f"--vary needs NAME=VALUES (e.g. opening_parade=4,5,6), got {item!r}")
+        parts = [v for v in values.split("/")] if "/" in values else [values]
+        expanded: list[str] = []
+        for part in parts:
+            lo, dots, hi = part.partition("..")
+            if dots and lo.strip().lstrip("-").isdigit() and hi.strip().lstrip("-").isdigit():
+                expanded += [str(v) for v in range(int(lo), int(hi) + 1)]
+            else:
+                expanded.append(part)
+        out.setdefault(name.strip(), []).extend(v.strip() for v in expanded if v.strip())
+    return out
+
+
+@click.command("balance")
+@click.argument("game")
+@click.option("--vary", "vary", multiple=True, metavar="NAME=VALUES",
+              help="A rule parameter and its values: 4,5,6 (one number each), 2..8, or lists "
+              "separated by / (start_points=0,0,0/1,0,0). Repeatable: the product is searched.")
+@click.option("--target", "targets", multiple=True, metavar="TARGET",
+              help="fair (every seat equal), first_seat, balance>=X, length=A:B, ties<=Y. Repeatable "
+              "(penalties add up); default: fair.")
+@click.option("-p", "--players", "players", multiple=True, type=int,
+              help="Player count (repeatable: every target is met at each; default: the game's).")
+@click.option("-s", "--strategy", "strategies", multiple=True,
+              help="Strength: the strategy of every seat (once), or once per seat (default: the game's).")
+@strategy_params_option()
+@click.option("-n", "n", type=int, default=4000, show_default=True,
+              help="Games per variant and player count in the first round (doubled per round).")
+@click.option("--budget", type=int, default=64_000, show_default=True,
+              help="At most this many games per variant and player count in the search.")
+@click.option("--keep", type=int, default=3, show_default=True, help="Variants confirmed on held-out deals.")
+@click.option("--held-out", "held_out", type=int, default=40_000, show_default=True,
+              help="Held-out games per finalist and player count.")
+@click.option("--checkpoint", type=click.Path(file_okay=False), default=None,
+              help="Folder recording every batch played: a stopped search resumes there.")
+@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Rule or model parameter for every variant (repeatable).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
+              help="Also write the search figure (seat spread against length) to this PNG file.")
+@_backend_options
+def balance_command(game, vary, targets, players, strategies, strategy_params, n, budget, keep, held_out,
+                    checkpoint, seed, jobs, as_json, params, plot_path) -> None:
+    """Search GAME's rule parameters (--vary) for the variant that best meets the --target(s):
+    successive halving on common deals, the finalists and the official rules confirmed on
+    held-out deals; prints every variant's metrics, the Pareto front and the findings."""
+    from montecards.analysis import balance
+
+    if not vary:
+        raise InputError("balance needs at least one --vary NAME=VALUES")
+    res = balance(
+        game, _vary(vary), targets=list(targets) or ["fair"], players=list(players) or None,
+        strategies=list(strategies) or None, params=_params(params), n=n, budget=budget, keep=keep,
+        held_out=held_out, seed=seed, jobs=jobs, checkpoint=checkpoint,
+        strategy_params=parse_strategy_params(strategy_params),
+    )
+    _emit(res, as_json, res.text(), plot_path)
+
+
 COMMANDS = (seats_command, compare_command, sweep_command, tournament_command, report_command,
-            tune_command, luck_command)
+            tune_command, luck_command, balance_command)
 
 
 def register(group: click.Group) -> None:

@@ -25,7 +25,7 @@ def test_simulate_json_has_the_contract_keys():
     d = json.loads(out.stdout)
     assert d["game"] == "parade" and d["n_games"] == 2000 and d["players"] == 3 and d["seed"] == 7
     assert d["strategies"] == ["greedy"] * 3
-    assert d["params"] == {"two_player_margin": 2}
+    assert d["params"] == {"two_player_margin": 2, "opening_parade": 6, "end_colours": 6}
     assert sum(d["win_share"]) == pytest.approx(1.0)
     assert len(d["win_share_ci95"]) == 3
     assert 0 <= d["metrics"]["six_colours"]["mean"] <= 1

@@ -24,7 +24,8 @@ CHECKS = list(testing.CHECKS)
 # parameter sets its games are traced with, one after the other (a set that allows only some
 # player counts is played at those).
 ORACLES = {
-    "parade": (parade, [{}, {"two_player_margin": 0}, {"two_player_margin": 1}]),
+    "parade": (parade, [{}, {"two_player_margin": 0}, {"two_player_margin": 1},
+                        {"opening_parade": 0, "end_colours": 4}, {"opening_parade": 11, "end_colours": 1}]),
     "anomia": (anomia, [
         {},
         {"winnings_face_up": True},
@@ -46,6 +47,8 @@ ORACLES = {
         {"values": [1, 2, 3, 5], "base_per_value": 3, "marked_per_value": 1,
          "removed": [3, 2, 1, 0, 5]},
         {"secret_reveal": 2, "give_bonus": [-5, -4, -6, -9], "keep_bonus": [-1, 0, -3, 1]},
+        {"start_points": [0, 2, 4, 6, 8, 10]},
+        {"start_points": [7, 0, -4]},
     ]),
     "marbles": (marbles, [
         {},

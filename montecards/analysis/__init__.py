@@ -9,6 +9,8 @@
 * :func:`tournament` — entrants in many lineups and rotations, rated on one Elo scale
   (Bradley–Terry / Plackett–Luce, bootstrap intervals, skill depth, cycles);
 * :func:`luck` — how much the deal decides: each deal replayed with independent later draws;
+* :func:`balance` — a search of rule parameters for the fairest variant (successive halving
+  on common random numbers, winners checked on held-out deals);
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
 """
 
@@ -38,6 +40,8 @@ _MODULE_OF = {
     "VariantComparison": "variants",
     "compare_variants": "variants",
     "sweep": "variants",
+    "BalanceResult": "balance",
+    "balance": "balance",
     "TuneResult": "tune",
     "tune": "tune",
     "Ratings": "ratings",
@@ -48,6 +52,7 @@ _MODULE_OF = {
 would otherwise bring in pandas before a single game is played."""
 
 if TYPE_CHECKING:
+    from montecards.analysis.balance import BalanceResult, balance
     from montecards.analysis.intervals import mean_interval, normal_mean, share_interval, wilson
     from montecards.analysis.luck import LuckResult, luck
     from montecards.analysis.matchups import MatchupResult, matchups
@@ -70,7 +75,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Adaptive",
+    "BalanceResult",
     "backend_session",
+    "balance",
     "LuckResult",
     "MatchupResult",
     "SeatAdvantage",

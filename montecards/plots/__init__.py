@@ -10,6 +10,7 @@ state, no GUI: the Agg canvas renders it), which Jupyter displays inline and
 from montecards.plots.figures import (
     deal_shares,
     deal_win_rates,
+    balance_figure,
     game_length,
     matchup_heatmap,
     metric_by_players,
@@ -91,6 +92,16 @@ class VariantPlots:
     __call__ = differences
 
 
+class BalancePlots:
+    def __init__(self, result):
+        self._r = result
+
+    def search(self):
+        return balance_figure(self._r)
+
+    __call__ = search
+
+
 class SweepPlots:
     def __init__(self, result):
         self._r = result
@@ -104,6 +115,7 @@ class SweepPlots:
 __all__ = [
     "STYLE",
     "LuckPlots",
+    "BalancePlots",
     "MatchupPlots",
     "ResultPlots",
     "SeatPlots",
@@ -112,6 +124,7 @@ __all__ = [
     "VariantPlots",
     "deal_shares",
     "deal_win_rates",
+    "balance_figure",
     "game_length",
     "matchup_heatmap",
     "metric_by_players",

@@ -520,3 +520,46 @@ def deal_shares(results: Sequence[Any]):
     _share_bars(ax, list(results))
     ax.set_title("How much the deal decides (share of a seat's outcome variance)")
     return fig
+
+
+@styled
+def balance_figure(result: Any):
+    """A rules search (``analysis.balance``): every variant's seat spread (the worst player
+    count) against its mean length relative to the official rules, at its last measurement
+    (held-out deals where played, with the spread's 95 % interval); the Pareto front joined."""
+    fig, axes = new_figure(1, 1, width=7.5, height=4.6)
+    ax = axes
+    base = next(v for v in result.variants if v.label == result.baseline)
+    base_len = {p: m["length"] for p, m in base.metrics.items()}
+
+    def point(v):
+        metrics = v.held_out["metrics"] if v.held_out else v.metrics
+        worst = max(metrics, key=lambda p: metrics[p]["spread"])
+        m = metrics[worst]
+        length = 100 * max((m2["length"] / base_len[p] - 1 for p, m2 in metrics.items()), key=abs)
+        return length, 100 * m["spread"], 100 * m["spread_low"], 100 * m["spread_high"]
+
+    pts = [point(v) for v in result.variants]
+    searched = [p for v, p in zip(result.variants, pts, strict=True) if v.held_out is None]
+    if searched:
+        ax.scatter([p[0] for p in searched], [p[1] for p in searched], s=10, color=colour(7), alpha=0.6,
+                   label="searched (search deals)")
+    for i, (v, p) in enumerate(zip(result.variants, pts, strict=True)):
+        if v.held_out is None:
+            continue
+        is_base = v.label == result.baseline
+        ax.errorbar([p[0]], [p[1]], yerr=[[p[1] - p[2]], [p[3] - p[1]]], fmt="s" if is_base else "o",
+                    color=colour(1) if is_base else colour(0 if i == 0 else 2), capsize=3,
+                    label=("official rules" if is_base else ("best" if i == 0 else None)) and
+                    f"{'official rules' if is_base else 'best'}: {v.label}"[:60] + " (held out)")
+    front = [pts[i] for i, v in enumerate(result.variants) if v.label in result.pareto]
+    front.sort()
+    if front:
+        ax.plot([p[0] for p in front], [p[1] for p in front], color=colour(3), lw=1, label="Pareto front")
+    ax.axhline(0, color=FAIR, ls="--", lw=1)
+    ax.set_xlabel("length vs the official rules (%)")
+    ax.set_ylabel("seat spread, worst player count (pp)")
+    ax.legend(loc="best", fontsize=7)
+    ax.set_title(f"{result.title}: rules searched ({', '.join(result.vary)}), "
+                 f"{', '.join(map(str, result.players))} players", fontsize=10)
+    return fig

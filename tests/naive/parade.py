@@ -260,7 +260,8 @@ def greedy_discard(hand4, collections, seat, players, margin=2):
 # --------------------------------------------------------------------------- the game
 
 
-def play(deck, players, choose_card, choose_discard, two_player_margin=2):
+def play(deck, players, choose_card, choose_discard, two_player_margin=2,
+         opening_parade=INITIAL_PARADE_SIZE, end_colours=len(COLOURS)):
     """Play one game with decision callbacks (the engine behind ``replay`` and ``play_greedy``).
 
     ``choose_card(seat, view) -> label`` with ``view`` a dict holding what a strategy may see:
@@ -268,6 +269,8 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2):
     ``turns_left`` (None before the last round).
     ``choose_discard(seat, view) -> [label, label]`` with ``view`` holding ``hand`` (4 labels)
     and ``collections`` as they stand before anybody's final discard.
+    ``opening_parade``: the cards of the opening parade; ``end_colours``: the colours a
+    collection must hold to start the last round (rules parameters, 6 and 6 official).
     """
     _check_players(players)
     _check_margin(two_player_margin)
@@ -276,8 +279,8 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2):
     # Setup: block dealing, then the parade, then the draw pile.
     hands = [cards[HAND_SIZE * seat:HAND_SIZE * (seat + 1)] for seat in range(players)]
     parade_start = HAND_SIZE * players
-    parade = cards[parade_start:parade_start + INITIAL_PARADE_SIZE]
-    draw_pile = cards[parade_start + INITIAL_PARADE_SIZE:]
+    parade = cards[parade_start:parade_start + opening_parade]
+    draw_pile = cards[parade_start + opening_parade:]
     collections = [[] for _ in range(players)]
 
     turns = 0
@@ -333,7 +336,7 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2):
     seat = 0
     while end_trigger is None:
         drew_last_card = take_turn(seat, last_round=False, turns_left=None)
-        six_colours = all(count >= 1 for count in _colour_counts(collections[seat]))
+        six_colours = sum(count >= 1 for count in _colour_counts(collections[seat])) >= end_colours
         if six_colours:
             end_trigger = END_SIX_COLOURS
         elif drew_last_card:
@@ -402,7 +405,8 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2):
     }
 
 
-def replay(deck, players, plays, discards, two_player_margin=2):
+def replay(deck, players, plays, discards, two_player_margin=2, opening_parade=INITIAL_PARADE_SIZE,
+           end_colours=len(COLOURS)):
     """Replay a scripted game: every play (all seats, in turn order) and each seat's 2 discards."""
     _check_players(players)
     _check_margin(two_player_margin)
@@ -429,7 +433,7 @@ def replay(deck, players, plays, discards, two_player_margin=2):
     def choose_discard(seat, _view):
         return discards[seat]
 
-    result = play(deck, players, choose_card, choose_discard, two_player_margin)
+    result = play(deck, players, choose_card, choose_discard, two_player_margin, opening_parade, end_colours)
     if next_play[0] != len(plays):
         raise ValueError(
             "too many plays: the game ended after %d turns but %d plays were given"
@@ -461,7 +465,8 @@ def play_greedy(deck, players, two_player_margin=2, seats=None):
 # --------------------------------------------------------------------------- oracle interface
 
 
-PARAMS = {"two_player_margin": 2}  # the rule parameters of the rules page, with their defaults
+# the rule parameters of the rules page, with their defaults
+PARAMS = {"two_player_margin": 2, "opening_parade": INITIAL_PARADE_SIZE, "end_colours": len(COLOURS)}
 
 
 def play_script(deck, players, plays, discards, params=None):
@@ -471,7 +476,8 @@ def play_script(deck, players, plays, discards, params=None):
 
     Parade's script is already in this module's terms: ``deck`` (66 labels, top first),
     ``plays`` (labels, all seats in turn order), ``discards`` (per seat, 2 labels) and
-    ``params`` (a dict; only ``two_player_margin``, default 2). Returns :func:`replay`'s dict
+    ``params`` (a dict of ``PARAMS``: ``two_player_margin``, ``opening_parade``,
+    ``end_colours``). Returns :func:`replay`'s dict
     (``scores``, ``collections``, ``turns``, ``end_trigger``, ``win_share`` and the extras),
     with one translation: each seat's collection is a ``Counter`` of labels, a pile without
     order, as on the rules page (the order of the 2 kept cards is this module's reading, hand
@@ -484,6 +490,8 @@ def play_script(deck, players, plays, discards, params=None):
         raise ValueError(f"unknown parameter(s) {unknown}; allowed: {sorted(PARAMS)}")
     margin = params.get("two_player_margin", PARAMS["two_player_margin"])
     out = replay(list(deck), players, list(plays), [list(d) for d in discards],
-                 two_player_margin=margin)
+                 two_player_margin=margin,
+                 opening_parade=params.get("opening_parade", PARAMS["opening_parade"]),
+                 end_colours=params.get("end_colours", PARAMS["end_colours"]))
     out["collections"] = [Counter(c) for c in out["collections"]]
     return out

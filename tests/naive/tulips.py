@@ -68,6 +68,7 @@ DEFAULT_PARAMS = {
     "keep_bonus": [0, 0, 1, 2],  # by place 1st..4th
     "majority_points": [[15, 10, 5], [10, 7, 4], [5, 3, 1], [0, 0, 0]],
     "secret_reveal": 5,
+    "start_points": None,  # points each seat starts with (None: 0 for every seat)
 }
 
 TURNS_PER_PLAYER_DEFAULT = {2: 12, 3: 10, 4: 7, 5: 7, 6: 6}
@@ -277,6 +278,7 @@ class Table:
         self.bouquets = [[] for _ in range(players)]  # card ids
         self.keep_points = [0] * players
         self.give_points = [0] * players
+        self.start_points = list(p["start_points"] or [0] * players)
         self.pile = []  # draw pile, top first
         self.events = []
 
@@ -287,8 +289,8 @@ class Table:
         return place_of(self.ranking, colour)
 
     def score(self, seat):
-        """Points so far (keep + give; majorities come at the end)."""
-        return self.keep_points[seat] + self.give_points[seat]
+        """Points so far (start + keep + give; majorities come at the end)."""
+        return self.start_points[seat] + self.keep_points[seat] + self.give_points[seat]
 
     def immediate_points(self, card_id, action):
         """Points the acting player scores at once: keep -> keep bonus of the
@@ -422,7 +424,7 @@ def _run(deck, players, opening_order, choose_setup, choose_action, choose_revea
         maj[s] += pts
         ev.append(("majority", colour, place, kk, s, pts))
 
-    points = [t.keep_points[s] + t.give_points[s] + maj[s] for s in range(players)]
+    points = [t.start_points[s] + t.keep_points[s] + t.give_points[s] + maj[s] for s in range(players)]
     tulips = [len(b) for b in t.bouquets]
     return {
         "points": points,

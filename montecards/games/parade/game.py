@@ -11,13 +11,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.search import searches
-from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
+from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice, check_int_range
 from montecards.engine.trace import events_of
 from montecards.engine.weights import weighted_and_tuned
 from montecards.games.parade import kernel, rules, search, strategies, view
-from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
+from montecards.games.parade.cards import (
+    FINAL_HAND, KEPT_AT_END, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
+)
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
+MAX_OPENING_PARADE = 20
+"""At most 6 * 5 + 20 = 50 of the 66 cards leave the deck at setup: the draw pile is never empty."""
 TRIGGER_NAMES = {rules.SIX_COLOURS: "six_colours", rules.DECK_EMPTY: "deck_empty"}
 EVENT_NAMES = {
     rules.EV_DEAL: "deal",
@@ -38,7 +42,8 @@ ERRORS = {
 
 
 def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
-    return np.array([params["two_player_margin"]], dtype=np.float64)
+    return np.array([params["two_player_margin"], params["opening_parade"], params["end_colours"]],
+                    dtype=np.float64)
 
 
 def _parse_margin(text: str) -> int:
@@ -53,6 +58,20 @@ PARAMS = (
         _parse_margin,
         check_choice("two_player_margin", TWO_PLAYER_MARGINS),
         acts=lambda players: players == 2,
+    ),
+    Param(
+        "opening_parade",
+        OPENING_PARADE,
+        f"cards in the opening parade (0 to {MAX_OPENING_PARADE}; 6 official)",
+        int,
+        check_int_range("opening_parade", 0, MAX_OPENING_PARADE),
+    ),
+    Param(
+        "end_colours",
+        N_COLOURS,
+        f"colours in one collection that start the last round (1 to {N_COLOURS}; 6 official)",
+        int,
+        check_int_range("end_colours", 1, N_COLOURS),
     ),
 )
 
@@ -125,7 +144,8 @@ def play_scripted(
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     err = kernel.play_script(
-        deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer
+        deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer,
+        resolved["opening_parade"], resolved["end_colours"],
     )
     if err != kernel.ERR_NONE:
         events = _trace_frame(buffer)

@@ -83,6 +83,8 @@ from montecards.rng import bounded, seed_stream
 DECK_STREAM = 0
 CHOICE_STREAM = 1
 PARAM_MARGIN = 0
+PARAM_OPENING = 1
+PARAM_END_COLOURS = 2
 
 # per-game row: turns, unfinished, six_colours, then seat blocks win, score, collected
 COL_TURNS = 0
@@ -262,7 +264,8 @@ def play_game(
     among the seats and the draws after it (and the strategies' choices) come from the replay's
     streams.
     """
-    set_up(g, players, margin, deck_rng, lazy, trace)
+    set_up(g, players, margin, deck_rng, lazy, trace, np.int64(params[PARAM_OPENING]),
+           np.int64(params[PARAM_END_COLOURS]))
     if deal is not None:
         rotate_hands(g, players, rotation(deal))
         later_stream(deal, deck_rng, DECK_STREAM)
@@ -462,18 +465,19 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 
 
 @njit(cache=True)
-def play_script(deck, players, margin, plays, discards, row, trace):
+def play_script(deck, players, margin, plays, discards, row, trace, opening=6, end_colours=6):
     """Scripted game: explicit deck order (top first) and every decision; returns ERR_*.
 
     ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
-    seat, the two card ids it discards at the end (``game.play_scripted`` checks the input).
+    seat, the two card ids it discards at the end (``game.play_scripted`` checks the input);
+    ``opening``, ``end_colours``: the parameters ``opening_parade`` and ``end_colours``.
     """
     g, deck_rng, choice_rng, seat_tmp, _, _, takings = new_work()
     g[DECK : DECK + N_CARDS] = deck
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(
-        g, players, margin, strategies, np.zeros(1, np.float64), deck_rng, choice_rng, False, None,
-        None, None, seat_tmp, takings, trace, plays, discards,
+        g, players, margin, strategies, np.array([margin, opening, end_colours], np.float64), deck_rng,
+        choice_rng, False, None, None, None, seat_tmp, takings, trace, plays, discards,
     )
     if err == ERR_NONE:
         write_row(g, players, err, row)

@@ -78,7 +78,8 @@ TRIGGER = DRAWN + 4
 PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
-STATE_SIZE = DISCARD + MAX_PLAYERS
+END_COLOURS = DISCARD + MAX_PLAYERS  # colours in a collection that start the last round (6 official)
+STATE_SIZE = END_COLOURS + 1
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -257,8 +258,10 @@ def next_card(g, rng, lazy):
 
 
 @hot_inline
-def set_up(g, players, margin, rng, lazy, trace):
-    """Deal 5 cards to each seat in blocks, then the 6-card opening parade (rules: Setup).
+def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS):
+    """Deal 5 cards to each seat in blocks, then the ``opening``-card opening parade (rules:
+    Setup; parameter ``opening_parade``, 6 official). ``end_colours``: the colours a collection
+    must hold to start the last round (parameter ``end_colours``, 6 official).
 
     With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
     ``g[DECK:DECK + 66]`` already holds the explicit deck order.
@@ -267,6 +270,7 @@ def set_up(g, players, margin, rng, lazy, trace):
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0
+    g[END_COLOURS] = end_colours
     if lazy:
         for k in range(N_CARDS):
             g[DECK + k] = k
@@ -276,11 +280,11 @@ def set_up(g, players, margin, rng, lazy, trace):
             g[hand_at(seat, k)] = card
             record(trace, EV_DEAL, seat, card, k)
         g[HAND_N + seat] = HAND_SIZE
-    for k in range(OPENING_PARADE):
+    for k in range(opening):
         card = next_card(g, rng, lazy)
         g[PARADE + k] = card
         record(trace, EV_OPENING, -1, card, k)
-    g[PARADE_N] = OPENING_PARADE
+    g[PARADE_N] = opening
 
 
 @njit(cache=True)
@@ -361,7 +365,17 @@ def play_card(g, seat, hand_index, trace):
 
 @hot
 def has_six_colours(g, seat):
-    return every_field_set(counts_word(g, seat))
+    """Does the seat's collection hold the colours that start the last round (``END_COLOURS``:
+    all six officially, one test on the packed word; fewer by parameter ``end_colours``)?"""
+    word = counts_word(g, seat)
+    need = g[END_COLOURS]
+    if need == N_COLOURS:
+        return every_field_set(word)
+    held = 0
+    for c in range(N_COLOURS):
+        if field(word, c) > 0:
+            held += 1
+    return held >= need
 
 
 @hot_inline

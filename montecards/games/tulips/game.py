@@ -133,6 +133,10 @@ def _parse_table(text: str) -> list[int]:
     return parse_int_list(text.replace(";", ",").replace("[", "").replace("]", ""))
 
 
+def _start_points_check(value: Any, players: int) -> list[int]:
+    return _int_list("start_points", value, players, -MAX_BONUS, MAX_BONUS)
+
+
 PARAMS = (
     Param("values", [2, 3, 4], "card values of each colour", parse_int_list, _check_values),
     Param("base_per_value", 6, "base cards per value and colour (2-6 players)", int,
@@ -150,6 +154,9 @@ PARAMS = (
           _parse_table, _check_majority_points),
     Param("secret_reveal", 5, "secret-festival cards revealed at the end (at most)", int,
           check_int_range("secret_reveal", 0)),
+    Param("start_points", lambda players: [0] * players,
+          f"points each seat starts with, e.g. 2,1,0 (a seat compensation; -{MAX_BONUS} to {MAX_BONUS})",
+          parse_int_list, _start_points_check),
 )
 
 
@@ -186,6 +193,7 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
         x for row in params["majority_points"] for x in row
     ]
     v[rules.P_REVEAL] = params["secret_reveal"]
+    v[rules.P_START : rules.P_START + players] = params["start_points"]
     return v
 
 

@@ -74,7 +74,8 @@ P_GIVE = P_REMOVED + 5
 P_KEEP = P_GIVE + N_PLACES
 P_MAJ = P_KEEP + N_PLACES  # place-major, 4 x 3
 P_REVEAL = P_MAJ + N_PLACES * N_MAJORITY_COLS
-N_PARAMS = P_REVEAL + 1
+P_START = P_REVEAL + 1  # start_points, per seat (MAX_PLAYERS entries)
+N_PARAMS = P_START + MAX_PLAYERS
 
 # --- offsets in the flat state ----------------------------------------------------------------
 # scalars
@@ -96,8 +97,9 @@ VALUE_OF = COLOUR_OF + MAX_CARDS
 GIVE_BONUS = VALUE_OF + MAX_CARDS  # by place (0 = 1st)
 KEEP_BONUS = GIVE_BONUS + N_PLACES
 MAJ_TABLE = KEEP_BONUS + N_PLACES  # [place * 3 + k]
+START_PTS = MAJ_TABLE + N_PLACES * N_MAJORITY_COLS  # start_points per seat (a seat compensation)
 # the game
-DECK = MAJ_TABLE + N_PLACES * N_MAJORITY_COLS
+DECK = START_PTS + MAX_PLAYERS
 TOTALS = DECK + MAX_CARDS
 RANK = TOTALS + N_COLOURS
 PLACE = RANK + N_PLACES
@@ -107,7 +109,7 @@ TULIPS = VSUM + MAX_PLAYERS * N_COLOURS
 KEEP_PTS = TULIPS + MAX_PLAYERS
 GIVE_PTS = KEEP_PTS + MAX_PLAYERS
 MAJ_PTS = GIVE_PTS + MAX_PLAYERS
-SO_FAR = MAJ_PTS + MAX_PLAYERS  # keep + give points so far
+SO_FAR = MAJ_PTS + MAX_PLAYERS  # start + keep + give points so far
 SCORE = SO_FAR + MAX_PLAYERS
 SHARE = SCORE + MAX_PLAYERS
 SECRET = SHARE + MAX_PLAYERS
@@ -204,6 +206,8 @@ def init_tables(g, players, params):
         g[KEEP_BONUS + p] = np.int64(params[P_KEEP + p])
         for k in range(N_MAJORITY_COLS):
             g[MAJ_TABLE + p * N_MAJORITY_COLS + k] = np.int64(params[P_MAJ + p * N_MAJORITY_COLS + k])
+    for s in range(MAX_PLAYERS):
+        g[START_PTS + s] = np.int64(params[P_START + s])
 
 
 @njit(cache=True, inline="always")
@@ -224,7 +228,7 @@ def reset_game(g, lazy):
         g[KEEP_PTS + s] = 0
         g[GIVE_PTS + s] = 0
         g[MAJ_PTS + s] = 0
-        g[SO_FAR + s] = 0
+        g[SO_FAR + s] = g[START_PTS + s]  # the start points count from the start (0 officially)
     if lazy:
         for k in range(g[N_DECK]):
             g[DECK + k] = g[CANON + k]
@@ -320,7 +324,7 @@ def tulips(g, seat):
 
 @njit(cache=True, inline="always")
 def so_far(g, seat):
-    """Points so far (keep + give; majorities only come at the end)."""
+    """Points so far (start points + keep + give; majorities only come at the end)."""
     return g[SO_FAR + seat]
 
 
@@ -704,7 +708,7 @@ def final_scores(g, trace):
             record(trace, EV_REMOVED, -1, g[DECK + k], 0, 0, 0)
     majorities(g, MAJ_PTS, trace)
     for s in range(players):
-        g[SCORE + s] = g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]
+        g[SCORE + s] = g[START_PTS + s] + g[KEEP_PTS + s] + g[GIVE_PTS + s] + g[MAJ_PTS + s]
         g[SHARE + s] = -(score(g, s) * (MAX_CARDS + 1) + tulips(g, s))
     shares = g[SHARE : SHARE + players]
     share_win(shares, players, True, shares)

@@ -1,0 +1,112 @@
+"""``montecards balance`` / ``analysis.balance``: the rules search (issue 33).
+
+Small runs of Parade at greedy strength (the kernel the other Parade tests compile)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from montecards.analysis import balance
+from montecards.analysis.balance import Target, measure, pareto_front, parse_target
+from montecards.analysis.runs import per_game, setup
+from montecards.cli import cli, main
+from montecards.engine.spec import InputError
+
+SMALL = dict(players=3, n=300, budget=1200, keep=2, held_out=600, seed=11, jobs=1)
+
+
+def test_targets_parse_and_score():
+    assert parse_target("fair") == Target("fair")
+    assert parse_target("balance>=0.9") == Target("balance", low=0.9)
+    assert parse_target("length = 30:40") == Target("length", low=30.0, high=40.0)
+    assert parse_target("ties<=0.01").high == 0.01
+    m = {"players": 3, "spread": 0.05, "first_seat": 0.30, "balance": 0.95, "length": 45.0, "ties": 0.02}
+    assert Target("fair").penalty(m) == pytest.approx(0.05)
+    assert Target("first_seat").penalty(m) == pytest.approx(1 / 3 - 0.30)
+    assert Target("balance", low=0.97).penalty(m) == pytest.approx(0.02)
+    assert Target("length", low=30, high=40).penalty(m) == pytest.approx(0.5)
+    assert Target("ties", high=0.01).penalty(m) == pytest.approx(0.01)
+    assert parse_target("deadlocks<=0.5") == Target("deadlocks", high=0.5)
+    assert Target("deadlocks", high=0.5).penalty({**m, "means": {"deadlocks": 0.75}}) == pytest.approx(0.25)
+    for bad in ("skill", "balance>=2", "length=5", "ties", "nope"):
+        with pytest.raises(InputError):
+            parse_target(bad)
+
+
+def test_pareto_front_keeps_the_undominated():
+    assert pareto_front([[1, 5], [2, 2], [3, 3], [5, 1], [1, 5]]) == [0, 1, 3, 4]
+
+
+def test_measure_gives_every_metric_with_its_interval():
+    run = setup("parade", 3, ["greedy"], {}, 5, 1)
+    _, rows = run.play(0, 400, keep=True)
+    m = measure(per_game(rows, run.layout), 3)
+    assert m["games"] == 400 and sum(m["win_share"]) == pytest.approx(1.0)
+    for key in ("first_seat", "spread", "balance", "length", "ties"):
+        assert m[f"{key}_low"] <= m[key] <= m[f"{key}_high"], key
+    assert m["balance"] == pytest.approx(1 - m["spread"])
+    hi, lo = m["spread_seats"]
+    assert m["spread"] == pytest.approx(m["win_share"][hi] - m["win_share"][lo])
+
+
+def test_search_halves_confirms_on_held_out_deals_and_resumes(tmp_path, monkeypatch):
+    vary = {"opening_parade": "4,6,8", "end_colours": ["5", 6]}
+    res = balance("parade", vary, targets=["fair", "length=30:45"], checkpoint=tmp_path / "ck", **SMALL)
+    assert len(res.variants) == 6 and res.vary == {"opening_parade": [4, 6, 8], "end_colours": [5, 6]}
+    assert [r["variants"] for r in res.rounds] == [6, 3, 2]
+    assert [r["games"] for r in res.rounds] == [300, 600, 1200]
+    assert res.baseline == "opening_parade=6 end_colours=6"  # the official rules are in the space
+    held = [v for v in res.variants if v.held_out]
+    assert res.best is held[0] and res.variants[: len(held)] == held
+    assert [v.held_out["score"] for v in held] == sorted(v.held_out["score"] for v in held)
+    assert all(v.held_out["games"] == 600 for v in held)
+    assert all(v.held_out["seed"] == res.held_out_seed != res.seed for v in held)
+    assert any(v.label == res.baseline for v in held)
+    assert set(res.pareto) <= {v.label for v in res.variants} and res.pareto
+    d = json.loads(json.dumps(res.to_dict()))
+    assert {"variants", "best", "pareto"} <= set(d)
+    assert set(d["variants"][0]) >= {"params", "score", "metrics", "held_out"}
+    assert d["best"]["label"] == res.best.label
+    # the same search again from its checkpoint: nothing is played, the same answer
+    from montecards.analysis.runs import Setup
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a resumed search played a batch again")
+
+    monkeypatch.setattr(Setup, "play", no_games)
+    again = balance("parade", vary, targets=["fair", "length=30:45"], checkpoint=tmp_path / "ck", **SMALL)
+    assert json.loads(json.dumps(again.to_dict()))["variants"] == d["variants"]
+    with pytest.raises(InputError, match="other strategies, parameters"):
+        balance("parade", vary, params={"two_player_margin": 1}, checkpoint=tmp_path / "ck", **SMALL)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--vary", "nope=1,2"], "unknown parameter"),
+    (["--vary", "end_colours=0,6"], "end_colours"),
+    (["--vary", "end_colours="], "NAME=VALUES"),
+    (["--vary", "end_colours=6", "--target", "skill"], "cannot be measured"),
+    (["--vary", "end_colours=1:6"], "continuous"),
+    (["--vary", "end_colours=6", "--target", "deadlocks<=0.1"], "cannot be measured for parade"),
+    ([], "--vary"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, message, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["montecards", "balance", "parade", *args, "-n", "100"])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    err = capsys.readouterr().err
+    assert stop.value.code == 2, err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_json_and_plot(tmp_path):
+    png = tmp_path / "b.png"
+    out = CliRunner().invoke(cli, ["balance", "parade", "--vary", "opening_parade=5..6", "-p", "3",
+                                   "-n", "200", "--budget", "400", "--keep", "1", "--held-out", "300",
+                                   "--seed", "2", "-j", "1", "--json", "--plot", str(png)])
+    assert out.exit_code == 0, out.output
+    d = json.loads(out.stdout)
+    assert d["analysis"] == "balance" and len(d["variants"]) == 2 and png.stat().st_size > 0
