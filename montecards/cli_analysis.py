@@ -358,7 +358,12 @@ def report_command(game, out_dir, quick, seed, jobs) -> None:
 
     if seed is not None and not 0 <= seed < 2**64:
         raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed}")
-    path = build_report(game, out_dir, quick=quick, seed=DEFAULT_SEED if seed is None else seed, jobs=jobs)
+    import shlex
+    import sys
+
+    command = shlex.join(["montecards", *sys.argv[1:]])  # recorded as typed (report/provenance.py)
+    path = build_report(game, out_dir, quick=quick, seed=DEFAULT_SEED if seed is None else seed, jobs=jobs,
+                        command=command)
     click.echo(f"wrote {path} and {len(list(Path(path).parent.glob('*.png')))} figures")
 
 

@@ -4,6 +4,7 @@ and bad inputs (one line on stderr, exit status 2)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -40,7 +41,8 @@ def run_subprocess(*args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=600,
-        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"},
+        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
+             **{k: os.environ[k] for k in ("PYTHONPATH", "HOME") if k in os.environ}},
     )
 
 
@@ -51,6 +53,9 @@ def test_report_quick_writes_readme_and_figures(tmp_path):
     assert "montecards report parade" in readme and "seed 20240607" in readme and "montecards 0.1.0" in readme
     assert "## Run sizes" in readme and "## Findings" in readme and "first seat wins" in readme
     assert "## In short" in readme and "The first seat's win share" in readme
+    record = json.loads((tmp_path / "provenance.json").read_text())  # the command as typed
+    assert record["command"] == f"montecards report parade -o {tmp_path} --quick -j 2"
+    assert record["wall_seconds"] > 0 and record["cpu_seconds"] > 0 and len(record["kernel_hash"]) == 64
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) >= 5
     for png in pngs:
