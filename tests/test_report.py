@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from montecards.report.verdicts import unsupported_verdicts
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -55,6 +57,7 @@ def test_report_quick_writes_readme_and_figures(tmp_path):
     assert "## In short" in readme and "The first seat's win share" in readme
     record = json.loads((tmp_path / "provenance.json").read_text())  # the command as typed
     assert record["command"] == f"montecards report parade -o {tmp_path} --quick -j 2"
+    assert unsupported_verdicts(readme) == []  # every verdict word backed by its interval
     assert record["wall_seconds"] > 0 and record["cpu_seconds"] > 0 and len(record["kernel_hash"]) == 64
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) >= 5

@@ -13,6 +13,7 @@ from montecards._cache import PACKAGE_ROOT
 from montecards.games import names
 from montecards.report.base import Report
 from montecards.report.provenance import PROVENANCE_FILE, kernel_hash, read_provenance, staleness
+from montecards.report.verdicts import unsupported_verdicts
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
@@ -106,3 +107,4 @@ def test_committed_report_matches_todays_kernels(game):
         )
         return
     assert staleness(folder, game) == []
+    assert unsupported_verdicts((folder / "README.md").read_text()) == []

@@ -417,19 +417,30 @@ def tune_figure(result: Any):
 
 
 @styled
-def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
-    """A strength ladder: per rung (strong, weak, share, low, high) the strong player's share
-    in one seat against the weak one, and the gap (strongest against weakest) at the end."""
+def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any, gap_deals: int | None = None,
+                  min_deals: int = 100):
+    """A strength ladder: per rung (strong, weak, share, low, high[, deals]) the strong player's
+    share in one seat against the weak one, and the gap (top rung against bottom rung) at the
+    end. A rung played on fewer than ``min_deals`` deals is inconclusive: a hollow marker with
+    its interval, not a full bar."""
     labels = [f"{short_strategy(s, 16)}\nvs {short_strategy(w, 16)}" for s, w, *_ in rungs]
-    labels.append("gap:\nstrongest vs\nweakest")
+    labels.append("gap: top rung\nvs bottom rung")
     shares = [r[2] for r in rungs] + [gap.win_share]
     lows = [r[3] for r in rungs] + [gap.low]
     highs = [r[4] for r in rungs] + [gap.high]
+    deals = [r[5] if len(r) > 5 else None for r in rungs] + [gap_deals]
+    small = np.array([d is not None and d < min_deals for d in deals])
     fig, ax = new_figure(1, 1, width=max(6.0, 1.6 * len(labels)), height=4.0)
     x = np.arange(len(labels))
     y = 100 * np.array(shares)
     err = np.clip(np.nan_to_num([y - 100 * np.array(lows), 100 * np.array(highs) - y]), 0, None)
-    ax.bar(x, y, color=[colour(0)] * len(rungs) + [colour(3)], yerr=err, capsize=4)
+    colours = np.array([colour(0)] * len(rungs) + [colour(3)], dtype=object)
+    full = ~small
+    if full.any():
+        ax.bar(x[full], y[full], color=list(colours[full]), yerr=err[:, full], capsize=4)
+    if small.any():
+        ax.errorbar(x[small], y[small], yerr=err[:, small], fmt="o", mfc="none", ms=9, capsize=4,
+                    color=colour(1), label=f"under {min_deals} deals: inconclusive")
     ax.axhline(100 / players, color=FAIR, ls="--", lw=1, label="fair share")
     ax.set_xticks(x, labels, fontsize=8)
     ax.set_ylabel("win share in one seat (%)")

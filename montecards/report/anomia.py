@@ -27,8 +27,9 @@ def build(rep: Report) -> None:
     )
     rep.section(
         "What a skill edge is worth",
-        "Face-offs are decided by a Bradley–Terry model: seat i beats seat j with probability "
-        "e^θi / (e^θi + e^θj). Seat 1 gets skill θ against three players at 0, on the same deals.",
+        "Face-offs are decided by a Bradley–Terry model: seat i wins a face-off against seat j with "
+        "probability e^θi / (e^θi + e^θj). Seat 1 gets skill θ against three players at 0, on the same "
+        "deals.",
     )
     for row in sw.table("win_0").itertuples():
         if row.x == 0:

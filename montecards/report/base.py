@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+
+from montecards.report.verdicts import claim
 
 DEFAULT_SEED = 20_240_607
 
@@ -52,7 +55,8 @@ class Report:
         self.blocks.append(markdown.strip() + "\n")
 
     def finding(self, sentence: str, in_section: bool = True) -> None:
-        """A plain sentence with its interval: listed under Findings and in the section."""
+        """A plain sentence with its interval, printed once, in its section (``findings`` keeps
+        them all for the JSON download)."""
         self.findings.append(sentence)
         if in_section:
             self.blocks.append(f"- {sentence}")
@@ -110,8 +114,6 @@ class Report:
             )
             + "\n",
             *(["## In short\n", " ".join(self.headlines) + "\n"] if self.headlines else []),
-            "## Findings\n",
-            "\n".join(f"- {f}" for f in self.findings) + "\n",
         ]
         page = "\n".join(head + self.blocks) + "\n"
         path = self.out_dir / "README.md"
@@ -181,7 +183,7 @@ def seat_section(
     strategy = strategy or rep.spec.default_strategy
     sa = timed(
         rep,
-        f"seat advantage ({strategy} in every seat)",
+        f"seats ({strategy} in every seat)",
         f"{n:,} per player count × {len(players)}",
         lambda: seat_advantage(
             rep.game,
@@ -196,10 +198,12 @@ def seat_section(
     )
     rep.section(
         "Seat advantage",
-        f"Every seat plays `{strategy}`, so differences between seats are the seat's own "
-        f"advantage. {n:,} games per player count (seed {rep.seed}).",
+        f"Every seat plays `{strategy}`, so differences between seats are the seats' own "
+        f"effect. {n:,} games per player count (seed {rep.seed}). A seat's verdict needs its 95 % "
+        f"interval clear of the fair share; an interval within ±{100 * SEAT_MARGIN:g} pp of it "
+        "counts as a null result (`montecards/report/verdicts.py`).",
     )
-    for sentence in sa.findings():
+    for sentence in seat_findings(sa, f"`{strategy}` in every seat"):
         rep.finding(sentence)
     rep.end_list()
     parts = []
@@ -218,6 +222,42 @@ def seat_section(
     )
     rep.table(t, index=False)
     return sa
+
+
+SEAT_MARGIN = 0.01
+"""The smallest departure from the fair share worth naming (1 pp of win share)."""
+
+
+def seat_estimate(sa: Any, players: int, seat: int = 0) -> Any:
+    """One seat's win share at ``players`` as an :class:`~montecards.report.verdicts.Estimate`
+    against the fair share."""
+    from montecards.report.verdicts import Estimate
+
+    res = sa.results[players]
+    low, high = res.win_share_ci95[seat]
+    return Estimate(float(res.win_share[seat]), float(low), float(high), int(res.n_games), null=1 / players,
+                    margin=SEAT_MARGIN)
+
+
+def seat_findings(sa: Any, who: str) -> list[str]:
+    """One sentence per player count: the first seat's share and its verdict (``verdicts.claim``),
+    the best and the worst seat."""
+    from montecards.report.verdicts import claim
+
+    out = []
+    for p in sa.player_counts:
+        res = sa.results[p]
+        est = seat_estimate(sa, p)
+        shares = list(res.win_share)
+        best, worst = int(np.argmax(shares)), int(np.argmin(shares))
+        verdict = claim(est, up="an advantage for the first seat", down="a disadvantage for the first seat",
+                        none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp")
+        out.append(f"With {p} players and {who} the first seat wins {rate(est.value, est.low, est.high)} "
+                   f"(fair {100 / p:.1f} %, {res.n_games:,} games): {verdict}; the best seat is seat "
+                   f"{best + 1} ({rate(shares[best], *res.win_share_ci95[best])}), the worst seat "
+                   f"{worst + 1} "
+                   f"({rate(shares[worst], *res.win_share_ci95[worst])}).")
+    return out
 
 
 def tuned_section(
@@ -249,11 +289,12 @@ def tuned_section(
         deals = deals_for(n, n_for, ("tuned", rival))
         row = _one_seat_share(rep, "tuned", rival, players, deals, params)
         others = f"{players - 1} seats of `{rival}`" if players > 2 else f"`{rival}`"
-        verdict = {"wins": "more than", "loses": "less than", "undecided": "not clearly different from"}[
-            row.verdict]
+        verdict = claim(_row_estimate(row, deals, players), up="more than the fair share",
+                        down="less than the fair share",
+                        none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp of the fair share")
         rep.finding(
             f"One `tuned` seat against {others} ({players} players, every seating, {deals:,} deals) "
-            f"wins {rate(row.win_share, row.low, row.high)}: {verdict} the fair {100 / players:.1f} %."
+            f"wins {rate(row.win_share, row.low, row.high)} (fair {100 / players:.1f} %): {verdict}."
         )
         if rival == rivals[0]:
             rep.headline(
@@ -263,15 +304,21 @@ def tuned_section(
     rep.end_list()
     counts = list(seat_players or [players])
     n_seats = n_seats or n
-    sa = timed(rep, "seat advantage (tuned in every seat)", f"{n_seats:,} per player count × {len(counts)}",
+    sa = timed(rep, "seats (tuned in every seat)", f"{n_seats:,} per player count × {len(counts)}",
                lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy="tuned", params=params,
                                       seed=rep.seed, jobs=rep.jobs))
     rep.text("With `tuned` in every seat:")
-    for p in sa.player_counts:
-        share, low, high = sa.first_seat(p)
-        rep.finding(f"With {p} players and `tuned` in every seat the first seat wins "
-                    f"{rate(share, low, high)} (fair {100 / p:.1f} %).")
+    for sentence in seat_findings(sa, "`tuned` in every seat"):
+        rep.finding(sentence)
     rep.end_list()
+
+
+def _row_estimate(row: Any, deals: int, players: int) -> Any:
+    """A matchups table row (one seat against the rest) as an Estimate against the fair share."""
+    from montecards.report.verdicts import Estimate
+
+    return Estimate(float(row.win_share), float(row.low), float(row.high), int(deals), null=1 / players,
+                    margin=SEAT_MARGIN)
 
 
 def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
@@ -317,7 +364,7 @@ def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, pa
     if players > 2 and order[::-1] != climb:
         rep.finding(f"The ratings order ({' > '.join(order)}) differs from the ladder's: a rung's share "
                     f"above is one seat among {players - 1} copies of the rung below — how a player does in "
-                    "that company, not which of two players is stronger. The ratings fit every lineup of "
+                    "that company, not which of two players is the better. The ratings fit every lineup of "
                     "the round robin at once; the ladder's shares stand as what they measure.")
     elif players > 2:
         rep.finding(f"The ladder's one-seat shares (one player among {players - 1} copies of another) say "
@@ -333,7 +380,8 @@ def skill_section(
     hidden: tuple[str, str] | None = None, seat_players: Sequence[int] | None = None,
     n_seats: int | None = None, params=None, note: str = "", seat_strategy: str | None = None,
 ) -> None:
-    """"How much skill pays": a strength ladder (weakest first), each rung in one seat against
+    """"How much skill pays" (the topic; its verdict comes from ``verdicts.claim``): a strength
+    ladder (weakest first), each rung in one seat against
     the rung below in every other seat over every rotation; the skill gap (the strongest
     against the weakest); the seat advantage, shared wins and game length when every seat
     plays the strongest rung; and, with ``hidden=(omniscient, honest)``, what seeing the hidden
@@ -357,24 +405,31 @@ def skill_section(
     rungs = []
     flat = []
     for weak, strong in zip(ladder[:-1], ladder[1:], strict=True):
-        row = _one_seat_share(rep, strong, weak, players, deals(strong, weak), params)
-        rungs.append((strong, weak, row.win_share, row.low, row.high))
-        verdict = {"wins": "beats", "loses": "loses to", "undecided": "is not clearly better than"}[row.verdict]
-        rep.finding(f"`{strong}` {verdict} `{weak}`: one seat wins {rate(row.win_share, row.low, row.high)} "
-                    f"(fair {100 * fair:.1f} %, {players} players).")
-        if row.verdict != "wins":
+        k = deals(strong, weak)
+        row = _one_seat_share(rep, strong, weak, players, k, params)
+        rungs.append((strong, weak, row.win_share, row.low, row.high, k))
+        est = _row_estimate(row, k, players)
+        verdict = claim(est, up=f"`{strong}` beats `{weak}`", down=f"`{strong}` loses to `{weak}`",
+                        none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp")
+        rep.finding(f"`{strong}` in one seat against `{weak}`: wins {rate(row.win_share, row.low, row.high)} "
+                    f"(fair {100 * fair:.1f} %, {players} players, {k:,} deals): {verdict}.")
+        if est.direction != 1:
             flat.append(f"`{strong}` over `{weak}`")
     if flat:
         rep.finding("Where the ladder does not climb: " + "; ".join(flat) + " is not a significant step "
-                    "up at these run sizes (the game rewards that extra skill little or not at all there, "
-                    "or the runs are too small to tell).")
+                    "up at these run sizes (see each rung's verdict above).")
     top, bottom = ladder[-1], ladder[0]
-    gap = _one_seat_share(rep, top, bottom, players, deals(top, bottom), params)
-    rep.finding(f"Skill gap: one `{top}` seat against `{bottom}` in every other wins "
-                f"{rate(gap.win_share, gap.low, gap.high)}, {100 * (gap.win_share - fair):+.1f} points "
-                f"over the fair share.")
-    rep.headline(f"Skill pays: the strongest player here (`{top}`) wins {rate(gap.win_share, gap.low, gap.high)} "
-                 f"alone against `{bottom}` at {players} players (fair {100 * fair:.1f} %).")
+    k_gap = deals(top, bottom)
+    gap = _one_seat_share(rep, top, bottom, players, k_gap, params)
+    gap_verdict = claim(_row_estimate(gap, k_gap, players), up="skill pays", down="the top rung loses",
+                        none="no effect of skill beyond ±1 pp")
+    rep.finding(f"Top rung against bottom rung: one `{top}` seat against `{bottom}` in every other wins "
+                f"{rate(gap.win_share, gap.low, gap.high)}, {100 * (gap.win_share - fair):+.1f} pp from the "
+                f"fair share ({k_gap:,} deals): {gap_verdict}.")
+    rep.headline(f"Top rung against bottom rung at {players} players: one `{top}` seat against `{bottom}` "
+                 "wins "
+                 f"{rate(gap.win_share, gap.low, gap.high)} (fair {100 * fair:.1f} %, {k_gap:,} deals): "
+                 f"{gap_verdict}.")
     if hidden is not None:
         seer, honest = hidden
         row = _one_seat_share(rep, seer, honest, players, deals(seer, honest), params)
@@ -382,25 +437,24 @@ def skill_section(
                     f"{rate(row.win_share, row.low, row.high)} (fair {100 * fair:.1f} %): what seeing the "
                     "hidden cards is worth to the same search.")
     rep.end_list()
-    rep.figure(ladder_figure(rep.spec.title, players, rungs, gap), "skill_ladder",
-               "Each rung's win share in one seat against the rung below (last bar: the strongest "
-               "against the weakest), 95 % intervals; dashed: fair share.")
+    rep.figure(ladder_figure(rep.spec.title, players, rungs, gap, k_gap), "skill_ladder",
+               "Each rung's win share in one seat against the rung below (last: the top rung against "
+               "the bottom rung), 95 % intervals; dashed: fair share; hollow markers: under 100 deals, "
+               "inconclusive.")
     rated = [s for s in ladder if s not in n_for and not any(s.startswith(k + "[") for k in n_for)]
     if len(rated) >= 2:
         ratings_block(rep, players, rated, n, params, ladder)
     counts = list(seat_players or [players])
-    strong = seat_strategy or top  # the strongest player affordable in every seat
+    strong = seat_strategy or top  # the best search player affordable in every seat
     n_seats = n_seats or deals(strong)
-    sa = timed(rep, f"seat advantage ({strong} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
+    sa = timed(rep, f"seats ({strong} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
                lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=strong, params=params,
                                       seed=rep.seed, jobs=rep.jobs))
     rep.figure(sa.plot.win_share(), "seat_advantage_strong",
                f"Win share by seat with `{strong}` in every seat, 95 % intervals; dashed: fair share.")
-    for p in sa.player_counts:
-        share, low, high = sa.first_seat(p)
+    for p, sentence in zip(sa.player_counts, seat_findings(sa, f"`{strong}` in every seat"), strict=True):
         m = sa.results[p].metrics()
         shared, turns = m["shared_wins"], m["turns"]
-        rep.finding(f"Strong play (`{strong}` in every seat), {p} players: the first seat wins "
-                    f"{rate(share, low, high)} (fair {100 / p:.1f} %); {rate(shared['mean'], *shared['ci95'])} "
-                    f"of games are shared wins; a game lasts {turns['mean']:.1f} {pm(*turns['ci95'], 1, 1)} turns.")
+        rep.finding(f"{sentence} {rate(shared['mean'], *shared['ci95'])} of these games are shared wins; a "
+                    f"game lasts {turns['mean']:.1f} {pm(*turns['ci95'], 1, 1)} {rep.spec.turns_name}.")
     rep.end_list()

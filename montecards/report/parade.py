@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from montecards.analysis import compare_variants, seat_advantage
 from montecards.analysis.matchups import matchups
-from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
+from montecards.report.base import (
+    SEAT_MARGIN,
+    Report,
+    pm,
+    rate,
+    seat_section,
+    skill_section,
+    timed,
+    tuned_section,
+)
+from montecards.report.verdicts import Estimate, claim
 
 
 def build(rep: Report) -> None:
@@ -140,18 +150,21 @@ def build(rep: Report) -> None:
     )
     rep.section(
         "Strategy matchups",
-        "Two-player head-to-head games; each deal is played in both seatings so the seat "
-        "advantage cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
+        "Two-player head-to-head games; each deal is played in both seatings so the seats' "
+        "effect cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
         "slower than `greedy`, so its pairs use fewer deals.",
     )
     for sentence in mu.findings():
         rep.finding(sentence)
     rep.end_list()
-    r_g = mu._entries()[("rollout", "greedy")]
-    rep.headline(
-        f"Head to head, `rollout` beats `greedy` in {r_g[0] * 100:.1f} % {pm(r_g[1], r_g[2])} of the games "
-        f"and `greedy` beats `random` in {100 * mu._entries()[('greedy', 'random')][0]:.1f} %. {mu.verdict()}"
-    )
+    parts = []
+    for a, b in (("rollout", "greedy"), ("greedy", "random")):
+        share, low, high, games_played = mu._entries()[(a, b)]
+        est = Estimate(share, low, high, games_played // 2, null=0.5, margin=SEAT_MARGIN)
+        parts.append(f"`{a}` against `{b}` wins {rate(share, low, high)} of {games_played:,} games: "
+                     + claim(est, up=f"`{a}` beats `{b}`", down=f"`{b}` beats `{a}`",
+                             none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp"))
+    rep.headline("Head to head, " + "; ".join(parts) + f". {mu.verdict()}")
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
     rep.table(mu.ranking())
 
