@@ -140,6 +140,8 @@ def test_sweep_json_and_table():
         (("seats", "parade", "-p", "8"), "2 to 6 players"),
         (("seats", "parade", "--precision", "0"), "precision"),
         (("report", "nosuchgame", "--quick"), "unknown game"),
+        (("report", "parade", "--html"), "--html builds the site from the existing reports"),
+        (("report",), "missing GAME"),
         (("seats", "parade", "--plot", "x.txt", "-n", "10"), "--plot must end in .png"),
     ],
 )

@@ -35,6 +35,7 @@ class Report:
         self.figures: list[Path] = []
         self.cpu_seconds = 0.0
         self.headlines: list[str] = []
+        self.tables: list[pd.DataFrame] = []
 
     # --- sizes ---------------------------------------------------------------------------
     def n(self, full: int, quick: int) -> int:
@@ -69,15 +70,20 @@ class Report:
         self.blocks.append("")
 
     def figure(self, fig: Any, name: str, caption: str) -> Path:
+        """The figure as PNG (shown on the page) and SVG (the HTML site's, ``report/site.py``)."""
         from montecards.plots import save
 
+        save(fig, self.out_dir / f"{name}.svg")
         path = save(fig, self.out_dir / f"{name}.png")
         self.figures.append(path)
         self.blocks.append(f"\n![{caption}]({name}.png)\n\n*{caption}*\n")
         return path
 
     def table(self, frame: pd.DataFrame, digits: int = 4, index: bool = True) -> None:
-        self.blocks.append(markdown_table(frame, digits, index) + "\n")
+        """A Markdown table on the page; its full-precision numbers go to ``table_<k>.csv``."""
+        self.tables.append(frame.reset_index() if index else frame)
+        name = f"table_{len(self.tables)}.csv"
+        self.blocks.append(markdown_table(frame, digits, index) + f"\n\n[numbers as CSV]({name})\n")
 
     # --- output --------------------------------------------------------------------------
     def write(self, elapsed: float) -> Path:
@@ -103,7 +109,8 @@ class Report:
             "(Wilson for shares and rates, normal for means and for paired differences).\n",
             "Rerun the command to regenerate this page and its figures (the same seed gives the "
             f"same games, whatever the thread count); [{PROVENANCE_FILE}]({PROVENANCE_FILE}) holds "
-            "this record, and the tests compare its kernel hash with today's sources.\n",
+            "this record, and the tests compare its kernel hash with today's sources. Every sentence and "
+            "run size is in [data.json](data.json), every table's numbers in its CSV file.\n",
             "## Run sizes\n",
             markdown_table(
                 pd.DataFrame(self.sizes, columns=["analysis", "games", "seconds"]).assign(
@@ -119,7 +126,22 @@ class Report:
         path = self.out_dir / "README.md"
         path.write_text(page)
         (self.out_dir / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
+        for k, frame in enumerate(self.tables, 1):
+            frame.to_csv(self.out_dir / f"table_{k}.csv", index=False)
+        data = {"provenance": record, "headlines": [_plain_text(h) for h in self.headlines],
+                "findings": [_plain_text(f) for f in self.findings],
+                "run_sizes": [{"analysis": a, "games": g, "seconds": round(t, 1)} for a, g, t in self.sizes],
+                "tables": [f"table_{k}.csv" for k in range(1, len(self.tables) + 1)],
+                "figures": [p.name for p in self.figures]}
+        (self.out_dir / "data.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         return path
+
+
+def _plain_text(markdown: str) -> str:
+    """A sentence without the verdict markers (``report/verdicts.py``)."""
+    import re
+
+    return re.sub(r"<!--.*?-->", "", markdown)
 
 
 def markdown_table(frame: pd.DataFrame, digits: int = 4, index: bool = True) -> str:
