@@ -72,15 +72,15 @@ def test_the_scan_fails_on_unsupported_words():
 
 def test_a_generated_page_backs_every_verdict_word(tmp_path):
     from montecards.analysis import seat_advantage
-    from montecards.report.base import Report, seat_findings, seat_section
+    from montecards.report.base import Report, seat_section
+    from montecards.report.strengths import record
 
     rep = Report("parade", tmp_path, True, 5, 1, "montecards report parade --quick")
     seat_section(rep, "greedy", [2, 3], 400)
     small = seat_advantage("parade", players=[3], n=40, strategy="greedy", seed=5, jobs=1)
-    for sentence in seat_findings(small, "`greedy` in every seat"):
-        rep.finding(sentence)
+    record(rep, "strong", "greedy", small)
     page = rep.write(1.0).read_text()
-    assert "fewer than 100: inconclusive" in page  # 40 games decide nothing
+    assert "(inconclusive)" in page and "now inconclusive, 40 deals" in page  # 40 games decide nothing
     assert unsupported_verdicts(page) == []
     # the same page with a verdict its numbers do not give is caught
     bad = page.replace("not resolved at this size", "an advantage", 1)

@@ -52,7 +52,8 @@ def _title(obj: Any) -> str:
 @styled
 def win_share_by_seat(obj: Any):
     """Win share of each seat with its 95 % interval, one panel per player count, against the
-    fair share 1/players (dashed)."""
+    fair share 1/players (dashed). A panel of fewer than 100 games is inconclusive: hollow
+    markers, no bars. The strategy goes in the figure's title, so panel titles stay short."""
     results = _by_players(obj)
     nrows, ncols = _grid(len(results))
     fig, axes = new_figure(nrows, ncols, width=3.4 * ncols + 0.6, height=3.1 * nrows + 0.5, squeeze=False)
@@ -63,8 +64,12 @@ def win_share_by_seat(obj: Any):
         ci = np.array(res.win_share_ci95) * 100
         seats = np.arange(1, p + 1)
         err = np.clip(np.vstack([share - ci[:, 0], ci[:, 1] - share]), 0, None)  # (rounding: never < 0)
-        ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
-        ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
+        if res.n_games < 100:
+            ax.errorbar(seats, share, yerr=err, fmt="o", mfc="none", ms=8, color=colour(1), capsize=4,
+                        lw=1.2, label="under 100 games: inconclusive")
+        else:
+            ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
+            ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
         ax.axhline(100 / p, color=FAIR, ls="--", lw=1, label=f"fair share {100 / p:.1f} %")
         top = max(ci[:, 1].max(), 100 / p)
         for x, y, hi in zip(seats, share, ci[:, 1], strict=True):
@@ -73,10 +78,13 @@ def win_share_by_seat(obj: Any):
         ax.set_xticks(seats)
         ax.set_xlabel("seat (1 = first to play)")
         ax.set_ylabel("win share (%)")
-        strat = res.strategies[0] if len(set(res.strategies)) == 1 else "mixed"
-        ax.set_title(f"{p} players — {res.n_games:,} games ({strat})", fontsize=10)
-        ax.legend(loc="lower right")
-    fig.suptitle(f"{_title(obj)}: win share by seat, 95 % intervals")
+        ax.set_title(f"{p} players, {res.n_games:,} games", fontsize=10)
+        ax.legend(loc="lower right", fontsize=7)
+    strategies = {s for res in results.values() for s in res.strategies}
+    who = "mixed seats"
+    if len(strategies) == 1:
+        who = f"{short_strategy(next(iter(strategies)), 24)} in every seat"
+    fig.suptitle(f"{_title(obj)}: win share by seat ({who}), 95 % intervals", fontsize=11)
     return fig
 
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from montecards.report.strengths import SEAT_MARGIN, record
 from montecards.report.verdicts import claim
 
 DEFAULT_SEED = 20_240_607
@@ -36,6 +36,9 @@ class Report:
         self.cpu_seconds = 0.0
         self.headlines: list[str] = []
         self.tables: list[pd.DataFrame] = []
+        self.strength_runs: dict[str, tuple[str, Any]] = {}  # report/strengths.py
+        self.summary: list[dict[str, Any]] = []
+        self.facts: dict[str, Any] = {}  # for reports/SUMMARY.md: skill depth, luck share
 
     # --- sizes ---------------------------------------------------------------------------
     def n(self, full: int, quick: int) -> int:
@@ -91,7 +94,14 @@ class Report:
         import json
 
         from montecards.report.provenance import PROVENANCE_FILE, provenance
+        from montecards.report.strengths import answers, deviation_figure
 
+        lead = answers(self)
+        if lead:
+            self.figure(deviation_figure(self), "seats_by_strength",
+                        "Every seat's win share minus the fair share at each strength, 95 % intervals "
+                        "(hollow: under 100 games, inconclusive).")
+            lead.append(self.blocks.pop())
         record = provenance(self.game, self.command, self.seed, self.quick, self.jobs, elapsed,
                             self.cpu_seconds)
         self.provenance = record
@@ -122,7 +132,7 @@ class Report:
             + "\n",
             *(["## In short\n", " ".join(self.headlines) + "\n"] if self.headlines else []),
         ]
-        page = "\n".join(head + self.blocks) + "\n"
+        page = "\n".join(head + lead + self.blocks) + "\n"
         path = self.out_dir / "README.md"
         path.write_text(page)
         (self.out_dir / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
@@ -132,7 +142,7 @@ class Report:
                 "findings": [_plain_text(f) for f in self.findings],
                 "run_sizes": [{"analysis": a, "games": g, "seconds": round(t, 1)} for a, g, t in self.sizes],
                 "tables": [f"table_{k}.csv" for k in range(1, len(self.tables) + 1)],
-                "figures": [p.name for p in self.figures]}
+                "figures": [p.name for p in self.figures], "summary": self.summary, "facts": self.facts}
         (self.out_dir / "data.json").write_text(json.dumps(data, indent=2, default=str) + "\n")
         return path
 
@@ -225,14 +235,9 @@ def seat_section(
         f"interval clear of the fair share; an interval within ±{100 * SEAT_MARGIN:g} pp of it "
         "counts as a null result (`montecards/report/verdicts.py`).",
     )
-    for sentence in seat_findings(sa, f"`{strategy}` in every seat"):
-        rep.finding(sentence)
-    rep.end_list()
-    parts = []
-    for p in sa.player_counts:
-        share, low, high = sa.first_seat(p)
-        parts.append(f"{p} players {rate(share, low, high)} (fair {100 / p:.1f} %)")
-    rep.headline(f"The first seat's win share, `{strategy}` in every seat: " + "; ".join(parts) + ".")
+    record(rep, "simple", strategy, sa)
+    rep.text("The first seat's verdict at every strength is in *Answers at every strength* above; "
+             "every seat of this run:")
     rep.figure(
         sa.plot.win_share(), "seat_advantage", "Win share by seat, 95 % intervals; dashed: fair share."
     )
@@ -244,42 +249,6 @@ def seat_section(
     )
     rep.table(t, index=False)
     return sa
-
-
-SEAT_MARGIN = 0.01
-"""The smallest departure from the fair share worth naming (1 pp of win share)."""
-
-
-def seat_estimate(sa: Any, players: int, seat: int = 0) -> Any:
-    """One seat's win share at ``players`` as an :class:`~montecards.report.verdicts.Estimate`
-    against the fair share."""
-    from montecards.report.verdicts import Estimate
-
-    res = sa.results[players]
-    low, high = res.win_share_ci95[seat]
-    return Estimate(float(res.win_share[seat]), float(low), float(high), int(res.n_games), null=1 / players,
-                    margin=SEAT_MARGIN)
-
-
-def seat_findings(sa: Any, who: str) -> list[str]:
-    """One sentence per player count: the first seat's share and its verdict (``verdicts.claim``),
-    the best and the worst seat."""
-    from montecards.report.verdicts import claim
-
-    out = []
-    for p in sa.player_counts:
-        res = sa.results[p]
-        est = seat_estimate(sa, p)
-        shares = list(res.win_share)
-        best, worst = int(np.argmax(shares)), int(np.argmin(shares))
-        verdict = claim(est, up="an advantage for the first seat", down="a disadvantage for the first seat",
-                        none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp")
-        out.append(f"With {p} players and {who} the first seat wins {rate(est.value, est.low, est.high)} "
-                   f"(fair {100 / p:.1f} %, {res.n_games:,} games): {verdict}; the best seat is seat "
-                   f"{best + 1} ({rate(shares[best], *res.win_share_ci95[best])}), the worst seat "
-                   f"{worst + 1} "
-                   f"({rate(shares[worst], *res.win_share_ci95[worst])}).")
-    return out
 
 
 def tuned_section(
@@ -329,10 +298,7 @@ def tuned_section(
     sa = timed(rep, "seats (tuned in every seat)", f"{n_seats:,} per player count × {len(counts)}",
                lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy="tuned", params=params,
                                       seed=rep.seed, jobs=rep.jobs))
-    rep.text("With `tuned` in every seat:")
-    for sentence in seat_findings(sa, "`tuned` in every seat"):
-        rep.finding(sentence)
-    rep.end_list()
+    record(rep, "tuned", "tuned", sa)
 
 
 def _row_estimate(row: Any, deals: int, players: int) -> Any:
@@ -472,11 +438,4 @@ def skill_section(
     sa = timed(rep, f"seats ({strong} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
                lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=strong, params=params,
                                       seed=rep.seed, jobs=rep.jobs))
-    rep.figure(sa.plot.win_share(), "seat_advantage_strong",
-               f"Win share by seat with `{strong}` in every seat, 95 % intervals; dashed: fair share.")
-    for p, sentence in zip(sa.player_counts, seat_findings(sa, f"`{strong}` in every seat"), strict=True):
-        m = sa.results[p].metrics()
-        shared, turns = m["shared_wins"], m["turns"]
-        rep.finding(f"{sentence} {rate(shared['mean'], *shared['ci95'])} of these games are shared wins; a "
-                    f"game lasts {turns['mean']:.1f} {pm(*turns['ci95'], 1, 1)} {rep.spec.turns_name}.")
-    rep.end_list()
+    record(rep, "strong", strong, sa)
