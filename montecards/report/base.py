@@ -340,6 +340,9 @@ def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, pa
     table = res.table()[["strategy", "rating", "rating_low", "rating_high", "nash_weight"]]
     rep.table(table, digits=1)
     d = res.depth()
+    rep.facts["skill_depth"] = {"players": players, "entrants": list(entrants), "deals": n,
+                                **{k: d[k] for k in ("from", "to", "points", "points_low", "points_high",
+                                                     "steps")}}
     rep.finding(f"Skill depth at {players} players: `{d['to']}` is {d['points']:.0f} "
                 f"[{d['points_low']:.0f}, {d['points_high']:.0f}] rating points above `{d['from']}`, "
                 f"{d['steps']:.2f} class steps.")

@@ -172,6 +172,7 @@ def deviation_figure(rep: Any):
             dev = 100 * (np.array(res.win_share) - 1 / p)
             err = 100 * np.array([[s - lo, hi - s] for s, (lo, hi) in zip(res.win_share, res.win_share_ci95,
                                                                            strict=True)]).T
+            err = np.clip(err, 0, None)  # (rounding at a share of 0 or 1: never below 0)
             hollow = res.n_games < MIN_DEALS
             ax.errorbar(seats + 0.08 * (p - 4), dev, yerr=err, fmt="o-", ms=5, capsize=2, lw=1,
                         color=colour(p - 2), mfc="none" if hollow else colour(p - 2),
