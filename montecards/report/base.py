@@ -389,7 +389,8 @@ def skill_section(
     fair = 1 / players
     rep.section(
         "How much skill pays",
-        f"A ladder of players, each rung meant to play better than the one below ({', '.join(f'`{s}`' for s in ladder)}). Each "
+        "A ladder of players, each rung meant to play better than the one below "
+        f"({', '.join(f'`{s}`' for s in ladder)}). Each "
         f"rung plays one seat against the rung below in the other seats, {players} players, every "
         f"seating on the same deals (fair share {100 * fair:.1f} %). {note}".strip(),
     )
