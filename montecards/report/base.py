@@ -319,6 +319,16 @@ def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: in
     return res.table().set_index(["strategy", "opponent"]).loc[(strong, weak)]
 
 
+def one_against_rest(players: int, what: str) -> str:
+    """What a one-against-the-rest share does and does not say (issue 31: Gift of Tulips'
+    matchups and ladder once gave two contradictory orders)."""
+    return (f"{what[0].upper() + what[1:]} are not an order: each is one seat among {players - 1} copies of "
+            "another player, so it says how a player does in that company (what it gains from the others' "
+            "mistakes, or loses to the table they make), not which of two players finishes ahead of the "
+            "other in a mixed game. The order on this page is the ratings', fitted to every lineup's "
+            "finishing orders at once.")
+
+
 def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, params=None,
                   ladder: Sequence[str] = ()) -> Any:
     """The rungs on one Elo scale: a round-robin tournament (every lineup, every rotation, the
@@ -350,16 +360,8 @@ def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, pa
                  f"{d['points_high']:.0f}] rating points from `{d['from']}` to `{d['to']}` "
                  f"({d['steps']:.2f} class steps of 75 %).")
     rep.finding(res.verdict())
-    order = list(res.ratings.table()["strategy"])
-    climb = [s for s in ladder if s in order]
-    if players > 2 and order[::-1] != climb:
-        rep.finding(f"The ratings order ({' > '.join(order)}) differs from the ladder's: a rung's share "
-                    f"above is one seat among {players - 1} copies of the rung below — how a player does in "
-                    "that company, not which of two players is the better. The ratings fit every lineup of "
-                    "the round robin at once; the ladder's shares stand as what they measure.")
-    elif players > 2:
-        rep.finding(f"The ladder's one-seat shares (one player among {players - 1} copies of another) say "
-                    "how a player does in that company; the ratings agree with their order here.")
+    if players > 2:
+        rep.finding(one_against_rest(players, "the ladder's rung shares above"))
     rep.end_list()
     rep.figure(res.plot(), "ratings", "Left: ratings with 95 % bootstrap intervals (dotted: class steps). "
                "Right: every pair's observed share of finishing ahead against the ratings' prediction.")

@@ -15,6 +15,7 @@ from montecards.report.base import (
     timed,
     tuned_section,
 )
+from montecards.report.generic import matchup_ratings
 from montecards.report.verdicts import Estimate, claim
 
 
@@ -154,7 +155,7 @@ def build(rep: Report) -> None:
         "effect cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
         "slower than `greedy`, so its pairs use fewer deals.",
     )
-    for sentence in mu.findings():
+    for sentence in mu.findings()[:-1]:  # the shares (the Copeland order gives way to the ratings)
         rep.finding(sentence)
     rep.end_list()
     parts = []
@@ -164,9 +165,9 @@ def build(rep: Report) -> None:
         parts.append(f"`{a}` against `{b}` wins {rate(share, low, high)} of {games_played:,} games: "
                      + claim(est, up=f"`{a}` beats `{b}`", down=f"`{b}` beats `{a}`",
                              none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp"))
-    rep.headline("Head to head, " + "; ".join(parts) + f". {mu.verdict()}")
+    rep.headline("Head to head, " + "; ".join(parts) + ".")
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
-    rep.table(mu.ranking())
+    matchup_ratings(rep, mu)
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 2, ["greedy", "rollout"], rep.n(100_000, 1_000), n_for={"rollout": rep.n(600, 10)})

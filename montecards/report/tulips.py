@@ -8,7 +8,6 @@ import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
-from montecards.report.generic import matchup_section
 
 SOURCES = ("keep_points", "give_points", "majority_points")
 
@@ -61,9 +60,8 @@ def build(rep: Report) -> None:
     rep.figure(sa.plot.length(), "game_length", "Game length in player turns (fixed by the deck size).")
 
     # --- strategies -----------------------------------------------------------------------------
-    matchup_section(
-        rep, ["random", "greedy", "majority"], 4, rep.n(60_000, 300), n_for={"majority": rep.n(10_000, 60)}
-    )
+    # no separate matchups: `random`, `greedy` and `majority` are rated with `tuned` in the ladder's
+    # round robin below (every lineup at once), so the page gives one order (issue 31, part 5)
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 4, ["majority", "greedy"], rep.n(20_000, 150))
