@@ -39,6 +39,8 @@ class Report:
         self.strength_runs: dict[str, tuple[str, Any]] = {}  # report/strengths.py
         self.summary: list[dict[str, Any]] = []
         self.facts: dict[str, Any] = {}  # for reports/SUMMARY.md: skill depth, luck share
+        self.symmetric_seats = ""  # why the seats are symmetric by construction (then one line)
+        self.answers_first = True  # the answers at every strength lead the page
 
     # --- sizes ---------------------------------------------------------------------------
     def n(self, full: int, quick: int) -> int:
@@ -97,7 +99,7 @@ class Report:
         from montecards.report.strengths import answers, deviation_figure
 
         lead = answers(self)
-        if lead:
+        if lead and not self.symmetric_seats:
             self.figure(deviation_figure(self), "seats_by_strength",
                         "Every seat's win share minus the fair share at each strength, 95 % intervals "
                         "(hollow: under 100 games, inconclusive).")
@@ -132,7 +134,8 @@ class Report:
             + "\n",
             *(["## In short\n", " ".join(self.headlines) + "\n"] if self.headlines else []),
         ]
-        page = "\n".join(head + lead + self.blocks) + "\n"
+        body = lead + self.blocks if self.answers_first else self.blocks + lead
+        page = "\n".join(head + body) + "\n"
         path = self.out_dir / "README.md"
         path.write_text(page)
         (self.out_dir / PROVENANCE_FILE).write_text(json.dumps(record, indent=2) + "\n")
@@ -206,28 +209,27 @@ def pm(low: float, high: float, digits: int = 1, scale: float = 100, unit: str |
     return f"± {hw:.{digits}f}{unit}"
 
 
-def seat_section(
-    rep: Report, strategy: str | None, players: Sequence[int], n: int, params=None, keep_games: bool = False
-) -> Any:
-    """The standard seat-advantage section: figures, table and one finding per player count."""
+def seat_runs(rep: Report, strategy: str | None, players: Sequence[int], n: int, params=None,
+              keep_games: bool = False, label: str = "simple") -> Any:
+    """The seat runs (every seat ``strategy``) at every player count, recorded as strength
+    ``label`` for the answers at every strength; no section of their own."""
     from montecards.analysis import seat_advantage
 
     strategy = strategy or rep.spec.default_strategy
-    sa = timed(
-        rep,
-        f"seats ({strategy} in every seat)",
-        f"{n:,} per player count × {len(players)}",
-        lambda: seat_advantage(
-            rep.game,
-            players=list(players),
-            n=n,
-            strategy=strategy,
-            params=params,
-            seed=rep.seed,
-            jobs=rep.jobs,
-            keep_games=keep_games,
-        ),
-    )
+    sa = timed(rep, f"seats ({strategy} in every seat)", f"{n:,} per player count × {len(players)}",
+               lambda: seat_advantage(rep.game, players=list(players), n=n, strategy=strategy, params=params,
+                                      seed=rep.seed, jobs=rep.jobs, keep_games=keep_games))
+    record(rep, label, strategy, sa)
+    return sa
+
+
+def seat_section(
+    rep: Report, strategy: str | None, players: Sequence[int], n: int, params=None, keep_games: bool = False
+) -> Any:
+    """The standard seat-advantage section: the seat runs (:func:`seat_runs`), their figure and
+    every seat's table; the verdicts are in the answers at every strength."""
+    strategy = strategy or rep.spec.default_strategy
+    sa = seat_runs(rep, strategy, players, n, params, keep_games)
     rep.section(
         "Seat advantage",
         f"Every seat plays `{strategy}`, so differences between seats are the seats' own "
@@ -235,7 +237,6 @@ def seat_section(
         f"interval clear of the fair share; an interval within ±{100 * SEAT_MARGIN:g} pp of it "
         "counts as a null result (`montecards/report/verdicts.py`).",
     )
-    record(rep, "simple", strategy, sa)
     rep.text("The first seat's verdict at every strength is in *Answers at every strength* above; "
              "every seat of this run:")
     rep.figure(

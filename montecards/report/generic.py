@@ -18,7 +18,9 @@ def build(
         matchup_section(rep, list(spec.strategies), spec.default_players, rep.n(*n_matchup))
 
 
-def metrics_section(rep: Report, sa, names=None) -> None:
+def metrics_section(rep: Report, sa, names=None, length_figure: bool = True) -> None:
+    """Game length and the game's metrics by player count; ``length_figure=False`` for a game
+    whose length is fixed by its deck (a constant figure says nothing)."""
     spec = rep.spec
     rep.section("Game length and the game's own outputs", "Same runs as the seat advantage.")
     for p in sa.player_counts:
@@ -34,7 +36,8 @@ def metrics_section(rep: Report, sa, names=None) -> None:
         parts.append(f"shared wins {rate(sh['mean'], *sh['ci95'])}")
         rep.finding(f"With {p} players, per game: " + "; ".join(parts) + ".")
     rep.end_list()
-    rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")
+    if length_figure:
+        rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")
     rep.figure(sa.plot.scores(), "scores", f"Final {spec.score_name} by seat.")
     for name in names or spec.metrics:
         rep.figure(

@@ -117,8 +117,40 @@ def answers(rep: Any) -> list[str]:
     blocks = ["## Answers at every strength\n",
               f"Every seat plays the same player, at each strength ({who}). Verdicts come from the "
               "95 % intervals (`montecards/report/verdicts.py`): a strength with fewer than "
-              f"{MIN_DEALS} games is inconclusive, whatever its interval.\n",
-              "### Seat advantage\n", "The first seat's win share [95 % interval] and the worst seat:\n"]
+              f"{MIN_DEALS} games is inconclusive, whatever its interval.\n"]
+    from montecards.report.base import markdown_table
+
+    if rep.symmetric_seats:
+        blocks.append(symmetry_check(rep))
+    else:
+        blocks += ["### Seat advantage\n", "The first seat's win share [95 % interval] and the worst seat:\n",
+                   markdown_table(pd.DataFrame(_seat_rows(table, labels)), index=False) + "\n"]
+    blocks += _length_and_ties(table, labels, unit)
+    return blocks
+
+
+def symmetry_check(rep: Any) -> str:
+    """One line for seats symmetric by construction: how many seat intervals miss the fair
+    share at every strength and player count, against the one in twenty expected by chance."""
+    from scipy.stats import binom
+
+    total = missed = 0
+    for _, sa in rep.strength_runs.values():
+        for p in sa.player_counts:
+            res = sa.results[p]
+            for (low, high) in res.win_share_ci95:
+                total += 1
+                missed += not (low <= 1 / p <= high)
+    chance = binom.sf(missed - 1, total, 0.05) if missed else 1.0
+    verdict = ("consistent with symmetric seats" if chance >= 0.05 else
+               "more than chance allows: look for a seat effect in the code")
+    return (f"**Seat symmetry check** ({rep.symmetric_seats}): {missed} of {total} seat win-share "
+            f"intervals (every seat, player count and strength) miss the fair share, against about "
+            f"{0.05 * total:.1f} expected by chance (probability of {missed} or more: {chance:.2f}): "
+            f"{verdict}.\n")
+
+
+def _seat_rows(table: list[dict[str, Any]], labels: list[str]) -> list[dict[str, Any]]:
     seat = []
     for row in table:
         r = {"players": row["players"], "fair": f"{100 * row['fair']:.1f} %"}
@@ -129,9 +161,13 @@ def answers(rep: Any) -> list[str]:
                 f"{s['worst_seat']} {100 * s['worst'][0]:.1f} %")
         r["verdict"] = row["seat_verdict"]
         seat.append(r)
+    return seat
+
+
+def _length_and_ties(table: list[dict[str, Any]], labels: list[str], unit: str) -> list[str]:
     from montecards.report.base import markdown_table
 
-    blocks.append(markdown_table(pd.DataFrame(seat), index=False) + "\n")
+    blocks = []
     blocks.append(f"### Length\n\n{unit.capitalize()} per game [95 % interval] and {unit} per player:\n")
     length = []
     for row in table:

@@ -57,7 +57,6 @@ def build(rep: Report) -> None:
     )
     rep.table(pd.DataFrame(rows).set_index("players"), digits=3)
     rep.figure(sa.plot.scores(), "scores", "Final points by seat (higher wins).")
-    rep.figure(sa.plot.length(), "game_length", "Game length in player turns (fixed by the deck size).")
 
     # --- strategies -----------------------------------------------------------------------------
     # no separate matchups: `random`, `greedy` and `majority` are rated with `tuned` in the ladder's
