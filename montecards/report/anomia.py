@@ -5,7 +5,7 @@ and cascades per player count, the 3-player symbol removal, the face-up-winnings
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, sweep
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, ratings_block, seat_section, timed
 from montecards.report.generic import metrics_section
 
 
@@ -56,6 +56,8 @@ def build(rep: Report) -> None:
             f"a {rate(r['win_0'], r['low'], r['high'])} chance to win a 4-player game (fair 25 %)."
         )
     rep.figure(sw.plot.curve(["win_0"]), "skill_edge", "Seat 1's win share against its skill θ (others 0).")
+    # the skill levels on one Elo scale: the game's skill depth, comparable with the other games'
+    ratings_block(rep, 4, ["theta=0", "theta=0.5", "theta=1"], rep.n(3_000, 100), shares=None)
 
     # --- 3-player symbol removal ------------------------------------------------------------
     n_var = rep.n(300_000, 1_000)
@@ -194,8 +196,11 @@ def seat_pattern(rep: Report) -> None:
         m, lo, hi = mean_interval(step)
         est = Estimate(m, lo, hi, n, null=0.0, margin=0.005)
         verdict = claim(est, up="a step", down="a step the other way", none="no step beyond ±0.5 pp")
-        who = f"seats 1–{extra} draw one more category card" if extra else "every seat draws as often"
+        first = "seat 1" if extra == 1 else f"seats 1–{extra}"
+        verb = "draws" if extra == 1 else "draw"
+        who = f"{first} {verb} one more category card" if extra else "every seat draws as often"
         level = ", ".join(f"{100 * x.mean():.1f}" for x in shares)
         rep.finding(f"{c} category cards ({c} mod {players} = {extra}: {who}): seat win shares {level} %; "
-                    f"seats 1–{split} minus the rest {100 * m:+.2f} {pm(lo, hi, 2, unit=' pp')}: {verdict}.")
+                    f"{'seat 1' if split == 1 else f'seats 1–{split}'} "
+                    f"minus the rest {100 * m:+.2f} {pm(lo, hi, 2, unit=' pp')}: {verdict}.")
     rep.end_list()

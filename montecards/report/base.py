@@ -320,6 +320,21 @@ def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: in
     return res.table().set_index(["strategy", "opponent"]).loc[(strong, weak)]
 
 
+def rating_order(table: pd.DataFrame) -> str:
+    """The order a ratings table (best first) supports: ``>`` between neighbours whose 95 %
+    intervals are apart, ``≈`` where they overlap (that step is not resolved at this size)."""
+    rows = list(table.itertuples())
+    text = f"`{rows[0].strategy}` {rows[0].rating:.0f} [{rows[0].rating_low:.0f}, {rows[0].rating_high:.0f}]"
+    unresolved = False
+    for upper, lower in zip(rows[:-1], rows[1:], strict=True):
+        apart = lower.rating_high < upper.rating_low
+        unresolved |= not apart
+        text += (" > " if apart else " ≈ ") + (f"`{lower.strategy}` {lower.rating:.0f} "
+                                               f"[{lower.rating_low:.0f}, {lower.rating_high:.0f}]")
+    tail = " (≈: intervals overlap, that step is not resolved at this size)" if unresolved else ""
+    return f"Order by rating: {text}{tail}."
+
+
 def one_against_rest(players: int, what: str) -> str:
     """What a one-against-the-rest share does and does not say (issue 31: Gift of Tulips'
     matchups and ladder once gave two contradictory orders)."""
@@ -331,7 +346,7 @@ def one_against_rest(players: int, what: str) -> str:
 
 
 def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, params=None,
-                  ladder: Sequence[str] = ()) -> Any:
+                  shares: str | None = "the ladder's rung shares above") -> Any:
     """The rungs on one Elo scale: a round-robin tournament (every lineup, every rotation, the
     same deals; ``analysis/tournament.py``), the ratings table with 95 % bootstrap intervals, the
     skill depth from the weakest rung, the order it gives and what a one-against-the-rest share
@@ -360,9 +375,9 @@ def ratings_block(rep: Report, players: int, entrants: Sequence[str], n: int, pa
     rep.headline(f"Skill depth ({players} players): {d['points']:.0f} [{d['points_low']:.0f}, "
                  f"{d['points_high']:.0f}] rating points from `{d['from']}` to `{d['to']}` "
                  f"({d['steps']:.2f} class steps of 75 %).")
-    rep.finding(res.verdict())
-    if players > 2:
-        rep.finding(one_against_rest(players, "the ladder's rung shares above"))
+    rep.finding(res.verdict() if res.cycles() else rating_order(res.ratings.table()))
+    if players > 2 and shares:
+        rep.finding(one_against_rest(players, shares))
     rep.end_list()
     rep.figure(res.plot(), "ratings", "Left: ratings with 95 % bootstrap intervals (dotted: class steps). "
                "Right: every pair's observed share of finishing ahead against the ratings' prediction.")
@@ -438,11 +453,12 @@ def skill_section(
                "inconclusive.")
     rated = [s for s in ladder if s not in n_for and not any(s.startswith(k + "[") for k in n_for)]
     if len(rated) >= 2:
-        ratings_block(rep, players, rated, n, params, ladder)
+        ratings_block(rep, players, rated, n, params)
     counts = list(seat_players or [players])
     strong = seat_strategy or top  # the best search player affordable in every seat
     n_seats = n_seats or deals(strong)
     sa = timed(rep, f"seats ({strong} in every seat)", f"{n_seats:,} per player count × {len(counts)}",
                lambda: seat_advantage(rep.game, players=counts, n=n_seats, strategy=strong, params=params,
                                       seed=rep.seed, jobs=rep.jobs))
-    record(rep, "strong", strong, sa)
+    # a game without a search player: its strongest affordable player is `tuned` (one column)
+    record(rep, "tuned" if strong == "tuned" else "strong", strong, sa)

@@ -4,7 +4,7 @@ game length, scores, the game's metrics by player count, and matchups of all str
 from __future__ import annotations
 
 from montecards.analysis.matchups import matchups
-from montecards.report.base import Report, one_against_rest, pm, rate, seat_section, timed
+from montecards.report.base import Report, one_against_rest, pm, rate, rating_order, seat_section, timed
 
 
 def build(
@@ -22,7 +22,7 @@ def metrics_section(rep: Report, sa, names=None, length_figure: bool = True) -> 
     """Game length and the game's metrics by player count; ``length_figure=False`` for a game
     whose length is fixed by its deck (a constant figure says nothing)."""
     spec = rep.spec
-    rep.section("Game length and the game's own outputs", "Same runs as the seat advantage.")
+    rep.section("Game length and the game's own outputs", "Same runs as the seat runs above.")
     for p in sa.player_counts:
         m = sa.results[p].metrics()
         parts = [f"{spec.turns_name} {m['turns']['mean']:.2f} {pm(*m['turns']['ci95'], 2, 1)}"]
@@ -95,9 +95,7 @@ def matchup_ratings(rep: Report, mu) -> None:
         order = f"The results are cyclic ({shown}): no order describes them; the ratings are the best " \
                 "transitive fit."
     else:
-        order = "Order by rating: " + " > ".join(
-            f"`{row.strategy}` {row.rating:.0f} [{row.rating_low:.0f}, {row.rating_high:.0f}]"
-            for row in t.itertuples()) + "."
+        order = rating_order(t)
     rep.finding(order)
     if mu.players > 2:
         rep.finding(one_against_rest(mu.players, "the one-seat shares above"))
