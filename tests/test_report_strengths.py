@@ -34,3 +34,18 @@ def test_answers_at_every_strength(tmp_path):
     assert unsupported_verdicts(page) == []
     data = json.loads((tmp_path / "data.json").read_text())
     assert [r["players"] for r in data["summary"]] == [2, 3]
+
+
+def test_a_variant_at_every_strength(tmp_path):
+    from montecards.report.strengths import variant_at_strengths
+
+    rep = Report("parade", tmp_path, True, 11, 1, "montecards report parade --quick")
+    margins = {"margin=2": {"two_player_margin": 2}, "margin=0": {"two_player_margin": 0}}
+    variant_at_strengths(rep, "Margin", margins, 2, {"simple": ("greedy", 2_000), "tuned": ("tuned", 60)},
+                         {"win_0": "first seat's win share", "shared": "ties"})
+    page = rep.write(1.0).read_text()
+    table = page[page.index("### Margin"):]
+    assert "| variant | quantity | simple | tuned | verdict |" in table
+    assert table.count("| margin=0 |") == 2 and "(inconclusive)" in table  # 60 deals at tuned
+    assert "holds at every strength" not in table  # the tuned column decides nothing
+    assert unsupported_verdicts(page) == []

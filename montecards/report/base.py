@@ -39,6 +39,7 @@ class Report:
         self.strength_runs: dict[str, tuple[str, Any]] = {}  # report/strengths.py
         self.summary: list[dict[str, Any]] = []
         self.facts: dict[str, Any] = {}  # for reports/SUMMARY.md: skill depth, luck share
+        self.variant_answers: list[list[str]] = []  # strengths.variant_at_strengths
         self.symmetric_seats = ""  # why the seats are symmetric by construction (then one line)
         self.answers_first = True  # the answers at every strength lead the page
 
@@ -99,7 +100,7 @@ class Report:
         from montecards.report.strengths import answers, deviation_figure
 
         lead = answers(self)
-        if lead and not self.symmetric_seats:
+        if self.strength_runs and not self.symmetric_seats:
             self.figure(deviation_figure(self), "seats_by_strength",
                         "Every seat's win share minus the fair share at each strength, 95 % intervals "
                         "(hollow: under 100 games, inconclusive).")

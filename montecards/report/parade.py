@@ -16,6 +16,7 @@ from montecards.report.base import (
     tuned_section,
 )
 from montecards.report.generic import matchup_ratings
+from montecards.report.strengths import variant_at_strengths
 from montecards.report.verdicts import Estimate, claim
 
 
@@ -131,6 +132,10 @@ def build(rep: Report) -> None:
     lv = cmp.levels().reset_index()
     lv = lv[lv["quantity"].isin(["win_0", "win_1", "score_0", "score_1", "shared", "six_colours", "turns"])]
     rep.table(lv.set_index(["variant", "quantity"]))
+    variant_at_strengths(rep, "Two-player majority margin at every strength", variants, 2,
+                         {"simple": ("greedy", n_var), "tuned": ("tuned", rep.n(100_000, 1_000)),
+                          "strong": ("ismcts[100,0.7,0]", rep.n(2_000, 20))},
+                         {"win_0": "first seat's win share", "shared": "ties (shared wins)"})
 
     # --- strategy matchups --------------------------------------------------------------
     n_fast = rep.n(50_000, 1_000)

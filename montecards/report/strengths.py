@@ -108,7 +108,7 @@ def _length_verdict(lengths: dict[str, tuple[float, float, float, int]]) -> str:
 def answers(rep: Any) -> list[str]:
     """The Markdown blocks of the section "Answers at every strength" (empty without runs)."""
     if not rep.strength_runs:
-        return []
+        return [b for blocks in rep.variant_answers for b in blocks]
     table = rows(rep)
     rep.summary = table
     unit = rep.spec.turns_name
@@ -126,6 +126,8 @@ def answers(rep: Any) -> list[str]:
         blocks += ["### Seat advantage\n", "The first seat's win share [95 % interval] and the worst seat:\n",
                    markdown_table(pd.DataFrame(_seat_rows(table, labels)), index=False) + "\n"]
     blocks += _length_and_ties(table, labels, unit)
+    for variant_blocks in rep.variant_answers:
+        blocks += variant_blocks
     return blocks
 
 
@@ -220,3 +222,45 @@ def deviation_figure(rep: Any):
     axes[0].set_ylabel("win share − fair share (pp)")
     axes[-1].legend(fontsize=7, loc="best")
     return fig
+
+
+def variant_at_strengths(rep: Any, title: str, variants: dict[str, dict[str, Any]], players: int,
+                         strengths: dict[str, tuple[str, int]], quantities: dict[str, str],
+                         margin: float = 0.01) -> None:
+    """A rule variant's effect at each strength, as one table per variant: every quantity's
+    paired difference from the baseline (the first variant; seat shares and rates in pp) with
+    ``across_strengths``' verdict. ``strengths``: label → (strategy in every seat, deals);
+    ``quantities``: name → what it is. Rendered in the answers at every strength."""
+    from montecards.analysis import compare_variants
+    from montecards.report.base import markdown_table, timed
+
+    runs = {}
+    for label, (strategy, n) in strengths.items():
+        runs[label] = timed(rep, f"{title}: {strategy} in every seat ({players} players)",
+                            f"{n:,} deals × {len(variants)}",
+                            lambda strategy=strategy, n=n: compare_variants(
+                                rep.game, variants, n=n, players=players, strategies=strategy, seed=rep.seed,
+                                jobs=rep.jobs))
+    baseline = next(iter(variants))
+    rows = []
+    for label in list(variants)[1:]:
+        for q, what in quantities.items():
+            ests = {}
+            for strength, cmp in runs.items():
+                d, lo, hi = cmp.difference(label, q)
+                ests[strength] = Estimate(d, lo, hi, strengths[strength][1], null=0.0, margin=margin)
+            row = {"variant": label, "quantity": what}
+            for strength, e in ests.items():
+                row[strength] = f"{100 * e.value:+.1f} [{100 * e.low:+.1f}, {100 * e.high:+.1f}]" + (
+                    " (inconclusive)" if e.small else "")
+            row["verdict"] = across_strengths(
+                ests, lambda e: f"{100 * e.value:+.1f} pp", up="raises it", down="lowers it",
+                none=f"no effect beyond ±{100 * margin:g} pp").text
+            rows.append(row)
+    who = ", ".join(f"{label}: `{s}`" for label, (s, _) in strengths.items())
+    rep.variant_answers.append([
+        f"### {title}\n",
+        f"Each variant minus `{baseline}`, paired on the same deals, in percentage points [95 % interval], "
+        f"{players} players, at each strength ({who}):\n",
+        markdown_table(pd.DataFrame(rows), index=False) + "\n",
+    ])

@@ -8,6 +8,7 @@ import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
+from montecards.report.strengths import variant_at_strengths
 
 SOURCES = ("keep_points", "give_points", "majority_points")
 
@@ -136,3 +137,6 @@ def build(rep: Report) -> None:
         "value_models",
         "Card-value models minus the default, paired, 95 % intervals (metrics are sums over seats).",
     )
+    variant_at_strengths(rep, "Card-value models at every strength", models, 4,
+                         {"simple": ("greedy", n_var), "tuned": ("tuned", rep.n(50_000, 300))},
+                         {"win_0": "seat 1's win share", "win_3": "seat 4's win share"})

@@ -10,6 +10,7 @@ import numpy as np
 from montecards.analysis import compare_variants, mean_interval, sweep
 from montecards.report.base import Report, pm, rate, seat_runs, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section
+from montecards.report.strengths import variant_at_strengths
 
 
 def build(rep: Report) -> None:
@@ -158,6 +159,10 @@ def build(rep: Report) -> None:
             f"{p} players: hand of {other} minus hand of {base}, paired, 95 % intervals.",
         )
     rep.end_list()
+    variant_at_strengths(rep, "7-card instead of 5-card hands at 6 players, at every strength",
+                         {"hand_size=5 (rules)": {"hand_size": 5}, "hand_size=7": {"hand_size": 7}}, 6,
+                         {"simple": ("greedy", n_hand), "tuned": ("tuned", rep.n(50_000, 300))},
+                         {"win_0": "seat 1's win share", "shared": "ties (shared wins)"})
 
     # --- matchups -------------------------------------------------------------------------------
     matchup_section(rep, ["greedy", "singles_first", "random"], 4, rep.n(50_000, 300))
