@@ -338,7 +338,7 @@ def sweep_command(
 
 
 @click.command("report")
-@click.argument("game")
+@click.argument("game", required=False)
 @click.option(
     "-o",
     "--output",
@@ -346,19 +346,45 @@ def sweep_command(
     type=click.Path(file_okay=False),
     default=None,
     callback=_check_out_dir,
-    help="Folder for README.md and the figures (default: reports/GAME).",
+    help="Folder for README.md and the figures (default: reports/GAME; with --html: site).",
 )
 @click.option("--quick", is_flag=True, help="Small runs (under a minute): for tests and previews.")
 @click.option("--seed", type=int, default=None, help="Seed (default: the reports' fixed seed).")
 @click.option("-j", "--jobs", type=int, default=None, help="Threads.")
+@click.option("--html", is_flag=True,
+              help="Build the web site (summary, every report, docs, API reference) from the existing "
+                   "reports instead of running a report; needs montecards[docs].")
+@click.option("--reports", "reports_dir", type=click.Path(file_okay=False), default=None,
+              help="With --html: the folder of the reports (default: the checkout's reports/).")
 @_backend_options
-def report_command(game, out_dir, quick, seed, jobs) -> None:
-    """Write README.md + PNG figures answering GAME's questions (rules page, last section)."""
+def report_command(game, out_dir, quick, seed, jobs, html, reports_dir) -> None:
+    """Write README.md + PNG figures answering GAME's questions (rules page, last section), or
+    with --html the site of every report."""
     from montecards.report import DEFAULT_SEED, build_report
 
+    if html:
+        from montecards.report.site import build_site
+
+        if game is not None or quick or seed is not None:
+            raise InputError("--html builds the site from the existing reports: give no GAME, --quick "
+                             "or --seed")
+        if reports_dir is not None and not Path(reports_dir).is_dir():
+            raise InputError(f"--reports: no folder {reports_dir}")
+        index = build_site(out_dir or "site", reports_dir)
+        click.echo(f"wrote the site: {index}")
+        return
+    if game is None:
+        raise InputError("missing GAME (or --html to build the site of the reports)")
+    if reports_dir is not None:
+        raise InputError("--reports goes with --html")
     if seed is not None and not 0 <= seed < 2**64:
         raise InputError(f"seed must be an integer from 0 to 2**64-1, got {seed}")
-    path = build_report(game, out_dir, quick=quick, seed=DEFAULT_SEED if seed is None else seed, jobs=jobs)
+    import shlex
+    import sys
+
+    command = shlex.join(["montecards", *sys.argv[1:]])  # recorded as typed (report/provenance.py)
+    path = build_report(game, out_dir, quick=quick, seed=DEFAULT_SEED if seed is None else seed, jobs=jobs,
+                        command=command)
     click.echo(f"wrote {path} and {len(list(Path(path).parent.glob('*.png')))} figures")
 
 

@@ -4,10 +4,13 @@ and bad inputs (one line on stderr, exit status 2)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
+
+from montecards.report.verdicts import unsupported_verdicts
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -40,7 +43,8 @@ def run_subprocess(*args: str) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=600,
-        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"},
+        env={"MONTECARDS_NO_PROGRESS": "1", "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
+             **{k: os.environ[k] for k in ("PYTHONPATH", "HOME") if k in os.environ}},
     )
 
 
@@ -49,8 +53,14 @@ def test_report_quick_writes_readme_and_figures(tmp_path):
     assert out.returncode == 0, out.stderr
     readme = (tmp_path / "README.md").read_text()
     assert "montecards report parade" in readme and "seed 20240607" in readme and "montecards 0.1.0" in readme
-    assert "## Run sizes" in readme and "## Findings" in readme and "first seat wins" in readme
-    assert "## In short" in readme and "The first seat's win share" in readme
+    assert "## Run sizes" in readme and "## Answers at every strength" in readme
+    assert "### Seat advantage" in readme
+    assert "## In short" in readme and "Top rung against bottom rung" in readme
+    assert readme.count("## Findings") == 0  # each finding printed once, in its section
+    record = json.loads((tmp_path / "provenance.json").read_text())  # the command as typed
+    assert record["command"] == f"montecards report parade -o {tmp_path} --quick -j 2"
+    assert unsupported_verdicts(readme) == []  # every verdict word backed by its interval
+    assert record["wall_seconds"] > 0 and record["cpu_seconds"] > 0 and len(record["kernel_hash"]) == 64
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) >= 5
     for png in pngs:
@@ -132,6 +142,8 @@ def test_sweep_json_and_table():
         (("seats", "parade", "-p", "8"), "2 to 6 players"),
         (("seats", "parade", "--precision", "0"), "precision"),
         (("report", "nosuchgame", "--quick"), "unknown game"),
+        (("report", "parade", "--html"), "--html builds the site from the existing reports"),
+        (("report",), "missing GAME"),
         (("seats", "parade", "--plot", "x.txt", "-n", "10"), "--plot must end in .png"),
     ],
 )

@@ -73,6 +73,21 @@ class MatchupResult:
     matchups: list[Matchup]
     elapsed_seconds: float = 0.0
     adaptive: Adaptive | None = None
+    observations: Any = None
+    """Every game's finishing order by seat and deal (``analysis.ratings.Observations``), for
+    :meth:`ratings`."""
+
+    def ratings(self, bootstrap: int = 200, baseline: str | None = None) -> Any:
+        """Every strategy on one Elo scale, fitted to the finishing orders of all the matchups'
+        games (Bradley–Terry at 2 players, Plackett–Luce above), with 95 % intervals by bootstrap
+        over deals (``analysis/ratings.py``). Unlike :meth:`ranking`, a count of significant
+        one-against-the-rest results, the ratings have a magnitude and predict any lineup."""
+        from montecards.analysis.ratings import fit
+
+        if self.observations is None or self.observations.n_games == 0:
+            raise ValueError("these matchups kept no finishing orders to rate")
+        return fit(self.observations, bootstrap=bootstrap, seed=self.seed % (2**32),
+                   baseline=baseline or ("random" if "random" in self.strategies else self.strategies[0]))
 
     @property
     def fair_share(self) -> float:
@@ -351,6 +366,10 @@ def matchups(
         pairs = list(itertools.combinations(names, 2))
     else:
         pairs = list(itertools.permutations(names, 2))
+    from montecards.analysis.ratings import Observations, places_of
+
+    observations = Observations(list(names), players)
+    item = {name: i for i, name in enumerate(names)}
     plans = []
     for a, b in pairs:
         runs = list(enumerate(rotation_setups(game, [a] + [b] * (players - 1), params, seed, jobs)))
@@ -363,6 +382,11 @@ def matchups(
         b_sum = np.zeros(count)
         for r, run in runs:
             _, rows = run.play(start, count, keep=True)
+            finished = rows[:, run.layout.column("unfinished")] == 0
+            places = places_of(rows[finished][:, run.layout.seat_slice("win")],
+                               rows[finished][:, run.layout.seat_slice("score")], spec.score_lower_wins)
+            seats = rotations([m.a] + [m.b] * (players - 1))[r]
+            observations.add([item[s] for s in seats], places, start + np.flatnonzero(finished))
             win = rows[:, run.layout.seat_slice("win")] / WIN_UNIT
             a_sum += win[:, r]
             b_sum += (win.sum(axis=1) - win[:, r]) / (players - 1)
@@ -392,5 +416,6 @@ def matchups(
 
     info, elapsed = timed(play_all)
     return MatchupResult(
-        spec.name, spec.title, players, names, seed, first.params, [p[0] for p in plans], elapsed, info
+        spec.name, spec.title, players, names, seed, first.params, [p[0] for p in plans], elapsed, info,
+        observations,
     )

@@ -52,7 +52,8 @@ def _title(obj: Any) -> str:
 @styled
 def win_share_by_seat(obj: Any):
     """Win share of each seat with its 95 % interval, one panel per player count, against the
-    fair share 1/players (dashed)."""
+    fair share 1/players (dashed). A panel of fewer than 100 games is inconclusive: hollow
+    markers, no bars. The strategy goes in the figure's title, so panel titles stay short."""
     results = _by_players(obj)
     nrows, ncols = _grid(len(results))
     fig, axes = new_figure(nrows, ncols, width=3.4 * ncols + 0.6, height=3.1 * nrows + 0.5, squeeze=False)
@@ -63,8 +64,12 @@ def win_share_by_seat(obj: Any):
         ci = np.array(res.win_share_ci95) * 100
         seats = np.arange(1, p + 1)
         err = np.clip(np.vstack([share - ci[:, 0], ci[:, 1] - share]), 0, None)  # (rounding: never < 0)
-        ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
-        ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
+        if res.n_games < 100:
+            ax.errorbar(seats, share, yerr=err, fmt="o", mfc="none", ms=8, color=colour(1), capsize=4,
+                        lw=1.2, label="under 100 games: inconclusive")
+        else:
+            ax.bar(seats, share, color=colour(0), alpha=0.75, width=0.7)
+            ax.errorbar(seats, share, yerr=err, fmt="none", ecolor="black", capsize=4, lw=1.2)
         ax.axhline(100 / p, color=FAIR, ls="--", lw=1, label=f"fair share {100 / p:.1f} %")
         top = max(ci[:, 1].max(), 100 / p)
         for x, y, hi in zip(seats, share, ci[:, 1], strict=True):
@@ -73,10 +78,13 @@ def win_share_by_seat(obj: Any):
         ax.set_xticks(seats)
         ax.set_xlabel("seat (1 = first to play)")
         ax.set_ylabel("win share (%)")
-        strat = res.strategies[0] if len(set(res.strategies)) == 1 else "mixed"
-        ax.set_title(f"{p} players — {res.n_games:,} games ({strat})", fontsize=10)
-        ax.legend(loc="lower right")
-    fig.suptitle(f"{_title(obj)}: win share by seat, 95 % intervals")
+        ax.set_title(f"{p} players, {res.n_games:,} games", fontsize=10)
+        ax.legend(loc="lower right", fontsize=7)
+    strategies = {s for res in results.values() for s in res.strategies}
+    who = "mixed seats"
+    if len(strategies) == 1:
+        who = f"{short_strategy(next(iter(strategies)), 24)} in every seat"
+    fig.suptitle(f"{_title(obj)}: win share by seat ({who}), 95 % intervals", fontsize=11)
     return fig
 
 
@@ -417,19 +425,30 @@ def tune_figure(result: Any):
 
 
 @styled
-def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any):
-    """A strength ladder: per rung (strong, weak, share, low, high) the strong player's share
-    in one seat against the weak one, and the gap (strongest against weakest) at the end."""
+def ladder_figure(title: str, players: int, rungs: Sequence[tuple], gap: Any, gap_deals: int | None = None,
+                  min_deals: int = 100):
+    """A strength ladder: per rung (strong, weak, share, low, high[, deals]) the strong player's
+    share in one seat against the weak one, and the gap (top rung against bottom rung) at the
+    end. A rung played on fewer than ``min_deals`` deals is inconclusive: a hollow marker with
+    its interval, not a full bar."""
     labels = [f"{short_strategy(s, 16)}\nvs {short_strategy(w, 16)}" for s, w, *_ in rungs]
-    labels.append("gap:\nstrongest vs\nweakest")
+    labels.append("gap: top rung\nvs bottom rung")
     shares = [r[2] for r in rungs] + [gap.win_share]
     lows = [r[3] for r in rungs] + [gap.low]
     highs = [r[4] for r in rungs] + [gap.high]
+    deals = [r[5] if len(r) > 5 else None for r in rungs] + [gap_deals]
+    small = np.array([d is not None and d < min_deals for d in deals])
     fig, ax = new_figure(1, 1, width=max(6.0, 1.6 * len(labels)), height=4.0)
     x = np.arange(len(labels))
     y = 100 * np.array(shares)
     err = np.clip(np.nan_to_num([y - 100 * np.array(lows), 100 * np.array(highs) - y]), 0, None)
-    ax.bar(x, y, color=[colour(0)] * len(rungs) + [colour(3)], yerr=err, capsize=4)
+    colours = np.array([colour(0)] * len(rungs) + [colour(3)], dtype=object)
+    full = ~small
+    if full.any():
+        ax.bar(x[full], y[full], color=list(colours[full]), yerr=err[:, full], capsize=4)
+    if small.any():
+        ax.errorbar(x[small], y[small], yerr=err[:, small], fmt="o", mfc="none", ms=9, capsize=4,
+                    color=colour(1), label=f"under {min_deals} deals: inconclusive")
     ax.axhline(100 / players, color=FAIR, ls="--", lw=1, label="fair share")
     ax.set_xticks(x, labels, fontsize=8)
     ax.set_ylabel("win share in one seat (%)")

@@ -5,7 +5,7 @@ and cascades per player count, the 3-player symbol removal, the face-up-winnings
 from __future__ import annotations
 
 from montecards.analysis import compare_variants, sweep
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, pm, rate, ratings_block, seat_section, timed
 from montecards.report.generic import metrics_section
 
 
@@ -14,7 +14,9 @@ def build(rep: Report) -> None:
     counts = range(max(3, spec.min_players), spec.max_players + 1)
     n_seats = rep.n(300_000, 2_000)
     sa = seat_section(rep, spec.default_strategy, counts, n_seats)
-    metrics_section(rep, sa, ["face_offs", "cascades", "longest_cascade", "wild_face_offs"])
+    seat_pattern(rep)
+    metrics_section(rep, sa, ["face_offs", "cascades", "longest_cascade", "wild_face_offs"],
+                    length_figure=False)  # every card is drawn: the length is fixed by the deck
 
     # --- skill edge -------------------------------------------------------------------------------
     n_sweep = rep.n(200_000, 1_000)
@@ -27,8 +29,9 @@ def build(rep: Report) -> None:
     )
     rep.section(
         "What a skill edge is worth",
-        "Face-offs are decided by a Bradley–Terry model: seat i beats seat j with probability "
-        "e^θi / (e^θi + e^θj). Seat 1 gets skill θ against three players at 0, on the same deals.",
+        "Face-offs are decided by a Bradley–Terry model: seat i wins a face-off against seat j with "
+        "probability e^θi / (e^θi + e^θj). Seat 1 gets skill θ against three players at 0, on the same "
+        "deals.",
     )
     for row in sw.table("win_0").itertuples():
         if row.x == 0:
@@ -53,6 +56,8 @@ def build(rep: Report) -> None:
             f"a {rate(r['win_0'], r['low'], r['high'])} chance to win a 4-player game (fair 25 %)."
         )
     rep.figure(sw.plot.curve(["win_0"]), "skill_edge", "Seat 1's win share against its skill θ (others 0).")
+    # the skill levels on one Elo scale: the game's skill depth, comparable with the other games'
+    ratings_block(rep, 4, ["theta=0", "theta=0.5", "theta=1"], rep.n(3_000, 100), shares=None)
 
     # --- 3-player symbol removal ------------------------------------------------------------
     n_var = rep.n(300_000, 1_000)
@@ -149,3 +154,53 @@ def _bt(theta: float) -> float:
     import math
 
     return math.exp(theta) / (math.exp(theta) + 1.0)
+
+
+DECKS = {90: [11, 11, 11, 11, 11, 11, 12, 12], 91: [11, 11, 11, 11, 11, 12, 12, 12],
+         92: [11, 11, 11, 11, 12, 12, 12, 12], 93: [11, 11, 11, 12, 12, 12, 12, 12]}
+"""Decks of 90 to 93 category cards (the rules' is 92), for the check of the seat pattern."""
+
+
+def seat_pattern(rep: Report) -> None:
+    """Why the first seats win more, and a run that checks it: the turn passes only after a
+    category card (after a wild the same player draws again), so with C category cards in play
+    the first C mod P seats reveal one more category card than the rest. Played at 5 players
+    with 90 to 93 category cards, the step must move with C mod 5."""
+    import numpy as np
+
+    from montecards.analysis import mean_interval
+    from montecards.report.verdicts import Estimate, claim
+
+    players = 5
+    n = rep.n(100_000, 1_000)
+    decks = {f"{c} category cards": {"cards_per_symbol": cps} for c, cps in DECKS.items()}
+    cmp = timed(rep, "seat pattern: decks of 90-93 category cards (5 players, common seeds)",
+                f"{n:,} deals × {len(decks)}",
+                lambda: compare_variants("anomia", decks, n=n, players=players, seed=rep.seed, jobs=rep.jobs))
+    rep.section(
+        "Why the first seats win more",
+        "Seats draw in turn, but after a wild card the same player draws again (docs/rules/anomia.md, "
+        "Play 2), so the turn passes once per *category* card. With C category cards in play the first "
+        "C mod P seats each reveal one more category card than the others: one more chance to match and "
+        "win a face-off. The rules' deck has 92 (68 at 3 players, whose removal takes 24), so the first "
+        "two seats draw once more at 3, 5 and 6 players (92 mod 5 = 92 mod 6 = 68 mod 3 = 2) and no seat "
+        "at 4 (92 mod 4 = 0). The check: the same seeds at 5 players with decks of "
+        "90 to 93 category cards; the step (the first C mod 5 seats' mean win share minus the others') "
+        "must follow C mod 5.",
+    )
+    for c, label in zip(DECKS, cmp.labels, strict=True):
+        extra = c % players
+        shares = [cmp.values(label, f"win_{k}") for k in range(players)]
+        split = extra if extra else 2  # with no extra draw, the split the rules' deck shows (2)
+        step = np.mean(shares[:split], axis=0) - np.mean(shares[split:], axis=0)
+        m, lo, hi = mean_interval(step)
+        est = Estimate(m, lo, hi, n, null=0.0, margin=0.005)
+        verdict = claim(est, up="a step", down="a step the other way", none="no step beyond ±0.5 pp")
+        first = "seat 1" if extra == 1 else f"seats 1–{extra}"
+        verb = "draws" if extra == 1 else "draw"
+        who = f"{first} {verb} one more category card" if extra else "every seat draws as often"
+        level = ", ".join(f"{100 * x.mean():.1f}" for x in shares)
+        rep.finding(f"{c} category cards ({c} mod {players} = {extra}: {who}): seat win shares {level} %; "
+                    f"{'seat 1' if split == 1 else f'seats 1–{split}'} "
+                    f"minus the rest {100 * m:+.2f} {pm(lo, hi, 2, unit=' pp')}: {verdict}.")
+    rep.end_list()

@@ -4,7 +4,7 @@ game length, scores, the game's metrics by player count, and matchups of all str
 from __future__ import annotations
 
 from montecards.analysis.matchups import matchups
-from montecards.report.base import Report, pm, rate, seat_section, timed
+from montecards.report.base import Report, one_against_rest, pm, rate, rating_order, seat_section, timed
 
 
 def build(
@@ -18,9 +18,11 @@ def build(
         matchup_section(rep, list(spec.strategies), spec.default_players, rep.n(*n_matchup))
 
 
-def metrics_section(rep: Report, sa, names=None) -> None:
+def metrics_section(rep: Report, sa, names=None, length_figure: bool = True) -> None:
+    """Game length and the game's metrics by player count; ``length_figure=False`` for a game
+    whose length is fixed by its deck (a constant figure says nothing)."""
     spec = rep.spec
-    rep.section("Game length and the game's own outputs", "Same runs as the seat advantage.")
+    rep.section("Game length and the game's own outputs", "Same runs as the seat runs above.")
     for p in sa.player_counts:
         m = sa.results[p].metrics()
         parts = [f"{spec.turns_name} {m['turns']['mean']:.2f} {pm(*m['turns']['ci95'], 2, 1)}"]
@@ -34,7 +36,8 @@ def metrics_section(rep: Report, sa, names=None) -> None:
         parts.append(f"shared wins {rate(sh['mean'], *sh['ci95'])}")
         rep.finding(f"With {p} players, per game: " + "; ".join(parts) + ".")
     rep.end_list()
-    rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")
+    if length_figure:
+        rep.figure(sa.plot.length(), "game_length", f"Game length ({spec.turns_name} per game).")
     rep.figure(sa.plot.scores(), "scores", f"Final {spec.score_name} by seat.")
     for name in names or spec.metrics:
         rep.figure(
@@ -64,14 +67,37 @@ def matchup_section(rep: Report, strategies, players: int, n: int, n_for=None):
         f"{players} players, {lineup}; each deal is played in every seat rotation so seat effects cancel "
         f"(fair share {100 / players:.1f} %).",
     )
-    for sentence in mu.findings():
+    for sentence in mu.findings()[:-1]:  # the shares (the last sentence, a Copeland order, gives way)
         rep.finding(sentence)
     rep.end_list()
-    rep.headline(f"Strategies at {players} players: {mu.verdict()}")
     rep.figure(
         mu.plot.heatmap(),
         f"matchups_{players}p",
         "Win share of the row strategy against the column strategy.",
     )
-    rep.table(mu.ranking())
+    matchup_ratings(rep, mu)
     return mu
+
+
+def matchup_ratings(rep: Report, mu) -> None:
+    """The matchups on one Elo scale (``MatchupResult.ratings``): the table, the one order it
+    gives (or the cycle no order describes), and at 3+ players what the shares do not say."""
+    r = timed(rep, f"ratings of the matchups, {mu.players} players", "200 bootstrap draws over deals",
+              lambda: mu.ratings(bootstrap=200))
+    model = "Bradley–Terry" if mu.players == 2 else "Plackett–Luce on finishing orders"
+    rep.text(f"**Ratings.** The same games on one Elo scale ({model}; docs/ratings.md), relative to "
+             f"`{r.baseline}`, 95 % bootstrap intervals over deals:")
+    t = r.table()
+    rep.table(t[["strategy", "rating", "rating_low", "rating_high"]], digits=1)
+    cycles = r.cycles()
+    if cycles:
+        shown = "; ".join(" > ".join(c + [c[0]]) for c in cycles[:3])
+        order = f"The results are cyclic ({shown}): no order describes them; the ratings are the best " \
+                "transitive fit."
+    else:
+        order = rating_order(t)
+    rep.finding(order)
+    if mu.players > 2:
+        rep.finding(one_against_rest(mu.players, "the one-seat shares above"))
+    rep.end_list()
+    rep.headline(f"Strategies at {mu.players} players, rated from the matchups: {order}")

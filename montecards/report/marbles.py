@@ -6,6 +6,7 @@ from __future__ import annotations
 from montecards.analysis import compare_variants, share_interval
 from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section, metrics_section
+from montecards.report.strengths import variant_at_strengths
 
 
 def build(rep: Report) -> None:
@@ -130,3 +131,6 @@ def build(rep: Report) -> None:
         "variants",
         "Variants minus the rules, paired, 95 % intervals.",
     )
+    variant_at_strengths(rep, "Variants at every strength", variants, 4,
+                         {"simple": (spec.default_strategy, n_var), "tuned": ("tuned", rep.n(5_000, 60))},
+                         {"win_0": "seat 1's win share", "shared": "ties (shared wins)"})

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from montecards.analysis import compare_variants, seat_advantage
 from montecards.analysis.matchups import matchups
-from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
+from montecards.report.base import (
+    SEAT_MARGIN,
+    Report,
+    pm,
+    rate,
+    seat_section,
+    skill_section,
+    timed,
+    tuned_section,
+)
+from montecards.report.generic import matchup_ratings
+from montecards.report.strengths import variant_at_strengths
+from montecards.report.verdicts import Estimate, claim
 
 
 def build(rep: Report) -> None:
@@ -120,6 +132,10 @@ def build(rep: Report) -> None:
     lv = cmp.levels().reset_index()
     lv = lv[lv["quantity"].isin(["win_0", "win_1", "score_0", "score_1", "shared", "six_colours", "turns"])]
     rep.table(lv.set_index(["variant", "quantity"]))
+    variant_at_strengths(rep, "Two-player majority margin at every strength", variants, 2,
+                         {"simple": ("greedy", n_var), "tuned": ("tuned", rep.n(100_000, 1_000)),
+                          "strong": ("ismcts[100,0.7,0]", rep.n(2_000, 20))},
+                         {"win_0": "first seat's win share", "shared": "ties (shared wins)"})
 
     # --- strategy matchups --------------------------------------------------------------
     n_fast = rep.n(50_000, 1_000)
@@ -140,20 +156,23 @@ def build(rep: Report) -> None:
     )
     rep.section(
         "Strategy matchups",
-        "Two-player head-to-head games; each deal is played in both seatings so the seat "
-        "advantage cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
+        "Two-player head-to-head games; each deal is played in both seatings so the seats' "
+        "effect cancels. `rollout` (determinized Monte Carlo look-ahead) is about 1,000× "
         "slower than `greedy`, so its pairs use fewer deals.",
     )
-    for sentence in mu.findings():
+    for sentence in mu.findings()[:-1]:  # the shares (the Copeland order gives way to the ratings)
         rep.finding(sentence)
     rep.end_list()
-    r_g = mu._entries()[("rollout", "greedy")]
-    rep.headline(
-        f"Head to head, `rollout` beats `greedy` in {r_g[0] * 100:.1f} % {pm(r_g[1], r_g[2])} of the games "
-        f"and `greedy` beats `random` in {100 * mu._entries()[('greedy', 'random')][0]:.1f} %. {mu.verdict()}"
-    )
+    parts = []
+    for a, b in (("rollout", "greedy"), ("greedy", "random")):
+        share, low, high, games_played = mu._entries()[(a, b)]
+        est = Estimate(share, low, high, games_played // 2, null=0.5, margin=SEAT_MARGIN)
+        parts.append(f"`{a}` against `{b}` wins {rate(share, low, high)} of {games_played:,} games: "
+                     + claim(est, up=f"`{a}` beats `{b}`", down=f"`{b}` beats `{a}`",
+                             none=f"no effect beyond ±{100 * SEAT_MARGIN:g} pp"))
+    rep.headline("Head to head, " + "; ".join(parts) + ".")
     rep.figure(mu.plot.heatmap(), "matchups", "Win share of the row strategy against the column strategy.")
-    rep.table(mu.ranking())
+    matchup_ratings(rep, mu)
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 2, ["greedy", "rollout"], rep.n(100_000, 1_000), n_for={"rollout": rep.n(600, 10)})

@@ -8,7 +8,7 @@ import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
-from montecards.report.generic import matchup_section
+from montecards.report.strengths import variant_at_strengths
 
 SOURCES = ("keep_points", "give_points", "majority_points")
 
@@ -58,12 +58,10 @@ def build(rep: Report) -> None:
     )
     rep.table(pd.DataFrame(rows).set_index("players"), digits=3)
     rep.figure(sa.plot.scores(), "scores", "Final points by seat (higher wins).")
-    rep.figure(sa.plot.length(), "game_length", "Game length in player turns (fixed by the deck size).")
 
     # --- strategies -----------------------------------------------------------------------------
-    matchup_section(
-        rep, ["random", "greedy", "majority"], 4, rep.n(60_000, 300), n_for={"majority": rep.n(10_000, 60)}
-    )
+    # no separate matchups: `random`, `greedy` and `majority` are rated with `tuned` in the ladder's
+    # round robin below (every lineup at once), so the page gives one order (issue 31, part 5)
 
     # --- tuned players and skill ------------------------------------------------------------
     tuned_section(rep, 4, ["majority", "greedy"], rep.n(20_000, 150))
@@ -139,3 +137,6 @@ def build(rep: Report) -> None:
         "value_models",
         "Card-value models minus the default, paired, 95 % intervals (metrics are sums over seats).",
     )
+    variant_at_strengths(rep, "Card-value models at every strength", models, 4,
+                         {"simple": ("greedy", n_var), "tuned": ("tuned", rep.n(50_000, 300))},
+                         {"win_0": "seat 1's win share", "win_3": "seat 4's win share"})

@@ -1,27 +1,28 @@
-"""Wig Out! report: speed edge, seat/dealer effect, 7- vs 5-card hands, cards left per loser,
-deadlocks with 5-6 players, strategy matchups (docs/rules/wigout.md, Questions)."""
+"""Wig Out! report: deadlocks with 5-6 players and their remedies, the speed edge up to 2×, 7- vs
+5-card hands, cards left per loser, strategy matchups, and a one-line check that the seats are
+symmetric (docs/rules/wigout.md, Questions). Its real questions lead; the seats are symmetric
+by construction, so their section is one line in the answers at every strength."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from montecards.analysis import compare_variants, mean_interval, sweep
-from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
+from montecards.report.base import Report, pm, rate, seat_runs, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section
+from montecards.report.strengths import variant_at_strengths
 
 
 def build(rep: Report) -> None:
     n_seats = rep.n(250_000, 1_500)
-    sa = seat_section(rep, "greedy", range(2, 7), n_seats, keep_games=True)
-    rep.text(
-        "With equal speeds every seat is symmetric by construction (the dealer only matters "
-        "through who is fastest), so seat differences should stay within their intervals — with "
-        "one 95 % interval per seat and player count, one in twenty may miss the fair share by chance."
-    )
+    rep.symmetric_seats = ("with equal speeds every seat is symmetric by construction: the dealer only "
+                           "matters through who is fastest")
+    rep.answers_first = False  # deadlocks and the speed edge lead
+    sa = seat_runs(rep, "greedy", range(2, 7), n_seats, keep_games=True)
 
     # --- cards left per loser and deadlocks -------------------------------------------------
     rep.section(
-        "Cards left per loser and deadlocks",
+        "Deadlocks and cards left per loser",
         "Per round, the first player to empty their hand scores 0 and every other player 1 point "
         "per card left. A deadlock (5–6 players) is a tied round with no points. Same runs as above.",
     )
@@ -64,13 +65,11 @@ def build(rep: Report) -> None:
         "deadlocks",
         "Deadlocked rounds per game by player count (impossible below 5 players), 95 % intervals.",
     )
-    rep.figure(sa.plot.length(), "game_length", "Game length in actions (plays and draws) over the 5 rounds.")
-    rep.figure(sa.plot.scores(), "scores", "Total points (cards left over the rounds; lower wins) by seat.")
-    rep.table(sa.game_table())
+    deadlock_remedies(rep)
 
     # --- speed edge -----------------------------------------------------------------------------
     n_sweep = rep.n(200_000, 1_000)
-    speeds = ["1,1,1,1", "1.1,1,1,1", "1.25,1,1,1", "1.5,1,1,1"]
+    speeds = ["1,1,1,1", "1.1,1,1,1", "1.25,1,1,1", "1.5,1,1,1", "2,1,1,1"]
     sw = timed(
         rep,
         "speed edge of seat 1 (4 players, greedy, common deals)",
@@ -80,7 +79,7 @@ def build(rep: Report) -> None:
         ),
     )
     rep.section(
-        "What a speed edge is worth",
+        "What a speed edge is worth (up to 2×)",
         "Seat 1 acts faster than the three others (speed 1.1 = 10 % faster); every speed is played on "
         "the same deals, and the differences are paired deal by deal.",
     )
@@ -160,6 +159,10 @@ def build(rep: Report) -> None:
             f"{p} players: hand of {other} minus hand of {base}, paired, 95 % intervals.",
         )
     rep.end_list()
+    variant_at_strengths(rep, "7-card instead of 5-card hands at 6 players, at every strength",
+                         {"hand_size=5 (rules)": {"hand_size": 5}, "hand_size=7": {"hand_size": 7}}, 6,
+                         {"simple": ("greedy", n_hand), "tuned": ("tuned", rep.n(50_000, 300))},
+                         {"win_0": "seat 1's win share", "shared": "ties (shared wins)"})
 
     # --- matchups -------------------------------------------------------------------------------
     matchup_section(rep, ["greedy", "singles_first", "random"], 4, rep.n(50_000, 300))
@@ -168,3 +171,30 @@ def build(rep: Report) -> None:
     tuned_section(rep, 4, ["greedy", "singles_first"], rep.n(50_000, 300))
     skill_section(rep, 4, ["random", "greedy", "tuned"], rep.n(50_000, 300), seat_players=range(2, 7),
                   n_seats=rep.n(50_000, 300))
+
+
+def deadlock_remedies(rep: Report) -> None:
+    """At 6 players (deadlocks are common), the rules against the changes that could remove
+    them: a 7-card hand, and 6 or 7 copies of each character (a deadlock needs every copy of a
+    stuck character one per hand, so it is impossible with fewer players than copies)."""
+    n = rep.n(100_000, 1_000)
+    remedies = {"rules (5 copies, hand 5)": {}, "hand_size=7": {"hand_size": 7}, "copies=6": {"copies": 6},
+                "copies=7": {"copies": 7}}
+    cmp = timed(rep, "deadlock remedies (6 players, greedy, common seeds)", f"{n:,} deals × {len(remedies)}",
+                lambda: compare_variants("wigout", remedies, n=n, players=6, strategies="greedy",
+                                         seed=rep.seed, jobs=rep.jobs))
+    rounds = 5
+    rep.text("**Remedies at 6 players** (the same seeds; the decks differ with `copies`, so the pairing "
+             "is by seed only):")
+    base = cmp.level(cmp.baseline, "deadlocks")
+    rep.finding(f"Rules: {rate(base[0] / rounds, base[1] / rounds, base[2] / rounds)} of rounds deadlock.")
+    for label in cmp.labels[1:]:
+        lv = cmp.level(label, "deadlocks")
+        d = cmp.difference(label, "deadlocks")
+        t = cmp.difference(label, "turns")
+        share = ("no round deadlocks" if lv[0] == 0 else
+                 f"{rate(lv[0] / rounds, max(lv[1], 0) / rounds, lv[2] / rounds)} of rounds deadlock")
+        change = f"{d[0] / rounds * 100:+.1f} {pm(d[1] / rounds, d[2] / rounds, 1, unit=' pp')}"
+        rep.finding(f"{label}: {share} ({change} "
+                    f"against the rules); a game changes by {t[0]:+.1f} {pm(t[1], t[2], 1, 1)} actions.")
+    rep.end_list()
