@@ -8,7 +8,8 @@ with the machine's load, for telling what a kernel change does when timings cann
 How (benchmarks/README.md, "Instructions per game"): the serial ``play_block`` is compiled
 natively for a fixed CPU model and its features (``NUMBA_CPU_NAME=haswell``,
 ``NUMBA_CPU_FEATURES``: valgrind cannot run the AVX-512 code numba would otherwise emit, and
-with the host's features the cache would miss under valgrind) into a fresh numba cache; a second process then loads it from
+with the host's features the cache would miss under valgrind) into a fresh numba cache; a second
+process then loads it from
 that cache and plays 1 game, then ``n`` games, under callgrind. Only the jitted code is counted
 (callgrind's anonymous objects), divided by ``n + 1``. The serial block is used (one
 thread; through the old parallel kernel valgrind also made numba compile afresh instead of loading).
@@ -26,7 +27,6 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STRATEGIES = ("random", "greedy")
 CPU_NAME = "haswell"
 CPU_FEATURES = (
     "+64bit,+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fsgsbase,+fxsr,+lzcnt,+mmx,+movbe,"
@@ -111,7 +111,8 @@ def measure(strategy: str, players: int, n: int, game: str = "parade") -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="parade", help="a registered game (default parade)")
-    parser.add_argument("-s", "--strategy", choices=STRATEGIES, default="greedy")
+    parser.add_argument("-s", "--strategy", default="greedy",
+                        help="a built-in of the game on every seat (default greedy; Anomia: default)")
     parser.add_argument("--players", type=int, choices=range(2, 7), metavar="2..6",
                         help="default: the game's default player count (Parade 2)")
     parser.add_argument("-n", "--games", type=int, default=5000)
@@ -119,10 +120,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.games < 0:
         parser.error(f"--games must be >= 0, got {args.games}")
-    if args.players is None:
-        sys.path.insert(0, str(ROOT))
-        from montecards import games
+    sys.path.insert(0, str(ROOT))
+    from montecards import games
 
+    if args.game not in games.names() or args.strategy not in games.get(args.game).strategies:
+        parser.error(f"--game {args.game} -s {args.strategy}: not a registered game and its built-in")
+    if args.players is None:
         args.players = games.get(args.game).default_players
     if args.child:
         play(args.game, args.strategy, args.players, args.games)

@@ -1,6 +1,7 @@
 """Benchmark every registered game (or some) and print, and optionally record, the figures.
 
     python benchmarks/run.py [--games parade wigout] [--quick] [--record]
+    python benchmarks/run.py --strategies greedy random default --threads 1   # a subset of the cases
 
 For each game, each strategy (on every seat) and two or three player configurations: games/s
 and turns/s on 1 thread and on all numba threads (medians of repeated timings, each also
@@ -30,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="save the entry in benchmarks/history/")
     parser.add_argument("--repeats", type=int, help="timings per figure (default 5, quick 3)")
     parser.add_argument("--target", type=float, help="seconds per timing (default 0.8, quick 0.3)")
+    parser.add_argument("--strategies", nargs="+",
+                        help="measure only these strategies (default: every built-in of each game)")
+    parser.add_argument("--threads", nargs="+", choices=("1", "all"), default=["1", "all"],
+                        help="thread counts to measure (default: 1 and all)")
     parser.add_argument("--no-compile", action="store_true", help="skip the compile-time subprocesses")
     parser.add_argument("--no-cli", action="store_true", help="skip the CLI wall-time subprocesses")
     parser.add_argument("--json", type=Path, help="also write the entry to this file")
@@ -46,8 +51,14 @@ def main(argv: list[str] | None = None) -> int:
         settings.repeats = args.repeats
     if args.target:
         settings.target = args.target
+    cases = None
+    if args.strategies or args.threads != ["1", "all"]:
+        cases = [c for g in names for c in core.cases_for(g, tuple(args.threads))
+                 if not args.strategies or c.strategy in args.strategies]
+        if not cases:
+            parser.error(f"no game of {', '.join(names)} has a built-in among {', '.join(args.strategies)}")
     entry = suite.run_suite(
-        names, settings, compile_time=not args.no_compile, cli=not args.no_cli
+        names, settings, compile_time=not args.no_compile, cli=not args.no_cli, cases=cases
     )
     entry["command"] = "python benchmarks/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     print(suite.format_entry(entry))

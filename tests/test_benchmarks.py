@@ -197,3 +197,22 @@ def test_instruction_count_sums_the_self_cost_of_the_jitted_objects(tmp_path):
         "totals: 5161\nsummary: 5161\n"
     )
     assert instructions.jitted_instructions(out) == 40 + 7 + 3 + 50
+
+
+def test_run_measures_only_the_strategies_and_threads_asked_for(monkeypatch):
+    from benchmarks import run, suite
+
+    seen = {}
+
+    def fake_suite(names, settings, compile_time=True, cli=True, cases=None):
+        seen["cases"] = cases
+        return {"errors": [], "cases": []}
+
+    monkeypatch.setattr(suite, "run_suite", fake_suite)
+    monkeypatch.setattr(suite, "format_entry", lambda entry: "")
+    assert run.main(["--games", "parade", "anomia", "--strategies", "greedy", "default", "--threads", "1",
+                     "--no-compile", "--no-cli"]) == 0
+    assert {(c.game, c.strategy, c.threads) for c in seen["cases"]} == {
+        ("parade", "greedy", "1"), ("anomia", "default", "1")}
+    with pytest.raises(SystemExit):
+        run.main(["--strategies", "nosuch", "--no-compile", "--no-cli"])

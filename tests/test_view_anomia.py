@@ -8,7 +8,7 @@ from montecards.games.anomia import view
 
 
 def test_view_declares_no_decision():
-    assert view.DECISIONS == ()
+    assert view.DECISION_NAMES == ()
     assert view.OBS_SIZE == 0
     assert view.MAX_LEGAL == 0
     assert not hasattr(view, "observe")

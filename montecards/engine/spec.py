@@ -147,6 +147,10 @@ class GameSpec:
     """``(seed, index, players, params, strategy_names) -> [Decision]``: every decision of one
     game through the decision interface (``engine/decisions.py``). Left None, the engine's
     (``_decisions``, over ``trace_one``; an empty list for a game without player decisions)."""
+    view: Any = field(default=None, repr=False, compare=False)
+    """The game's ``view`` module (the decision interface), from which the engine takes
+    :attr:`decision_kinds` (``len(view.DECISION_NAMES)``) and :attr:`log_sizes`
+    (``(view.OBS_SIZE, view.MAX_LEGAL)``)."""
     decision_kinds: int = 0
     """How many kinds of decision the game's seats make (0: none, so no user strategy can play)."""
     seat_params: dict[str, Weights] = field(default_factory=dict)
@@ -200,6 +204,9 @@ class GameSpec:
                                ("trace_one", "trace_one")):
                 if not getattr(self, name):  # a kernel without OPTIONS has no optional parts
                     object.__setattr__(self, name, getattr(self.kernel, part, getattr(self, name)))
+        if self.view is not None:
+            object.__setattr__(self, "decision_kinds", len(self.view.DECISION_NAMES))
+            object.__setattr__(self, "log_sizes", (self.view.OBS_SIZE, self.view.MAX_LEGAL))
         if self.play_block is None:
             raise ValueError(f"{self.name}: a GameSpec needs its kernel (or play_block)")
         object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))

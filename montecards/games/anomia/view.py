@@ -13,7 +13,7 @@ and there is no ``observe`` or ``legal_moves``: a user strategy has nothing to c
 
 from __future__ import annotations
 
-DECISIONS: tuple[str, ...] = ()
+DECISION_NAMES: tuple[str, ...] = ()
 """The names of the decision kinds (none; a game with decisions numbers them ``DECISION_*``)."""
 
 OBS_SIZE = 0
@@ -22,4 +22,4 @@ OBS_SIZE = 0
 MAX_LEGAL = 0
 """The most legal moves at any decision: there is no decision."""
 
-__all__ = ["DECISIONS", "MAX_LEGAL", "OBS_SIZE"]
+__all__ = ["DECISION_NAMES", "MAX_LEGAL", "OBS_SIZE"]

@@ -476,10 +476,9 @@ SPEC = GameSpec(
     notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
     new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
-    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
+    view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decision_kinds=2,
     seat_params={
         **searches(search.PARAMETERS),
         **weighted_and_tuned(

@@ -272,10 +272,9 @@ SPEC = GameSpec(
     },
     new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
-    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
+    view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decision_kinds=2,
 )
 decisions = SPEC.decisions
 

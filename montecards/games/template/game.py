@@ -2,10 +2,10 @@
 (docs/rules/template.md).
 
 This is the file a new game's Python side copies: the parameters (``PARAMS``, with a check
-that spans two of them in ``check_deal``, the spec's ``check_params``), the trace frame and
-``trace``, ``play_scripted`` with its ``script_from_trace``, and the ``SPEC`` naming them all,
-built once at the end. The engine makes the rest from the kernel: the chunk glue from
-``play_block`` and ``OPTIONS``, and the decision log (``decisions``) from ``trace_one``.
+that spans two of them in ``check_deal``, the spec's ``check_params``), the trace buffer, frame
+and ``trace``, ``play_scripted`` with its ``script_from_trace``, and the ``SPEC`` naming them
+all, built once at the end. The engine makes the rest from the ``kernel`` and ``view`` modules:
+the chunk glue, the trace's replay and the decision log (``decisions``).
 """
 
 from __future__ import annotations
@@ -192,10 +192,9 @@ SPEC = GameSpec(
     # rate_metrics=(...): metrics that are 0/1 per game, reported as rates (Parade's six_colours)
     new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
-    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
+    view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decision_kinds=1,
 )
 decisions = SPEC.decisions
 

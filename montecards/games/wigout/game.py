@@ -380,10 +380,9 @@ SPEC = GameSpec(
     new_trace=_new_trace,
     # an unusually long game is played again with room for every decision
     log_capacity=lambda players, resolved: 512 * resolved["rounds"],
-    log_sizes=(view.OBS_SIZE, view.MAX_LEGAL),
+    view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    decision_kinds=1,
 )
 decisions = SPEC.decisions
 

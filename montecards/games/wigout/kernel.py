@@ -83,8 +83,7 @@ from montecards.games.wigout.rules import (
     rounds_won,
     sorted_deck,
 )
-from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, weighted_play
-from montecards.games.wigout.strategies import choose_play as builtin_play
+from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, choose_play, weighted_play
 from montecards.games.wigout.view import (
     DECISION_PLAY,
     MAX_LEGAL,
@@ -168,40 +167,6 @@ def ask_user(g, seat, seats):
     return np.int64(-1) if k < 0 else legal[k]
 
 
-@njit(cache=True, inline="always")
-def choose_play(g, actor, strategy, params, weighted, choice_rng, scripted, script_choices, log, seats):
-    """``(play, u)``: the play (``view`` move id, the kernel's play code) the seat makes and the
-    uniform draw of a ``random`` seat (-1.0 for the others; the trace records it), or ``(-2 -
-    ERR_*, u)`` (a user strategy's index outside its legal moves; a script out of choices,
-    ``g[ERR_EVENT]`` the event); logged unless ``log`` is None. ``weighted``, ``log`` and
-    ``seats`` None compile their paths out (``play_round``)."""
-    u = -1.0
-    if seats is not None and strategy == USER:
-        play = ask_user(g, actor, seats)
-        if play < 0:
-            return -2 - ERR_USER, u
-    else:
-        if strategy == RANDOM:
-            if scripted:
-                k = g[CHOICE]
-                if k >= script_choices.shape[0]:
-                    g[ERR_EVENT] = g[EVENT] - 1
-                    return -2 - ERR_TOO_FEW_CHOICES, u
-                u = script_choices[k]
-                g[CHOICE] = k + 1
-            else:
-                u = uniform(choice_rng)
-        play = np.int64(-1)
-        if weighted is not None:  # compiled only into kernels of runs that use it
-            if strategy == WEIGHTED or strategy == TUNED:
-                play = weighted_play(g, actor, params)
-        if play < 0:
-            play = builtin_play(g, actor, strategy, u)
-    if log is not None:
-        log_decision(g, actor, DECISION_PLAY, play, log)
-    return play, u
-
-
 @njit(cache=True)
 def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
                script_actors, script_waits, script_choices, trace, log, seats=None):
@@ -262,11 +227,35 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
                         break
         fw[F_TIME] += wait
         g[ACTIONS] += 1
+        u = -1.0
+        # the one decision, written out here: as a choose_play dispatcher (inlined, returning
+        # the play and the uniform) it cost 7.8 % more instructions per game (71,365 -> 76,915,
+        # greedy, 4 players: benchmarks/README.md, "issue 29, the rest")
         if has_play(g, actor):
-            play, u = choose_play(g, actor, strategies[actor], params, weighted, choice_rng, scripted,
-                                  script_choices, log, seats)
-            if play < 0:
-                return play
+            strategy = strategies[actor]
+            if seats is not None and strategy == USER:
+                play = ask_user(g, actor, seats)
+                if play < 0:
+                    return -2 - ERR_USER
+            else:
+                if strategy == RANDOM:
+                    if scripted:
+                        k = g[CHOICE]
+                        if k >= script_choices.shape[0]:
+                            g[ERR_EVENT] = g[EVENT] - 1
+                            return -2 - ERR_TOO_FEW_CHOICES
+                        u = script_choices[k]
+                        g[CHOICE] = k + 1
+                    else:
+                        u = uniform(choice_rng)
+                play = np.int64(-1)
+                if weighted is not None:  # compiled only into kernels of runs that use it
+                    if strategy == WEIGHTED or strategy == TUNED:
+                        play = weighted_play(g, actor, params)
+                if play < 0:
+                    play = choose_play(g, actor, strategy, u)
+            if log is not None:
+                log_decision(g, actor, DECISION_PLAY, play, log)
             moved = play_move(g, actor, play)
             record(trace, EV_START + (play & ADD), g, actor, play >> 1, moved, wait, fw[F_TIME],
                    u, 0)

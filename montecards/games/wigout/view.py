@@ -85,6 +85,7 @@ from montecards.games.wigout.rules import (
 
 DECISION_PLAY = 0
 """A seat with at least one legal play acts: which play."""
+DECISION_NAMES = ("play",)
 
 MOVE_START = START
 MOVE_ADD = ADD
