@@ -13,31 +13,89 @@ from montecards.analysis.luck import bootstrap_share, spread, variance_component
 from montecards.errors import InputError
 
 # --------------------------------------------------------------------------- traces per game
+# Per game: ``traced(seed, index, players, deal)`` -> ``(deal, later, from_rotated_hand)``: the
+# deal's events, what came later (draws, face-offs, waiting times), and whether every seat's
+# first use of a card came from the hand dealt to seat ``s - r`` (``r`` the deal's rotation).
 
 
 def parade_trace(seed, index, players, deal):
     from montecards.games.parade import game
 
-    buffer = game._new_trace()
-    game.SPEC.play_traced(seed, index, players, None, "greedy", buffer, deal=deal)
-    events = game._trace_frame(buffer)
+    events, _ = game.trace(seed, index, players, None, "greedy", deal=deal)
+    r = 0 if deal is None else deal[1]
     dealt = events[events.turn == -1]
     hands = [set(dealt[(dealt.event == "deal") & (dealt.seat == s)].card) for s in range(players)]
     plays = events[events.event == "play"]
-    first_plays = [plays[plays.seat == s].card.iloc[0] for s in range(players)]
-    draws = list(events[events.event == "draw"].card)
-    return [tuple(r) for r in dealt.itertuples(index=False)], hands, first_plays, draws
+    ok = all(plays[plays.seat == s].card.iloc[0] in hands[(s - r) % players] for s in range(players))
+    return [tuple(x) for x in dealt.itertuples(index=False)], list(events[events.event == "draw"].card), ok
 
 
-TRACES = {"parade": parade_trace}
-"""Per game: ``(deal events, the hands dealt per seat, each seat's first play, later draws)`` of
-a traced greedy game played with a deal option."""
+def tulips_trace(seed, index, players, deal):
+    from montecards.games.tulips import game
+
+    events, _ = game.trace(seed, index, players, None, "greedy", deal=deal)
+    r = 0 if deal is None else deal[1]
+    dealt = events[events.event.isin(["opening_festival", "ranking", "deal"])]
+    hands = [set(dealt[(dealt.event == "deal") & (dealt.seat == s)].card) for s in range(players)]
+    kept = events[events.event == "setup_bouquet"]
+    ok = all(kept[kept.seat == s].card.iloc[0] in hands[(s - r) % players] for s in range(players))
+    deal_events = list(zip(dealt.event, dealt.seat, dealt.card, strict=True))
+    return deal_events, list(events[events.event == "draw"].card), ok
+
+
+def marbles_trace(seed, index, players, deal):
+    from montecards.games.marbles import game
+
+    events, _ = game.trace(seed, index, players, None, "greedy", deal=deal)
+    r = 0 if deal is None else deal[1]
+    dealt = events[events.event == "deal"]
+    hands = [set(dealt[dealt.seat == s].card_id) for s in range(players)]
+    draws = events[events.event == "draw"]
+    used = events[events.event.isin(["play", "discard"])]
+    # a seat draws, then plays or discards: its first card is from its hand or that draw
+    ok = all(used[used.seat == s].card_id.iloc[0]
+             in hands[(s - r) % players] | {draws[draws.seat == s].card_id.iloc[0]} for s in range(players))
+    return list(zip(dealt.seat, dealt.card_id, strict=True)), list(draws.card_id), ok
+
+
+def wigout_trace(seed, index, players, deal):
+    from montecards.games.wigout import game
+
+    events, _ = game.trace(seed, index, players, None, "greedy", deal=deal)
+    r = 0 if deal is None else deal[1]
+    first = events.iloc[0]
+    head, deck = first.detail.split("deck: ")
+    hand = int(first.hand)
+    deck = deck.split()[: players * hand + 2]  # the round's hands, dealt in blocks, then the starters
+    hands = [set(int(c) for c in deck[s * hand : (s + 1) * hand]) for s in range(players)]
+    round_one = events[events["round"] == 0]
+    ok = True
+    for s in range(players):
+        mine = round_one[(round_one.seat == s) & round_one.event.isin(["start", "add", "draw"])]
+        if len(mine) and mine.event.iloc[0] != "draw":  # its first action, before any draw of its own
+            ok &= int(mine.character.iloc[0]) in hands[(s - r) % players]
+    return (head, deck), list(events.wait), ok
+
+
+def anomia_trace(seed, index, players, deal):
+    from montecards.games.anomia import game
+
+    events, _ = game.trace(seed, index, players, None, None, deal=deal)
+    r = 0 if deal is None else deal[1]
+    deck = list(events[events.event == "deck"].card_id)
+    face_offs = events[events.event.isin(["face_off", "tiebreak"])]
+    first_draw = events[events.event == "draw"].seat.iloc[0]
+    return deck, list(zip(face_offs.event, face_offs.seat, face_offs.other, strict=True)), first_draw == r
+
+
+TRACES = {"parade": parade_trace, "tulips": tulips_trace, "marbles": marbles_trace, "wigout": wigout_trace,
+          "anomia": anomia_trace}
 
 
 @pytest.mark.parametrize("game", sorted(TRACES))
 def test_a_replay_keeps_the_deal_and_draws_the_rest_anew(game):
     traced = TRACES[game]
-    players = 3
+    players = 3 if game != "anomia" else 4
     changed = 0
     for index in range(4):
         plain = traced(11, index, players, None)
@@ -46,21 +104,21 @@ def test_a_replay_keeps_the_deal_and_draws_the_rest_anew(game):
         assert first[0] == second[0] == plain[0]  # the deal: the same events
         assert traced(11, index, players, (1, 0)) == second  # a replay is a pure function of k
         assert traced(11, index, players, (-1, 0)) == plain  # no replay, no rotation: the game itself
-        changed += first[3] != second[3]
-    assert changed == 4  # the later draws differ in every game
+        changed += first[1] != second[1]
+    assert changed >= 3  # what comes later is drawn anew
 
 
 @pytest.mark.parametrize("game", sorted(TRACES))
 def test_duplicate_deals_rotate_the_hands(game):
     traced = TRACES[game]
-    players = 3
+    players = 3 if game != "anomia" else 4
     for index in range(3):
         plain = traced(5, index, players, None)
-        for r in range(players):
-            deal, hands, first_plays, draws = traced(5, index, players, (-1, r))
-            assert deal == plain[0] and hands == plain[1]  # the same deck dealt the same way
-            for seat in range(players):  # seat s plays from the hand dealt to seat s - r
-                assert first_plays[seat] in hands[(seat - r) % players]
+        assert plain[2]
+        for r in range(1, players):
+            deal, later, from_rotated_hand = traced(5, index, players, (-1, r))
+            assert deal == plain[0]  # the same deck dealt the same way
+            assert from_rotated_hand  # seat s plays from the hand dealt to seat s - r
 
 
 def test_a_rotation_or_replay_outside_the_range_is_refused():
@@ -140,3 +198,34 @@ def test_luck_json_keys():
     assert 0 <= out["deal_share_low"] <= out["deal_share"] <= 1
     assert out["deal_share_low"] <= out["deal_share_high"]
     assert "luck_share" not in out and "drift_share" not in out  # no value function: not computed
+
+
+# --------------------------------------------------------------------------- analyses and plots
+
+
+def test_luck_result_and_its_figures():
+    import montecards as mc
+    from montecards.plots import deal_shares
+
+    res = mc.luck("parade", players=2, deals=40, replays=3, seed=2, jobs=1)
+    assert res.outcomes.shape == (40, 3, 2) and res.n_games == 120
+    assert np.allclose(res.outcomes.sum(axis=2), 1.0)  # one win (or its shares) per game
+    assert res.to_dict()["deal_share"] == res.deal_share
+    assert res.plot.deal_rates().axes and deal_shares([res, res]).axes
+
+
+def test_duplicate_seat_advantage_plays_every_deal_in_every_rotation():
+    from montecards.analysis import seat_advantage
+
+    sa = seat_advantage("parade", players=2, n=101, strategy="greedy", seed=3, duplicate=True, keep_games=True)
+    res = sa.results[2]
+    assert res.n_games == 102 and res.extra["duplicate"] == {"deals": 51, "rotations": 2}
+    games = res.games
+    # rotation 1 deals the same deck with the two hands swapped: over a deal's two rotations each
+    # seat's wins come from both hands; the shares are the mean over deals, as the interval
+    per_deal = (games.win_0.to_numpy()[:51] + games.win_0.to_numpy()[51:]) / 2
+    low, high = res.win_share_ci95[0]
+    assert res.win_share[0] == pytest.approx(per_deal.mean())
+    assert low < per_deal.mean() < high and sa.to_dict()["players"]["2"]["duplicate"]["deals"] == 51
+    with pytest.raises(InputError, match="precision"):
+        seat_advantage("parade", players=2, precision=0.01, duplicate=True)

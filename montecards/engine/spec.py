@@ -217,7 +217,8 @@ class GameSpec:
         every option compiled in (:attr:`every_option`: one trace kernel for every lineup);
         returns its row. ``strategy_names``: per seat a built-in name or a user strategy
         (:meth:`strategy_codes`); a user strategy's fault raises ``StrategyError``. ``deal``:
-        the deal option ``(replay, rotation)`` (``engine.options``), or None."""
+        the deal option ``(replay, rotation)`` (``engine.options``), or None; a trace with a deal
+        compiles only the optional parts its lineup plays (:meth:`kernel_options`)."""
         players = self.check_players(players)
         resolved = self.resolve_params(players, params)
         entries = self.strategy_codes(players, strategy_names)
@@ -226,7 +227,10 @@ class GameSpec:
         row = np.zeros(self.layout(players).width, dtype=np.int64)
         user = user_strategies.user_arg(entries, 1)
         options = self.every_option
-        extra = () if deal is None else (tuple(np.int64(v) for v in self.check_deal(deal, players)),)
+        extra = ()
+        if deal is not None:  # rare: a kernel for this lineup's options only (a smaller compile)
+            extra = (tuple(np.int64(v) for v in self.check_deal(deal, players)),)
+            options = self.kernel_options(codes)
         user_strategies.serial_call(entries, user, lambda: self.trace_one(
             np.uint64(seed), int(index), players, packed, codes, row, trace, log, user, options, *extra,
         ))

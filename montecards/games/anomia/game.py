@@ -330,12 +330,14 @@ def trace(
     players: int,
     params: dict[str, Any] | None = None,
     strategy_names: Sequence[str] | None = None,
+    deal: Any = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
 
     Events: ``deck`` (the shuffled deck, top first), ``draw``, ``tiebreak``, ``face_off``
     (seat = winner, other = loser, card = the card taken) and ``cascade`` (a chain of 2 or more
-    ended). Returns ``(events, row)`` with ``row`` the game's per-game output row.
+    ended). Returns ``(events, row)`` with ``row`` the game's per-game output row. ``deal``: the
+    deal option ``(replay, rotation)`` (docs/luck.md), or None.
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
@@ -344,7 +346,7 @@ def trace(
     capacity = TRACE_EVENTS_PER_CARD * int(packed[kernel.P_N_PLAY]) + TRACE_EVENTS_EXTRA
     while True:  # face-up chains have no bound: grow the buffer and replay the same game
         buffer = _new_trace(capacity)
-        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
+        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer, deal=deal)
         if buffer[0, 0] < buffer.shape[0]:
             break
         capacity = int(buffer[0, 0]) + 1

@@ -162,13 +162,13 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
 
 
 def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                  strategy_names: Sequence[Any] | str | None):
+                  strategy_names: Sequence[Any] | str | None, deal: Any = None):
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
     factor = 1
     while True:
         buffer = _new_trace(resolved, factor)
-        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer)
+        row = SPEC.play_traced(seed, index, players, resolved, strategy_names, buffer, deal=deal)
         try:
             events_of(buffer)
             return buffer, row
@@ -177,7 +177,7 @@ def _trace_buffer(seed: int, index: int, players: int, params: dict[str, Any] | 
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
-          strategy_names: Sequence[Any] | str | None = None):
+          strategy_names: Sequence[Any] | str | None = None, deal: Any = None):
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
     ``strategy_names``: per seat (or one for all) a built-in name or a user strategy
     (``SPEC.strategy_codes``); a user seat's plays show ``choice`` -1, as the other
@@ -188,9 +188,9 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     moved, ``wait`` and simulated ``time``, the ``random`` strategy's ``choice`` or -1, and
     after it the actor's ``hand`` size, the cards on the ``table`` and the ``draw_pile`` size)
     and per round end (``wig_out`` with the seat, or ``deadlock``); ``row`` is the game's
-    output row as ``run_chunk`` writes it.
+    output row as ``run_chunk`` writes it. ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None.
     """
-    buffer, row = _trace_buffer(seed, index, players, params, strategy_names)
+    buffer, row = _trace_buffer(seed, index, players, params, strategy_names, deal)
     return _trace_frame(buffer), row
 
 
