@@ -5,6 +5,8 @@ Two measurements, every registered game at its default player count, ``greedy`` 
 * ``deal-share``: ``montecards luck GAME -n DEALS --replays K --json -j 2`` in a subprocess,
   once to compile (timed apart) and once timed: the deal's share with its interval, the
   interval's half-width and the wall time. Target: +-2 pp in <= 2 minutes on 2 cores.
+Anomia has no ``greedy``: it plays its only strategy, ``default``.
+
 * ``duplicate``: the variance ratio of the first seat's win share, plain against duplicate
   deals, on the same number of games N: plain plays games 0 .. N - 1; duplicate plays N / P
   deals in each of the P rotations of their hands (``deal=(-1, r)``). The ratio is
@@ -82,13 +84,15 @@ def deal_share(games: list[str], deals: int, replays: int, seed: int, jobs: int)
 
 
 def duplicate(games: list[str], n: int, seed: int, jobs: int) -> list[dict]:
+    from montecards import games as registry
     from montecards.analysis.runs import setup
     from montecards.engine.spec import WIN_UNIT
 
     out = []
     rng = np.random.default_rng(0)
     for game in games:
-        base = setup(game, None, "greedy", None, seed, jobs)
+        strategy = "greedy" if "greedy" in registry.get(game).strategies else None  # Anomia: its default
+        base = setup(game, None, strategy, None, seed, jobs)
         players = base.players
         deals = n // players
         win = base.layout.seat_slice("win")
@@ -110,7 +114,7 @@ def duplicate(games: list[str], n: int, seed: int, jobs: int) -> list[dict]:
         boot = [ratio(plain[rng.integers(0, plain.size, plain.size)],
                       per_deal[rng.integers(0, deals, deals)]) for _ in range(400)]
         row = {
-            "game": game, "players": players, "strategy": "greedy", "n_games": deals * players,
+            "game": game, "players": players, "strategy": base.strategies[0], "n_games": deals * players,
             "deals": deals, "plain_win_share": float(plain.mean()),
             "duplicate_win_share": float(per_deal.mean()),
             "plain_se": float(np.sqrt(plain.var(ddof=1) / plain.size)),

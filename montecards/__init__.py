@@ -16,8 +16,8 @@ from montecards.engine import specialise  # noqa: F401  (no integer-literal copi
 __version__ = "0.1.0"
 
 __all__ = [
-    "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy", "StrategyError",
-    "InputError", "get_game", "game_names", "__version__",
+    "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy",
+    "StrategyError", "InputError", "get_game", "game_names", "__version__",
 ]
 
 _LAZY = {

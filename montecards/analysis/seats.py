@@ -27,6 +27,14 @@ from montecards.analysis.runs import (
 from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.engine.user_strategies import as_labels
 
+DUPLICATE_BY_DEFAULT = frozenset({"wigout"})
+"""The games whose seat advantage plays duplicate deals unless told otherwise: where they paid.
+Variance ratio of the first seat's win share, plain / duplicate on the same number of games, at
+the default player count, greedy (``python benchmarks/luck.py duplicate --n 24000``,
+``benchmarks/history/luck/``): Wig Out! 1.22 [1.17, 1.27]; Joker Marbles 0.96, Parade 0.97,
+Anomia 0.77 and Gift of Tulips 0.35 (there the later draws, the same deck's in every rotation,
+decide more than the hands, and the rotations' results go together)."""
+
 
 @dataclass
 class SeatAdvantage:
@@ -161,7 +169,7 @@ def seat_advantage(
     max_games: int = DEFAULT_MAX_GAMES,
     keep_games: bool = False,
     strategy_params: Any = None,
-    duplicate: bool = False,
+    duplicate: bool | None = None,
 ) -> SeatAdvantage:
     """Win share of every seat for each player count, every seat playing ``strategy``.
 
@@ -175,7 +183,9 @@ def seat_advantage(
     ``duplicate``: duplicate deals (docs/luck.md): ``ceil(n / players)`` deals, each played with
     its hands in every rotation among the seats (the same deck), so every seat holds every
     hand once; the win shares' intervals are then normal over deals (a deal's rotations are
-    one unit). Not with ``precision``.
+    one unit). Not with ``precision``. None (the default): duplicate deals for the games of
+    :data:`DUPLICATE_BY_DEFAULT`, where they were measured to pay (not with ``precision``),
+    plain games for the others.
     """
     spec = games.get(game)
     strategy = as_labels(strategy)  # user strategies are keyed by their labels
@@ -193,6 +203,8 @@ def seat_advantage(
         raise InputError("seat advantage takes one strategy for every seat")
     if duplicate and precision is not None:
         raise InputError("duplicate deals take a number of games (-n), not a precision")
+    if duplicate is None:
+        duplicate = spec.name in DUPLICATE_BY_DEFAULT and precision is None
     results: dict[int, SimulationResult] = {}
     adaptive: dict[int, Adaptive] = {}
     first = setup(game, counts[0], strategy, params, seed, jobs, strategy_params)

@@ -258,7 +258,8 @@ def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | N
     ``(kind, seat, card, a, b, c)`` (kinds ``rules.EV_*``) and its output row.
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``);
-    a user strategy's fault raises ``StrategyError``. ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None."""
+    a user strategy's fault raises ``StrategyError``. ``deal``: the deal option ``(replay,
+    rotation)`` (docs/luck.md), or None."""
     buffer = _new_trace()
     row = SPEC.play_traced(seed, index, players, params, strategy_names, buffer, deal=deal)
     return events_of(buffer).copy(), row

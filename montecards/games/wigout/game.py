@@ -188,7 +188,8 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     moved, ``wait`` and simulated ``time``, the ``random`` strategy's ``choice`` or -1, and
     after it the actor's ``hand`` size, the cards on the ``table`` and the ``draw_pile`` size)
     and per round end (``wig_out`` with the seat, or ``deadlock``); ``row`` is the game's
-    output row as ``run_chunk`` writes it. ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None.
+    output row as ``run_chunk`` writes it. ``deal``: the deal option ``(replay, rotation)``
+    (docs/luck.md), or None.
     """
     buffer, row = _trace_buffer(seed, index, players, params, strategy_names, deal)
     return _trace_frame(buffer), row

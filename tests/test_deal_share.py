@@ -35,7 +35,7 @@ def tulips_trace(seed, index, players, deal):
 
     events, _ = game.trace(seed, index, players, None, "greedy", deal=deal)
     r = 0 if deal is None else deal[1]
-    dealt = events[events.event.isin(["opening_festival", "ranking", "deal"])]
+    dealt = events[events.event.isin(["opening_festival", "ranking", "deal"]) & (events.turn == 0)]  # setup
     hands = [set(dealt[(dealt.event == "deal") & (dealt.seat == s)].card) for s in range(players)]
     kept = events[events.event == "setup_bouquet"]
     ok = all(kept[kept.seat == s].card.iloc[0] in hands[(s - r) % players] for s in range(players))
@@ -217,7 +217,8 @@ def test_luck_result_and_its_figures():
 def test_duplicate_seat_advantage_plays_every_deal_in_every_rotation():
     from montecards.analysis import seat_advantage
 
-    sa = seat_advantage("parade", players=2, n=101, strategy="greedy", seed=3, duplicate=True, keep_games=True)
+    sa = seat_advantage("parade", players=2, n=101, strategy="greedy", seed=3, duplicate=True,
+                        keep_games=True)
     res = sa.results[2]
     assert res.n_games == 102 and res.extra["duplicate"] == {"deals": 51, "rotations": 2}
     games = res.games
