@@ -133,9 +133,12 @@ def seats_from_one(frame):
 @click.option("-s", "--strategy", default=None, help="Strategy of every seat (default: the game's).")
 @strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Games per player count.")
+@click.option("--duplicate/--no-duplicate", default=None,
+              help="Duplicate deals: n / players deals, each with its hands in every rotation among the "
+              "seats (docs/luck.md; default: on for Wig Out!, where it pays, off elsewhere).")
 @_common
-def seats_command(game, players, strategy, strategy_params, n, seed, jobs, as_json, precision, params,
-                  plot_path) -> None:
+def seats_command(game, players, strategy, strategy_params, n, duplicate, seed, jobs, as_json, precision,
+                  params, plot_path) -> None:
     """Seat advantage: every seat's win share per player count, with 95 % intervals."""
     from montecards.analysis import seat_advantage
 
@@ -149,8 +152,11 @@ def seats_command(game, players, strategy, strategy_params, n, seed, jobs, as_js
         jobs=jobs,
         precision=precision,
         strategy_params=parse_strategy_params(strategy_params),
+        duplicate=duplicate,
     )
-    lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"]
+    lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"
+             + (" (duplicate deals: every deal in every rotation of its hands)"
+                if any("duplicate" in r.extra for r in sa.results.values()) else "")]
     for p, info in sa.adaptive.items():
         lines.append(f"{p} players: {info.sentence()}")
     lines += ["", _frame_text(seats_from_one(sa.table())), ""] + sa.findings()

@@ -241,13 +241,17 @@ def luck(
     """The deal's share of the outcome variance (module docstring; docs/luck.md).
 
     ``deals`` deals, each played ``replays`` (>= 2) times with independent later draws;
-    ``strategies``: one for every seat (default ``greedy``) or one per seat; ``players``: the
+    ``strategies``: one for every seat (default ``greedy``, or the game's default where it has
+    no ``greedy``: Anomia) or one per seat; ``players``: the
     game's default when None. ``progress``: a bar on stderr (None: when it is a terminal)."""
     deals = check_count("deals", deals, 2)
     replays = check_count("replays", replays, 2)
     spec = games.get(game)
     spec.check_deal((0, 0), 2)  # a game without the deal option: one line
-    strategies = "greedy" if strategies is None else as_labels(strategies)
+    if strategies is None:  # greedy where the game has it (Anomia's only strategy is its default)
+        strategies = "greedy" if "greedy" in spec.strategies else None
+    else:
+        strategies = as_labels(strategies)
     base = setup(game, players, strategies, params, seed, jobs, strategy_params)
     width = base.layout.players
     win = base.layout.seat_slice("win")

@@ -55,6 +55,10 @@ class SimulationResult:
 
     @property
     def win_share_ci95(self) -> list[list[float]]:
+        """Per seat the Wilson 95 % interval of its win share, or, for duplicate deals
+        (``extra["win_share_ci95"]``, ``analysis.seats``), the normal interval over deals."""
+        if "win_share_ci95" in self.extra:
+            return [list(ci) for ci in self.extra["win_share_ci95"]]
         return [list(wilson(p, self.n_games)) for p in self.win_share]
 
     @property

@@ -4,17 +4,19 @@ between seats' win shares is the seat's own advantage."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from montecards import games
-from montecards.analysis.intervals import half_width
+from montecards.analysis.intervals import half_width, mean_interval
 from montecards.analysis.results import SimulationResult
 from montecards.analysis.runs import (
     DEFAULT_MAX_GAMES,
     Adaptive,
+    Setup,
     check_count,
     check_precision,
     run_adaptive,
@@ -22,8 +24,16 @@ from montecards.analysis.runs import (
     timed,
     with_backend,
 )
-from montecards.engine.spec import InputError
+from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.engine.user_strategies import as_labels
+
+DUPLICATE_BY_DEFAULT = frozenset({"wigout"})
+"""The games whose seat advantage plays duplicate deals unless told otherwise: where they paid.
+Variance ratio of the first seat's win share, plain / duplicate on the same number of games, at
+the default player count, greedy (``python benchmarks/luck.py duplicate --n 24000``,
+``benchmarks/history/luck/``): Wig Out! 1.22 [1.17, 1.27]; Joker Marbles 0.96, Parade 0.97,
+Anomia 0.77 and Gift of Tulips 0.35 (there the later draws, the same deck's in every rotation,
+decide more than the hands, and the rotations' results go together)."""
 
 
 @dataclass
@@ -120,6 +130,8 @@ class SeatAdvantage:
                 str(p): {
                     **self.results[p].to_dict(),
                     **({"adaptive": self.adaptive[p].to_dict()} if p in self.adaptive else {}),
+                    **({"duplicate": self.results[p].extra["duplicate"]}
+                       if "duplicate" in self.results[p].extra else {}),
                 }
                 for p in self.player_counts
             },
@@ -157,6 +169,7 @@ def seat_advantage(
     max_games: int = DEFAULT_MAX_GAMES,
     keep_games: bool = False,
     strategy_params: Any = None,
+    duplicate: bool | None = None,
 ) -> SeatAdvantage:
     """Win share of every seat for each player count, every seat playing ``strategy``.
 
@@ -166,6 +179,13 @@ def seat_advantage(
     ``keep_games``: also keep each run's per-game rows as ``results[p].games`` (not with
     ``precision``). ``strategy_params``: the weights of a strategy that takes them, as in
     ``simulate`` (one list for every seat, or one per seat).
+
+    ``duplicate``: duplicate deals (docs/luck.md): ``ceil(n / players)`` deals, each played with
+    its hands in every rotation among the seats (the same deck), so every seat holds every
+    hand once; the win shares' intervals are then normal over deals (a deal's rotations are
+    one unit). Not with ``precision``. None (the default): duplicate deals for the games of
+    :data:`DUPLICATE_BY_DEFAULT`, where they were measured to pay (not with ``precision``),
+    plain games for the others.
     """
     spec = games.get(game)
     strategy = as_labels(strategy)  # user strategies are keyed by their labels
@@ -181,6 +201,10 @@ def seat_advantage(
     n = check_count("n", n)
     if strategy is not None and not isinstance(strategy, str):
         raise InputError("seat advantage takes one strategy for every seat")
+    if duplicate and precision is not None:
+        raise InputError("duplicate deals take a number of games (-n), not a precision")
+    if duplicate is None:
+        duplicate = spec.name in DUPLICATE_BY_DEFAULT and precision is None
     results: dict[int, SimulationResult] = {}
     adaptive: dict[int, Adaptive] = {}
     first = setup(game, counts[0], strategy, params, seed, jobs, strategy_params)
@@ -188,6 +212,11 @@ def seat_advantage(
     for p in counts:
         run = setup(game, p, strategy, params, seed, jobs, strategy_params)
         rows = None
+        if duplicate:
+            spec.check_deal((-1, 0), p)
+            (summary, rows, extra), elapsed = timed(lambda run=run: play_duplicate(run, n, keep_games))
+            results[p] = run.result(summary, elapsed, rows, extra)
+            continue
         if precision is None:
             (summary, rows), elapsed = timed(lambda run=run: run.play(0, n, keep=keep_games))
         else:
@@ -207,6 +236,27 @@ def seat_advantage(
             summary = state["summary"]
         results[p] = run.result(summary, elapsed, rows)
     return SeatAdvantage(spec.name, spec.title, results, adaptive)
+
+
+def play_duplicate(run: Setup, n: int, keep: bool = False) -> tuple[Any, np.ndarray | None, dict[str, Any]]:
+    """Duplicate deals of ``run`` (:func:`seat_advantage`): ``ceil(n / players)`` deals, each in
+    every rotation of its hands. Returns the merged summary, the rows if ``keep`` (rotation by
+    rotation), and the result's ``extra``: the win shares' intervals over deals and what was
+    played."""
+    players = run.players
+    deals = -(-n // players)
+    win = run.layout.seat_slice("win")
+    summary, kept, per_deal = None, [], np.zeros((deals, players))
+    for r in range(players):
+        rotated = replace(run, config=replace(run.config, deal=(-1, r)), _warm=False)
+        s, rows = rotated.play(0, deals, keep=True)
+        summary = s if summary is None else summary.merge(s)
+        per_deal += rows[:, win] / WIN_UNIT / players
+        if keep:
+            kept.append(rows)
+    intervals = [list(mean_interval(per_deal[:, k])[1:]) for k in range(players)]
+    extra = {"win_share_ci95": intervals, "duplicate": {"deals": deals, "rotations": players}}
+    return summary, np.concatenate(kept) if keep else None, extra
 
 
 @with_backend

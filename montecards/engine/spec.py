@@ -252,7 +252,8 @@ class GameSpec:
         every option compiled in (:attr:`every_option`: one trace kernel for every lineup);
         returns its row. ``strategy_names``: per seat a built-in name or a user strategy
         (:meth:`strategy_codes`); a user strategy's fault raises ``StrategyError``. ``deal``:
-        the deal option ``(replay, rotation)`` (``engine.options``), or None."""
+        the deal option ``(replay, rotation)`` (``engine.options``), or None; a trace with a deal
+        compiles only the optional parts its lineup plays (:meth:`kernel_options`)."""
         players = self.check_players(players)
         resolved = self.resolve_params(players, params)
         entries = self.strategy_codes(players, strategy_names)
@@ -261,22 +262,25 @@ class GameSpec:
         row = np.zeros(self.layout(players).width, dtype=np.int64)
         user = user_strategies.user_arg(entries, 1)
         options = self.every_option
-        extra = () if deal is None else (tuple(np.int64(v) for v in self.check_deal(deal, players)),)
+        extra = ()
+        if deal is not None:  # rare: a kernel for this lineup's options only (a smaller compile)
+            extra = (tuple(np.int64(v) for v in self.check_deal(deal, players)),)
+            options = self.kernel_options(codes)
         user_strategies.serial_call(entries, user, lambda: self.trace_one(
             np.uint64(seed), int(index), players, packed, codes, row, trace, log, user, options, *extra,
         ))
         return row
 
     def trace_buffer(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
-                     strategy_names: Any) -> tuple[np.ndarray, np.ndarray]:
-        """``(buffer, row)``: game ``index`` of the run with ``seed`` traced (:meth:`play_traced`)
-        into a ``new_trace`` buffer; a game that overflows it (its count, row 0, goes on:
-        ``engine/trace.py``) is played again in a buffer of its length."""
+                     strategy_names: Any, deal: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(buffer, row)``: game ``index`` of the run with ``seed`` traced (:meth:`play_traced`,
+        ``deal`` as there) into a ``new_trace`` buffer; a game that overflows it (its count, row 0,
+        goes on: ``engine/trace.py``) is played again in a buffer of its length."""
         players = self.check_players(players)
         resolved = self.resolve_params(players, params)
         buffer = self.new_trace(players, resolved)
         while True:
-            row = self.play_traced(seed, index, players, resolved, strategy_names, buffer)
+            row = self.play_traced(seed, index, players, resolved, strategy_names, buffer, deal=deal)
             if int(buffer[0, 0]) < buffer.shape[0]:
                 return buffer, row
             buffer = np.zeros((int(buffer[0, 0]) + 1, buffer.shape[1]), buffer.dtype)

@@ -309,16 +309,18 @@ def trace(
     players: int,
     params: dict[str, Any] | None = None,
     strategy_names: Sequence[str] | None = None,
+    deal: Any = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
 
     Events: ``deck`` (the shuffled deck, top first), ``draw``, ``tiebreak``, ``face_off``
     (seat = winner, other = loser, card = the card taken) and ``cascade`` (a chain of 2 or more
-    ended). Returns ``(events, row)`` with ``row`` the game's per-game output row.
+    ended). Returns ``(events, row)`` with ``row`` the game's per-game output row. ``deal``: the
+    deal option ``(replay, rotation)`` (docs/luck.md), or None.
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names)
+    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names, deal)
     return _trace_frame(buffer, deck_codes(players, resolved)), row
 
 

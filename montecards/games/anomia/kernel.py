@@ -19,6 +19,7 @@ from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.options import game_deal, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.trace import tracing
 from montecards.games.anomia.cards import MAX_PLAYERS
@@ -187,7 +188,7 @@ def more_than_one(match_a, match_b):
 
 
 @hot
-def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seats, trace):
+def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seats, trace, deal_option=None):
     """Play one whole game on ``g``; return an ``ERR_*`` code (details in ``H_ERR_*``).
 
     A run shuffles the deck from ``deck_rng`` and draws the face-offs from ``face_off_rng``;
@@ -201,6 +202,12 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
     After a change, ``match_a`` holds the seats matching seat ``seat_a`` (a face-off's loser,
     or the drawer), ``match_b`` those matching ``seat_b`` (a face-up winner) other than
     ``seat_a``: together every match the change made (``rules``: at most one).
+
+    ``deal_option``: the game's deal option (``engine.options.game_deal``), or None (ordinary
+    runs: compiled out). Anomia has no decisions; its deal is the order of the whole deck,
+    shuffled before the first draw (rules: Setup). The players' part is the face-offs: with
+    the option they and their tie-breaks come from the replay's streams, and the rotation
+    moves every draw to the seat ``r`` places on (seat ``r`` draws first, with the same deck).
     """
     traced = tracing(trace)
     clear_table(g)
@@ -213,6 +220,10 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
     is_scripted = scripted(g)
     winnings_face_up = face_up(g)
     seat = 0
+    if deal_option is not None:
+        seat = rotation(deal_option)
+        later_stream(deal_option, deck_rng, DECK_STREAM)
+        later_stream(deal_option, face_off_rng, FACE_OFF_STREAM)
     chain_seat = -1  # the seat whose draw started the current chain
     chain = 0
     seat_a = 0
@@ -314,16 +325,17 @@ def write_row(g, players, err, row):
 
 
 @njit(cache=True)
-def play_one(seed, index, g, deck_rng, face_off_rng, no_script, trace, rows, r):
-    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[r]``."""
+def play_one(seed, index, g, deck_rng, face_off_rng, no_script, trace, rows, r, deal_option=None):
+    """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[r]``
+    (``deal_option``: the game's deal option, ``play_game``, or None)."""
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(face_off_rng, seed, index, FACE_OFF_STREAM)
-    err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, trace)
+    err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, trace, deal_option)
     write_row(g, players_of(g), err, rows[r])
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order on working arrays allocated once.
 
     The chunk glue's arguments (``engine/CONTRACT.md``) are accepted as in every game:
@@ -332,7 +344,9 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     has no player decisions, so no user strategy can play it).
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, kept alive by
-    ``keep_alive`` after the loop: no reference counting in the per-game calls.
+    ``keep_alive`` after the loop: no reference counting in the per-game calls. ``deal``: the
+    deal option ``(replay, rotation)`` (``engine.options``), or left out (ordinary runs:
+    compiled out).
     """
     g_owned = new_state(players, params)
     deck_owned = np.zeros(4, np.uint64)
@@ -348,7 +362,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
         # whole game cost the cold first run); play_game gets the very arguments it gives
         seed_stream(deck_rng, seed, start + k, DECK_STREAM)
         seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
-        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None)
+        if deal is None:  # (an argument: numba prunes the other branch in ordinary runs)
+            err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None)
+        else:
+            err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None,
+                            game_deal(deal, seed, start + k))
         write_row(g, players, err, game_rows[k])
     keep_alive(g_owned)
     keep_alive(deck_owned)
@@ -358,28 +376,32 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``play_one`` in a run (same streams), recording events into ``trace``
     and its row into ``row``. The arrays are borrowed as in a run, so that the very same
     compiled game serves runs, traces and scripted play. ``strategies``, ``log``, ``user`` and
     ``options``: every game's arguments (``engine/CONTRACT.md``), unused (Anomia has no
-    decisions and no optional parts)."""
+    decisions and no optional parts); ``deal`` as for ``play_block``."""
     rows = row.reshape(1, row.shape[0])
     g = new_state(players, params)
     deck_rng = np.zeros(4, np.uint64)
     face_off_rng = np.zeros(4, np.uint64)
     empty = np.zeros(1, np.int64)
-    play_one(
-        seed,
-        index,
-        borrow(g),
-        borrow(deck_rng),
-        borrow(face_off_rng),
-        borrow(empty)[:0],
-        borrow(trace),
-        borrow(rows),
-        0,
-    )
+    if deal is None:
+        play_one(
+            seed,
+            index,
+            borrow(g),
+            borrow(deck_rng),
+            borrow(face_off_rng),
+            borrow(empty)[:0],
+            borrow(trace),
+            borrow(rows),
+            0,
+        )
+    else:
+        play_one(seed, index, borrow(g), borrow(deck_rng), borrow(face_off_rng), borrow(empty)[:0],
+                 borrow(trace), borrow(rows), 0, game_deal(deal, seed, index))
     keep_alive(g)
     keep_alive(deck_rng)
     keep_alive(face_off_rng)

@@ -296,7 +296,8 @@ def _trace_frame(buffer: np.ndarray, decks: int) -> pd.DataFrame:
     )
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any]):
+def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any],
+          deal: Any = None):
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``).
 
@@ -304,10 +305,11 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_
     ``play`` (seat, card, owner whose marbles move, detail = move kind), ``step`` (owner, marble,
     start, end, count), ``bump`` (owner = the bumped marble's seat, marble, start = the hole,
     end = where it went), ``discard``, ``win`` (seat, owner), ``undrawn`` (the draw pile left at
-    the end, top first). Positions read ``home``, ``track h``, ``castle k``.
+    the end, top first). Positions read ``home``, ``track h``, ``castle k``. ``deal``: the deal
+    option ``(replay, rotation)`` (docs/luck.md), or None.
     """
     players, resolved = _resolve(players, params)
-    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names)
+    buffer, row = SPEC.trace_buffer(seed, index, players, resolved, strategy_names, deal)
     return _trace_frame(buffer, resolved["decks"]), row
 
 

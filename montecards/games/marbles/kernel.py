@@ -25,7 +25,7 @@ from numba import njit
 
 from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import gated
+from montecards.engine.options import game_deal, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user_seats import (
     USER,
@@ -84,6 +84,7 @@ from montecards.games.marbles.rules import (
     position,
     record,
     reshuffle_lazy,
+    rotate_hands,
     set_up,
     suffered_at,
     winner_at,
@@ -362,7 +363,7 @@ def choose_move(g, seat, owner, total, strategies, params, deck_rng, choice_rng,
 
 @hot
 def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace, log,
-              seats=None, weighted=None, search=None):
+              seats=None, weighted=None, search=None, deal_option=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run or trace (``orders``, ``offsets`` and ``script`` None: numba compiles the scripted
@@ -380,6 +381,10 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
     may play ``weighted``/``tuned`` (``kernel_options``), or None: their code is compiled out.
     ``search``: the tree search's space (``search.py``) when a seat plays ``ismcts`` or
     ``omniscient``, or None likewise (``omniscient`` reads the deck stream ``deck_rng``).
+    ``deal_option``: the game's deal option (``engine.options.game_deal``), or None (ordinary
+    runs: compiled out). The deal is the rules' five cards to each seat (the board starts
+    empty); with the option the hands rotate among the seats and every draw after it (and
+    reshuffle, and ``random``'s choices) comes from the replay's streams.
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -395,6 +400,10 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
     max_turns = np.int64(params[P_MAX_TURNS])
     used = 1
     deal(g, players, deck_rng, lazy, trace)
+    if deal_option is not None:
+        rotate_hands(g, players, rotation(deal_option))
+        later_stream(deal_option, deck_rng, DECK_STREAM)
+        later_stream(deal_option, choice_rng, CHOICE_STREAM)
     seat = 0
     turn = 0
     err = ERR_NONE
@@ -476,7 +485,7 @@ def seed_game(deck_rng, choice_rng, seed, index, search):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
-             row, trace, log, seats=None, weighted=None, search=None):
+             row, trace, log, seats=None, weighted=None, search=None, deal_option=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
@@ -485,34 +494,48 @@ def play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, 
     it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
+    ``deal_option``: the game's deal option (``play_game``), or None.
     """
     seed_game(deck_rng, choice_rng, seed, index, search)
     if seats is None:
         err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
-                        log, None, weighted, search)
+                        log, None, weighted, search, deal_option)
         write_row(g, players, err, row)
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
-                        log, seats, weighted, search)
+                        log, seats, weighted, search, deal_option)
         if err == ERR_NONE:
             write_row(g, players, err, row)
     return err
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order, allocating the working arrays once. ``user``: the
     user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the
     block. ``options``: ``kernel_options`` (None: ``weighted``/``tuned`` and the search
-    compiled out)."""
+    compiled out). ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or
+    left out (ordinary runs: compiled out)."""
     g, deck_rng, choice_rng, orders, offsets, script = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     weighted = weighted_option(options)
     search_owned = search_space(options)
     search = borrow_all(search_owned)
     for game in range(rows.shape[0]):
-        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
+        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
+            if fns is None:
+                seed_game(deck_rng, choice_rng, seed, start + game, search)
+                err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
+                                script, None, None, None, weighted, search,
+                                game_deal(deal, seed, start + game))
+                write_row(g, players, err, rows[game])
+            elif play_one(
+                seed, start + game, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
+                script, rows[game], None, None, seats, weighted, search, game_deal(deal, seed, start + game),
+            ) != ERR_NONE or stopped(seats):
+                break
+        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             # play_one's built-in path, written out: one compiled level less (play_one is not
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
@@ -530,16 +553,21 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
     and, unless ``log`` is None, every decision into ``log`` (``view.log_decision``;
-    ``engine/CONTRACT.md``). Returns ``ERR_*``."""
+    ``engine/CONTRACT.md``); ``deal`` as for ``play_block``. Returns ``ERR_*``."""
     g, deck_rng, choice_rng, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
     search = search_space(options)
-    err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
-                   row, trace, log, seats, weighted_option(options), search)
+    if deal is None:
+        err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
+                       script, row, trace, log, seats, weighted_option(options), search)
+    else:
+        err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
+                       script, row, trace, log, seats, weighted_option(options), search,
+                       game_deal(deal, seed, index))
     end_block(seats)
     return err
 

@@ -554,6 +554,18 @@ def deal(g, players, rng, lazy, trace):
             record(trace, EV_DEAL, -1, seat, card, -1, k, 0, 0, 0)
 
 
+@njit(cache=True)
+def rotate_hands(g, players, r):
+    """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (right after
+    ``deal``, every hand ``HAND_SIZE`` cards; the trace's deal events keep the dealt seats)."""
+    for _ in range(r):
+        for k in range(HAND_SIZE):
+            last = g[hand_at(players - 1, k)]
+            for seat in range(players - 1, 0, -1):
+                g[hand_at(seat, k)] = g[hand_at(seat - 1, k)]
+            g[hand_at(0, k)] = last
+
+
 @hot_inline
 def reshuffle_lazy(g):
     """The whole discard pile becomes the draw pile (shuffled lazily as it is drawn)."""

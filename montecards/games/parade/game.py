@@ -105,11 +105,13 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=["turn", "event", "seat", "card", "detail"])
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any]):
+def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any],
+          deal: Any = None):
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
 
-    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
-    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``).
+    ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None."""
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names, deal)
     return _trace_frame(buffer), row
 
 

@@ -15,6 +15,7 @@ from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
+from montecards.engine.options import game_deal, later_stream, rotation
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user_seats import (
     USER,
@@ -38,6 +39,7 @@ from montecards.games.template.rules import (
     next_seat,
     play_card,
     points,
+    rotate_hands,
     set_up,
     take_trick,
     tricks_led,
@@ -138,7 +140,7 @@ def log_decision(g, seat, kind, log):
 
 @hot
 def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, lazy, trace,
-              script_plays, seats=None, log=None):
+              script_plays, seats=None, log=None, deal=None):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
     ``lazy``: deal from the deck stream (a run); otherwise ``g`` already holds the explicit
@@ -148,8 +150,15 @@ def play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng
     that path out. ``log``: a decision log (``engine.decisions.new_log``) to fill, or None:
     runs pass None, and numba then compiles the logging out. A user strategy's index outside
     the legal moves stops the game (``ERR_USER``; the block's fault record says which and why).
+    ``deal``: the game's deal option (``engine.options.game_deal``: replayed and duplicate
+    deals), or None (ordinary runs: compiled out). The deal is the rules' Setup, every hand;
+    High card draws nothing later, so a replay redraws only the strategies' random choices.
     """
     set_up(g, players, deck_size, hand_size, deck_rng, lazy, trace)
+    if deal is not None:
+        rotate_hands(g, players, rotation(deal))
+        later_stream(deal, deck_rng, DECK_STREAM)
+        later_stream(deal, choice_rng, CHOICE_STREAM)
     while not game_over(g):
         seat = leader(g)
         for _ in range(players):
@@ -192,34 +201,35 @@ def write_row(g, players, err, row):
 
 
 @hot
-def play_one(seed, index, players, params, strategies, work, row, trace, seats=None, log=None):
+def play_one(seed, index, players, params, strategies, work, row, trace, seats=None, log=None, deal=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
     ``trace``: the event buffer (``trace_one``), or None: runs, the recording compiled out.
     ``seats`` (user seats) and ``log`` (a decision log to fill, ``trace_one``): runs of built-in
     strategies leave both out. numba then types them ``Omitted(None)`` and compiles their paths
-    out; ``play_game`` is therefore called without the arguments it lacks.
+    out; ``play_game`` is therefore called without the arguments it lacks. ``deal``: the game's
+    deal option (``play_game``), or None.
     """
     g, deck_rng, choice_rng, no_plays = work
     seed_stream(deck_rng, seed, index, DECK_STREAM)
     seed_stream(choice_rng, seed, index, CHOICE_STREAM)
     deck_size = np.int64(params[PARAM_DECK_SIZE])
     hand_size = np.int64(params[PARAM_HAND_SIZE])
-    if seats is None and log is None:
+    if seats is None and log is None and deal is None:
         err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
                         trace, no_plays)
     else:
         start_game(seats, seed, index, players, strategies)
         err = play_game(g, players, deck_size, hand_size, strategies, deck_rng, choice_rng, True,
-                        trace, no_plays, seats, log)
+                        trace, no_plays, seats, log, deal)
     if err == ERR_NONE:
         write_row(g, players, err, row)
     return err
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     ``options``: ``engine.options.kernel_options``' value, always None here: the template
@@ -230,11 +240,19 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     Tracing is off (a trace None). ``fns`` and ``user``: the user
     strategies (``engine.user_seats``), or None; a fault of one stops the block. (Parade's block
     also runs its games on borrowed views, a speed convention of ``docs/performance.md``.)
+    ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or left out
+    (ordinary runs: the deal's code compiled out).
     """
     work = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for k in range(rows.shape[0]):
-        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
+        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
+            if play_one(
+                seed, start + k, players, params, strategies, work, rows[k], None, seats, None,
+                game_deal(deal, seed, start + k),
+            ) != ERR_NONE or stopped(seats):
+                break
+        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             play_one(seed, start + k, players, params, strategies, work, rows[k], None)
         elif play_one(
             seed, start + k, players, params, strategies, work, rows[k], None, seats
@@ -244,15 +262,19 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine.decisions.new_log``).
     ``user``: the user strategies (``engine.user_seats``), or None; ``options``: the optional parts'
-    ``kernel_options`` value (every one on: ``GameSpec.play_traced``). Returns ``ERR_*``.
-    The signature is every game's (``engine/CONTRACT.md``)."""
+    ``kernel_options`` value (every one on: ``GameSpec.play_traced``); ``deal`` as for
+    ``play_block``. Returns ``ERR_*``. The signature is every game's (``engine/CONTRACT.md``)."""
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
+    if deal is None:
+        err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
+    else:
+        err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log,
+                       game_deal(deal, seed, index))
     end_block(seats)
     return err
 

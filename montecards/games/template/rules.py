@@ -204,6 +204,18 @@ def set_up(g, players, deck_size, hand_size, rng, lazy, trace):
     g[LED + 0] = 1
 
 
+@njit(cache=True)
+def rotate_hands(g, players, r):
+    """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (right after
+    ``set_up``, every hand ``HAND_SIZE`` cards; the trace's deal events keep the dealt seats)."""
+    for _ in range(r):
+        for k in range(g[HAND_SIZE]):
+            last = g[hand_at(players - 1, k)]
+            for seat in range(players - 1, 0, -1):
+                g[hand_at(seat, k)] = g[hand_at(seat - 1, k)]
+            g[hand_at(0, k)] = last
+
+
 @hot_inline
 def play_card(g, seat, k, trace):
     """The seat plays its ``k``-th hand card face up to the trick (rules: A trick, 1)."""

@@ -263,23 +263,26 @@ def _trace_frame(events: np.ndarray, p: dict[str, Any]) -> pd.DataFrame:
 
 
 def kernel_trace(seed: int, index: int, players: int, params: dict[str, Any] | None,
-                 strategy_names: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+                 strategy_names: Sequence[Any], deal: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Game ``index`` of the run with ``seed`` as raw kernel events ``(n, 6)`` int64 rows
     ``(kind, seat, card, a, b, c)`` (kinds ``rules.EV_*``) and its output row.
 
     ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``);
-    a user strategy's fault raises ``StrategyError``."""
-    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
+    a user strategy's fault raises ``StrategyError``. ``deal``: the deal option ``(replay,
+    rotation)`` (docs/luck.md), or None."""
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names, deal)
     return events_of(buffer).copy(), row
 
 
-def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[Any]):
+def trace(seed: int, index: int, players: int, params: dict[str, Any] | None, strategy_names: Sequence[Any],
+          deal: Any = None):
     """Every event of game ``index`` of the run with ``seed`` (the very same game the run played):
     every draw, action, gift receiver and ranking change; ``(events DataFrame, row)``.
-    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``)."""
+    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``).
+    ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None."""
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
-    events, row = kernel_trace(seed, index, players, resolved, strategy_names)
+    events, row = kernel_trace(seed, index, players, resolved, strategy_names, deal)
     return _trace_frame(events, resolved), row
 
 

@@ -18,7 +18,7 @@ from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
-from montecards.engine.options import gated
+from montecards.engine.options import game_deal, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
 from montecards.engine.user_seats import (
     USER,
@@ -69,6 +69,7 @@ from montecards.games.tulips.rules import (
     record,
     reset_game,
     reveal_secret,
+    rotate_dealt,
     score,
     set_ranking,
     to_bouquet,
@@ -303,9 +304,15 @@ def choose_action(g, seat, step, card, first_class, strategy, deck_rng, choice_r
 @njit(cache=True)
 def set_up(
     g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
-    seats=None, log=None, weighting=None, majority=None, search=None,
+    seats=None, log=None, weighting=None, majority=None, search=None, deal=None,
 ):
     """Setup 2-4 of the rules: festival, opening ranking, deal and bouquet/secret choice.
+
+    ``deal``: the game's deal option (``engine.options.game_deal``), or None (ordinary runs:
+    compiled out). The deal is what Setup draws before the bouquet/secret choice, the first
+    decision: the festival, the opening ranking and the two cards of every seat. With the
+    option those cards rotate among the seats and everything after (the draw pile's order, the
+    reveal, ``random``'s choices) comes from the replay's streams.
 
     ``script_open`` and ``script_setup``: the scripted game's opening ranking and setup
     choices, or None (runs and traces: the deck and the opening tie order come from the deck
@@ -334,6 +341,10 @@ def set_up(
         for k in range(2):
             card = next_card(g, deck_rng, lazy)
             record(trace, EV_DEAL, seat, card, k, 0, 0)
+    if deal is not None:
+        rotate_dealt(g, players, rotation(deal))
+        later_stream(deal, deck_rng, DECK_STREAM)
+        later_stream(deal, choice_rng, CHOICE_STREAM)
     for seat in range(players):  # simultaneous: every choice is made before any is applied
         k = choose_setup(g, seat, strategies[seat], deck_rng, choice_rng, script_setup, seats, log,
                          weighting, majority, search)
@@ -355,7 +366,7 @@ def set_up(
 def play_game(
     g, strategies, deck_rng, choice_rng, trace,
     script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
-    majority=None, search=None,
+    majority=None, search=None, deal=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
@@ -371,13 +382,14 @@ def play_game(
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
     stops the game (``ERR_USER``; the block's fault record says which and why).
     """
-    if seats is None and log is None and weighting is None and majority is None and search is None:
+    if (seats is None and log is None and weighting is None and majority is None and search is None
+            and deal is None):
         # runs of greedy and random: no argument at all (Omitted)
         err = set_up(g, strategies, deck_rng, choice_rng, trace, script_open, script_setup)
     else:
         err = set_up(
             g, strategies, deck_rng, choice_rng, trace, script_open, script_setup,
-            seats, log, weighting, majority, search,
+            seats, log, weighting, majority, search, deal,
         )
     if err != ERR_NONE:
         return err
@@ -474,7 +486,7 @@ def seed_game(deck_rng, choice_rng, search, seed, index):
 @njit(cache=True)
 def play_one(
     seed, index, strategies, g, deck_rng, choice_rng, rows, k, trace,
-    seats=None, log=None, weighting=None, majority=None, search=None,
+    seats=None, log=None, weighting=None, majority=None, search=None, deal=None,
 ):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``rows[k]``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it (its row is then not written).
@@ -483,10 +495,11 @@ def play_one(
     ``seats`` (user seats) and ``log`` (a decision log): runs of built-in strategies leave both
     out, as Parade's ``play_one`` explains (numba's ``Omitted``: no argument at all); so do
     runs in which no seat plays ``weighted``/``tuned`` with ``weighting`` (``open_weighting``),
-    ``majority`` with ``majority`` and a search with ``search`` (``kernel_options``).
+    ``majority`` with ``majority`` and a search with ``search`` (``kernel_options``). ``deal``:
+    the game's deal option (``set_up``), or None.
     """
     seed_game(deck_rng, choice_rng, search, seed, index)
-    if seats is None and log is None:
+    if seats is None and log is None and deal is None:
         if weighting is None and majority is None and search is None:
             play_game(g, strategies, deck_rng, choice_rng, trace, None, None, None, None)
         else:
@@ -499,7 +512,7 @@ def play_one(
     start_game(seats, seed, index, player_count(g), strategies)
     err = play_game(
         g, strategies, deck_rng, choice_rng, trace, None, None, None, None,
-        seats, log, weighting, majority, search,
+        seats, log, weighting, majority, search, deal,
     )
     if err == ERR_NONE:
         write_row(g, player_count(g), err, rows[k])
@@ -507,7 +520,7 @@ def play_one(
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order, allocating the working arrays once.
 
     The games run on borrowed views (``engine.borrow``) of the block's arrays, which
@@ -530,7 +543,13 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     search_owned = search_space(options)
     search = search_arg(borrow_all(search_owned), params)
     for k in range(rows.shape[0]):
-        if fns is None:  # (arguments: numba prunes the other branches)
+        if deal is not None:  # the deal option (an argument: numba prunes this in ordinary runs)
+            if play_one(
+                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
+                None, seats, None, weighting, majority, search, game_deal(deal, seed, start + k),
+            ) != ERR_NONE or stopped(seats):
+                break
+        elif fns is None:  # (arguments: numba prunes the other branches)
             # play_one's built-in paths, written out: play_one is then not compiled into runs of
             # built-ins (one compiled level less, as Parade's play_block: numba optimises and
             # emits the whole game again in every caller); play_game gets the very arguments
@@ -558,10 +577,10 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``play_one`` (same streams), recording its events into ``trace``
-    and, unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``).
-    Returns ``ERR_*``."""
+    and, unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``); ``deal``
+    as for ``play_block``. Returns ``ERR_*``."""
     g, deck_rng, choice_rng = new_work()
     init_tables(g, players, params)
     fns, data = user_parts(user)
@@ -569,10 +588,16 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     weighting = open_weighting(options, params, g)
     majority = majority_option(options)
     search = search_arg(search_space(options), params)
-    err = play_one(
-        seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-        trace, seats, log, weighting, majority, search,
-    )
+    if deal is None:
+        err = play_one(
+            seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
+            trace, seats, log, weighting, majority, search,
+        )
+    else:
+        err = play_one(
+            seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
+            trace, seats, log, weighting, majority, search, game_deal(deal, seed, index),
+        )
     end_block(seats)
     return err
 

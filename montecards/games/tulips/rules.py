@@ -403,6 +403,18 @@ def dealt_card(g, seat, k):
     return g[DECK + 2 + 2 * seat + k]
 
 
+@njit(cache=True)
+def rotate_dealt(g, players, r):
+    """Duplicate deals: the two cards dealt to seat s go to seat (s + r) % players (after the
+    deal, before the bouquet/secret choice; the festival and the opening ranking stay)."""
+    for _ in range(r):
+        for k in range(2):
+            last = g[DECK + 2 + 2 * (players - 1) + k]
+            for seat in range(players - 1, 0, -1):
+                g[DECK + 2 + 2 * seat + k] = g[DECK + 2 + 2 * (seat - 1) + k]
+            g[DECK + 2 + k] = last
+
+
 @njit(cache=True, inline="always")
 def drawn_card(g):
     """The card drawn last."""

@@ -142,7 +142,7 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
 
 
 def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = None,
-          strategy_names: Sequence[Any] | str | None = None):
+          strategy_names: Sequence[Any] | str | None = None, deal: Any = None):
     """Every event of game ``index`` of the run with ``seed`` (the very game the run played).
     ``strategy_names``: per seat (or one for all) a built-in name or a user strategy
     (``SPEC.strategy_codes``); a user seat's plays show ``choice`` -1, as the other
@@ -153,9 +153,10 @@ def trace(seed: int, index: int, players: int, params: dict[str, Any] | None = N
     moved, ``wait`` and simulated ``time``, the ``random`` strategy's ``choice`` or -1, and
     after it the actor's ``hand`` size, the cards on the ``table`` and the ``draw_pile`` size)
     and per round end (``wig_out`` with the seat, or ``deadlock``); ``row`` is the game's
-    output row as ``run_chunk`` writes it.
+    output row as ``run_chunk`` writes it. ``deal``: the deal option ``(replay, rotation)``
+    (docs/luck.md), or None.
     """
-    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names)
+    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names, deal)
     return _trace_frame(buffer), row
 
 

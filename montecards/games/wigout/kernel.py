@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
-from montecards.engine.options import gated
+from montecards.engine.options import game_deal, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.trace import tracing
 from montecards.engine.user_seats import (
@@ -80,6 +80,7 @@ from montecards.games.wigout.rules import (
     points,
     rate,
     record,
+    rotate_hands,
     rounds_won,
     sorted_deck,
 )
@@ -268,14 +269,21 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
 
 @njit(cache=True)
 def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
-              script_decks, script_actors, script_waits, script_choices, trace, log, seats=None):
+              script_decks, script_actors, script_waits, script_choices, trace, log, seats=None,
+              deal_option=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
     ``g[SCRIPTED]`` chooses the source of the inputs: the game's random streams, or the
     explicit decks, events and choices of a script (one compiled function serves both).
     ``seats``: the user seats (``engine.user_seats.open_seats``), or None (left out: runs of built-in
     strategies, whose kernels then compile the user path out). A user strategy's index outside
-    the legal moves stops the game (``ERR_USER``; the block's fault record says which and why)."""
+    the legal moves stops the game (``ERR_USER``; the block's fault record says which and why).
+
+    ``deal_option``: the game's deal option (``engine.options.game_deal``), or None (ordinary
+    runs: compiled out). The deal is the first round's Round setup (every hand and the two
+    starters); with the option every round's hands rotate among the seats, and everything
+    after the first deal (the events and their timing, the draws, the later rounds' decks,
+    ``random``'s choices) comes from the replay's streams."""
     scripted = g[SCRIPTED] != 0
     clear_game(g, fw)
     if not scripted:
@@ -288,7 +296,16 @@ def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choic
             break
         if not load_deck(g, deck_rng, seed, index, scripted, script_decks):
             return ERR_TOO_FEW_DECKS
+        if deal_option is not None:
+            if g[DEAL] > 0:  # a later round's deck: the replay's
+                later_stream(deal_option, deck_rng, DECK_STREAM + g[DEAL])
         deal(g, deck_rng, scripted, trace)
+        if deal_option is not None:
+            rotate_hands(g, rotation(deal_option))
+            if g[DEAL] == 0:  # after the deal: the replay's streams
+                later_stream(deal_option, deck_rng, DECK_STREAM)
+                later_stream(deal_option, event_rng, EVENT_STREAM)
+                later_stream(deal_option, choice_rng, CHOICE_STREAM)
         winner = play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
                             script_actors, script_waits, script_choices, trace, log, seats)
         if winner <= -2:
@@ -323,23 +340,24 @@ def write_row(g, players, err, row):
 
 @njit(cache=True)
 def play_one(seed, index, players, params, strategies, weighted, g, fw, event_rng, choice_rng,
-             deck_rng, row, trace, log, seats=None):
+             deck_rng, row, trace, log, seats=None, deal_option=None):
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row`` (``log``:
     a decision log or None; ``seats``: the user seats or None); returns ``ERR_NONE``, or
-    ``ERR_USER`` when a user strategy stopped it (``row`` is then not written)."""
+    ``ERR_USER`` when a user strategy stopped it (``row`` is then not written). ``deal_option``:
+    the game's deal option (``play_game``), or None."""
     no_decks = np.zeros((0, 0), np.int64)
     no_actors = np.zeros(0, np.int64)
     no_floats = np.zeros(0, np.float64)
     start_game(seats, seed, index, players, strategies)
     err = play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
-                    no_decks, no_actors, no_floats, no_floats, trace, log, seats)
+                    no_decks, no_actors, no_floats, no_floats, trace, log, seats, deal_option)
     if err == ERR_NONE:
         write_row(g, players, err, row)
     return err
 
 
 @njit(cache=True, nogil=True)
-def play_block(seed, start, players, params, strategies, rows, options, fns, user, block):
+def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
     """Play every game of ``rows`` in order (game ``start + k`` into ``rows[k]``), allocating
     the working arrays once. The games run on borrowed views (``engine.borrow``) of the
     block's arrays, kept alive here: no reference counting in the per-deal calls.
@@ -347,7 +365,8 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     ``options``: ``engine.options.kernel_options``' value (``weighted_option``: True when a
     seat plays ``weighted`` / ``tuned``; None: their path is compiled out). ``user``:
     the user strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops
-    the block."""
+    the block. ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or left out
+    (ordinary runs: compiled out)."""
     owned_g = new_state(players, params)
     owned_fw = new_floats(players, params)
     owned_rng = np.zeros((3, 4), np.uint64)
@@ -365,7 +384,15 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = borrow_seats(owned_seats)
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
-        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
+        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
+            start_game(seats, seed, start + k, players, strategies)
+            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None,
+                            None, seats, game_deal(deal, seed, start + k))
+            if err != ERR_NONE or stopped(seats):
+                break
+            write_row(g, players, err, rows[k])
+        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
                             choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None, None)
             write_row(g, players, err, rows[k])
@@ -388,10 +415,10 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
 
 
 @njit(cache=True)
-def trace_one(seed, index, players, params, strategies, row, trace, log, user, options):
+def trace_one(seed, index, players, params, strategies, row, trace, log, user, options, deal=None):
     """The same game as ``run_chunk`` plays (same streams), recording its events into
     ``trace`` (an empty buffer: none) and its decisions into ``log`` (None: none)
-    (``engine/CONTRACT.md``). Returns ``ERR_*``."""
+    (``engine/CONTRACT.md``); ``deal`` as for ``play_block``. Returns ``ERR_*``."""
     g = new_state(players, params)
     fw = new_floats(players, params)
     event_rng = np.zeros(4, np.uint64)
@@ -401,8 +428,12 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
         trace[0, 0] = 0
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
-                   choice_rng, deck_rng, row, trace, log, seats)
+    if deal is None:
+        err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
+                       choice_rng, deck_rng, row, trace, log, seats)
+    else:
+        err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
+                       choice_rng, deck_rng, row, trace, log, seats, game_deal(deal, seed, index))
     end_block(seats)
     return err
 

@@ -357,6 +357,24 @@ def deal(g, deck_rng, scripted, trace):
     record(trace, EV_DEAL, g, g[DEAL] % players, a, 2, 0.0, 0.0, -1.0, b)
 
 
+@njit(cache=True)
+def rotate_hands(g, r):
+    """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (right after
+    ``deal``; the starters stay on the table)."""
+    players = g[PLAYERS]
+    for _ in range(r):
+        for c in range(g[CHARS]):
+            last = g[held_at(players - 1, c)]
+            for s in range(players - 1, 0, -1):
+                g[held_at(s, c)] = g[held_at(s - 1, c)]
+            g[held_at(0, c)] = last
+        for block in (HELD_ONCE, HELD_TWICE, HAND_N):
+            last = g[at(block, players - 1)]
+            for s in range(players - 1, 0, -1):
+                g[at(block, s)] = g[at(block, s - 1)]
+            g[at(block, 0)] = last
+
+
 # --- the timing model --------------------------------------------------------------------------
 # The rates (rules: Timing model) and the choice of the actor are written out in the event loop,
 # ``kernel.play_round``: as inlined functions here they cost ~10 % more time per game at the same
