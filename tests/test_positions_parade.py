@@ -314,7 +314,7 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     good = P.parse(_good()).to_string()
     for args in (["analyse", "parade", json.dumps(bad)], ["analyse", "parade", "parade players=2 seat=0"],
                  ["analyse", "anomia", "x"], ["analyse", "parade", good, "--budget", "0"],
-                 ["analyse", "parade", good, "--evaluator", "ismcts"],
+                 ["analyse", "parade", good, "--evaluator", "mcts"],
                  ["review", "parade", "{\"game\": \"parade\", \"moves\": []}"]):
         out = _cli(*args)
         assert out.returncode == 2, (args, out.stderr)
@@ -335,3 +335,15 @@ def test_cli_trace_positions_analyse_and_review(tmp_path):
     assert out.returncode == 0, out.stderr
     review = json.loads(out.stdout)
     assert review["seats"][0]["seat"] == 1 and review["seats"][0]["decisions"] == 19
+
+
+def test_the_ismcts_root_evaluator_finds_the_exact_endings():
+    """The IS-MCTS root (``--evaluator ismcts``) on the two hand-worked endings above: nothing is
+    hidden and the search's play-outs end in greedy final discards, so every root move's mean is
+    exactly the share worked out by hand."""
+    discard = mc.analyse("parade", _discard_ending(), evaluator="ismcts", budget=600, seed=1)
+    assert {r["move"]: r["win_share"] for r in discard.rows()} == {
+        "grey-9,grey-10": 1.0, "red-0,red-1": 1.0, "red-0,grey-9": 0.0, "red-0,grey-10": 0.0,
+        "red-1,grey-9": 0.0, "red-1,grey-10": 0.0}
+    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert discard.evaluations == 600

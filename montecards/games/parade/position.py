@@ -611,3 +611,21 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
+
+
+def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, index: int, iterations: int,
+                  exploration: float = 0.7, policy: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The IS-MCTS root evaluator (``playon.search_root``): per move its root visits and summed
+    win shares. The search determinizes the seat's unseen cards itself: the template's hidden
+    cards are never read."""
+    kind = view.DECISION_PLAY if not template.done else view.DECISION_DISCARD
+    decision = "play" if not template.done else "discard"
+    move_ids = np.zeros((len(moves), 2), np.int64)
+    for i, m in enumerate(moves):
+        cards = parse_move(m, decision)
+        move_ids[i, : len(cards)] = cards
+    visits = np.zeros(len(moves), np.float64)
+    rewards = np.zeros(len(moves), np.float64)
+    playon.search_root(template.g, seat, kind, move_ids, int(iterations), float(exploration), int(policy),
+                       np.uint64(seed), int(index), visits, rewards)
+    return visits, rewards
