@@ -467,11 +467,13 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
             raise InputError("record: a trace of another game, or one without its game (use mc.trace)")
         record = module.record_of_trace(record, info["players"], info.get("params"))
     steps = module.decisions_of_record(record)
-    players = steps[0][2].players
-    wanted = list(range(players)) if seats is None else [int(s) for s in seats]
+    players = int(record["players"]) if "players" in record else 2
+    known = sorted({seat for _, seat, pos, _, _ in steps if pos is not None})
+    wanted = known if seats is None else [int(s) for s in seats]
     for s in wanted:
-        if not 0 <= s < players:
-            raise InputError(f"seat must be 0..{players - 1}, got {s}")
+        if s not in known:
+            raise InputError(f"seat {s} cannot be reviewed from this record (seats with positions: "
+                             f"{', '.join(map(str, known))}; of {players})")
     start = time.perf_counter()
     decisions = []
     per_seat = {s: {"seat": s, "decisions": 0, "unforced": 0, "error_total": 0.0} for s in wanted}
