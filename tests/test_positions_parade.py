@@ -308,6 +308,11 @@ def test_impossible_positions_are_refused_with_one_line(change, message):
         P.parse(pos)
 
 
+def test_analyse_refuses_a_user_strategy_for_the_play_outs():
+    with pytest.raises(mc.InputError, match="built-in strategies only"):
+        mc.analyse("parade", _good(), opponents="examples/strategies/parade_greedy.py:choose")
+
+
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = _good()
     bad["draw_pile"] = 3

@@ -39,6 +39,7 @@ import numpy as np
 from montecards import games
 from montecards.analysis.intervals import Z95, mean_interval, share_interval, wilson
 from montecards.engine.spec import InputError
+from montecards.engine.user_strategies import UserStrategy
 
 EVALUATORS = ("rollout", "ismcts")
 """``rollout``: play-outs on common determinizations; ``ismcts``: the IS-MCTS root's statistics."""
@@ -176,7 +177,7 @@ class MoveAnalysis:
         lines = [f"{self.position}", "", header]
         for i, row in enumerate(self.rows()):
             omni = "-" if row["omniscient"] is None else f"{100 * row['omniscient']:.1f} %"
-            gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp"
+            gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp" if row["gap"] > 0 else "0.0 pp"
             lines.append(
                 f"{i + 1:>2} {row['move']:<18} {100 * row['win_share']:>7.1f} %  "
                 f"{100 * row['win_share_low']:>5.1f} - {100 * row['win_share_high']:>5.1f} % "
@@ -221,7 +222,7 @@ def _seat_codes(spec: Any, players: int, seat: int, opponents: Any, playout: Any
     names = [opponents] * players
     names[seat] = playout
     entries = spec.strategy_codes(players, names)
-    if any(not isinstance(e, str) and not hasattr(e, "weights") for e in entries):
+    if any(isinstance(e, UserStrategy) for e in entries):
         raise InputError("analyse plays on with built-in strategies only (a user strategy cannot play out)")
     codes = spec.strategy_array(entries)
     params = spec.kernel_params(players, spec.resolve_params(players, rules), entries)
