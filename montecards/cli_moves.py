@@ -17,7 +17,7 @@ def _play_options(func):
     func = click.option("--budget", type=int, default=None,
                         help="Play-outs at most per position (determinizations x moves).")(func)
     func = click.option("--evaluator", default="rollout", show_default=True,
-                        help="How moves are valued: rollout (play-outs by the strategies below).")(func)
+                        help="rollout (play-outs by the strategies below) or ismcts (its root).")(func)
     func = click.option("--playout", default=None,
                         help="Strategy of the analysed seat's later decisions (default: --opponents).")(func)
     func = click.option("--opponents", default="greedy", show_default=True,
@@ -60,10 +60,9 @@ def review_command(game, record, seats, as_json, opponents, playout, evaluator, 
     loss in win share and a mark; per seat an error rate and a rating (docs/positions.md)."""
     from montecards.analysis.moves import review
 
-    if evaluator != "rollout":
-        raise InputError(f"unknown evaluator {evaluator!r} (allowed: rollout)")
     result = review(game, record, seats=list(seats) or None, opponents=opponents, playout=playout,
-                    budget=20_000 if budget is None else budget, seconds=seconds, seed=seed)
+                    budget=20_000 if budget is None else budget, seconds=seconds, seed=seed,
+                    evaluator=evaluator)
     click.echo(json.dumps(result.to_dict()) if as_json else result.table())
 
 

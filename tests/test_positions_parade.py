@@ -308,13 +308,18 @@ def test_impossible_positions_are_refused_with_one_line(change, message):
         P.parse(pos)
 
 
+def test_analyse_refuses_a_user_strategy_for_the_play_outs():
+    with pytest.raises(mc.InputError, match="built-in strategies only"):
+        mc.analyse("parade", _good(), opponents="examples/strategies/parade_greedy.py:choose")
+
+
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     bad = _good()
     bad["draw_pile"] = 3
     good = P.parse(_good()).to_string()
     for args in (["analyse", "parade", json.dumps(bad)], ["analyse", "parade", "parade players=2 seat=0"],
                  ["analyse", "anomia", "x"], ["analyse", "parade", good, "--budget", "0"],
-                 ["analyse", "parade", good, "--evaluator", "ismcts"],
+                 ["analyse", "parade", good, "--evaluator", "mcts"],
                  ["review", "parade", "{\"game\": \"parade\", \"moves\": []}"]):
         out = _cli(*args)
         assert out.returncode == 2, (args, out.stderr)
@@ -335,3 +340,58 @@ def test_cli_trace_positions_analyse_and_review(tmp_path):
     assert out.returncode == 0, out.stderr
     review = json.loads(out.stdout)
     assert review["seats"][0]["seat"] == 1 and review["seats"][0]["decisions"] == 19
+
+
+def test_the_ismcts_root_evaluator_finds_the_exact_endings():
+    """The IS-MCTS root (``--evaluator ismcts``) on the two hand-worked endings above: nothing is
+    hidden and the search's play-outs end in greedy final discards, so every root move's mean is
+    exactly the share worked out by hand."""
+    discard = mc.analyse("parade", _discard_ending(), evaluator="ismcts", budget=600, seed=1)
+    assert {r["move"]: r["win_share"] for r in discard.rows()} == {
+        "grey-9,grey-10": 1.0, "red-0,red-1": 1.0, "red-0,grey-9": 0.0, "red-0,grey-10": 0.0,
+        "red-1,grey-9": 0.0, "red-1,grey-10": 0.0}
+    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert discard.evaluations == 600
+
+
+def _one_seat_record(events, players, seat):
+    """What ``seat`` knew of a traced game: its dealt hand, the opening parade, its draws, every
+    play and final discard (the others' discards unknown: ``?``)."""
+    script = script_from_trace(events, players)
+    deck = script["deck"]
+    draws = events.loc[(events["event"] == "draw") & (events["seat"] == seat), "card"].tolist()
+    discards = [",".join(d) if s == seat else "?" for s, d in enumerate(script["discards"])]
+    return {"game": "parade", "players": players, "seat": seat, "hand": deck[5 * seat : 5 * seat + 5],
+            "parade": deck[5 * players : 5 * players + 6], "draws": draws,
+            "moves": list(script["plays"]) + discards}
+
+
+@pytest.mark.parametrize("players,seat", [(2, 1), (3, 0)])
+def test_a_record_of_what_one_seat_knew_gives_that_seats_positions(players, seat):
+    events = mc.trace("parade", seed=4, index=1, players=players)
+    full = [p for p in events.positions() if p.seat == seat]
+    steps = P.decisions_of_record(_one_seat_record(events, players, seat))
+    mine = [pos for _, s, pos, _, _ in steps if s == seat]
+    assert mine == full
+    assert all(pos is None for _, s, pos, _, _ in steps if s != seat)  # no position of another seat
+
+
+def test_review_from_one_seats_record_equals_the_review_from_the_whole_deal():
+    events = mc.trace("parade", seed=4, index=1, players=2)
+    one = mc.review("parade", _one_seat_record(events, 2, 1), budget=300, seed=2)
+    whole = mc.review("parade", events.record(), seats=[1], budget=300, seed=2)
+    assert one.to_dict() == whole.to_dict()
+    with pytest.raises(mc.InputError, match="cannot be reviewed"):
+        mc.review("parade", _one_seat_record(events, 2, 1), seats=[0], budget=300)
+
+
+def test_a_one_seat_record_that_contradicts_itself_is_refused():
+    events = mc.trace("parade", seed=4, index=1, players=2)
+    record = _one_seat_record(events, 2, 0)
+    record["draws"] = record["draws"][:-1]
+    with pytest.raises(mc.InputError, match="draw"):
+        P.decisions_of_record(record)
+    record = _one_seat_record(events, 2, 0)
+    record["moves"][1] = record["hand"][0]  # seat 1 plays a card seat 0 holds
+    with pytest.raises(mc.InputError, match="cannot be there|not legal"):
+        P.decisions_of_record(record)

@@ -37,11 +37,12 @@ from typing import Any
 import numpy as np
 
 from montecards import games
-from montecards.analysis.intervals import Z95, mean_interval, share_interval
+from montecards.analysis.intervals import Z95, mean_interval, share_interval, wilson
 from montecards.engine.spec import InputError
+from montecards.engine.user_strategies import UserStrategy
 
-EVALUATORS = ("rollout",)
-"""The evaluators available. The IS-MCTS root evaluator of the issue is not built yet."""
+EVALUATORS = ("rollout", "ismcts")
+"""``rollout``: play-outs on common determinizations; ``ismcts``: the IS-MCTS root's statistics."""
 
 SE_TO_DECIDE = 3.0
 PRECISION = 0.01
@@ -85,24 +86,36 @@ class MoveAnalysis:
     game: str
     position: Any
     moves: list[str]
-    shares: np.ndarray  # (determinizations, moves) win shares
+    shares: np.ndarray | None  # (determinizations, moves) win shares (rollout), or None (ismcts)
     omniscient: np.ndarray | None  # per move, or None
     decided: bool
     seconds: float
     strategies: dict[str, str] = field(default_factory=dict)
+    root: tuple[np.ndarray, np.ndarray] | None = None  # (visits, summed win shares) per move (ismcts)
+    spent: int = 0  # ismcts: the iterations of every search run
     order: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
-        means = self.shares.mean(axis=0)
+        means = self.means()
         self.order = sorted(range(len(self.moves)), key=lambda k: (-means[k], k))
+
+    def means(self) -> np.ndarray:
+        if self.shares is not None:
+            return self.shares.mean(axis=0)
+        visits, rewards = self.root
+        return np.divide(rewards, visits, out=np.zeros_like(rewards), where=visits > 0)
 
     @property
     def determinizations(self) -> int:
-        return int(self.shares.shape[0])
+        """Deals every move was played on (rollout); the last search's root visits (ismcts)."""
+        if self.shares is not None:
+            return int(self.shares.shape[0])
+        return int(self.root[0].sum())
 
     @property
     def evaluations(self) -> int:
-        return int(self.shares.size)
+        """Play-outs: determinizations x moves (rollout), or every search iteration (ismcts)."""
+        return int(self.shares.size) if self.shares is not None else int(self.spent)
 
     @property
     def best(self) -> str:
@@ -111,15 +124,27 @@ class MoveAnalysis:
     def gap(self, move: str) -> tuple[float, float, float]:
         """The move's loss against the best move, ``(gap, low, high)`` (paired: same deals)."""
         k = self.moves.index(move)
+        if self.shares is None:
+            return _root_gap(self.root, self.order[0], k)
         diff = self.shares[:, self.order[0]] - self.shares[:, k]
         if not diff.any():
             return (0.0, 0.0, 0.0)
         return mean_interval(diff)
 
+    def share(self, k: int) -> tuple[float, float, float]:
+        """Move ``k``'s win share and its 95 % interval (Wilson)."""
+        if self.shares is not None:
+            return share_interval(self.shares[:, k])
+        visits, rewards = self.root
+        if visits[k] == 0:
+            return (0.0, 0.0, 1.0)
+        share = float(rewards[k] / visits[k])
+        return (share, *wilson(share, int(visits[k])))
+
     def rows(self) -> list[dict[str, Any]]:
         out = []
         for k in self.order:
-            share, low, high = share_interval(self.shares[:, k])
+            share, low, high = self.share(k)
             gap = self.gap(self.moves[k])[0]
             out.append({
                 "move": self.moves[k],
@@ -152,16 +177,20 @@ class MoveAnalysis:
         lines = [f"{self.position}", "", header]
         for i, row in enumerate(self.rows()):
             omni = "-" if row["omniscient"] is None else f"{100 * row['omniscient']:.1f} %"
-            gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp"
+            gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp" if row["gap"] > 0 else "0.0 pp"
             lines.append(
                 f"{i + 1:>2} {row['move']:<18} {100 * row['win_share']:>7.1f} %  "
                 f"{100 * row['win_share_low']:>5.1f} - {100 * row['win_share_high']:>5.1f} % "
                 f"{gap:>8}  {omni:>10}")
         how = "decided: 3 SE ahead of every other move" if self.decided else "not decided"
         verdict = f"best: {self.best} ({how})"
-        lines += ["", verdict,
-                  f"{self.determinizations:,} determinizations x {len(self.moves)} moves = "
-                  f"{self.evaluations:,} play-outs in {self.seconds:.1f} s ({self.describe_strategies()})"]
+        if self.shares is not None:
+            spent = (f"{self.determinizations:,} determinizations x {len(self.moves)} moves = "
+                     f"{self.evaluations:,} play-outs")
+        else:
+            spent = (f"IS-MCTS root: {self.evaluations:,} search iterations in all, the last search's "
+                     f"root {self.determinizations:,}")
+        lines += ["", verdict, f"{spent} in {self.seconds:.1f} s ({self.describe_strategies()})"]
         return "\n".join(lines)
 
     def describe_strategies(self) -> str:
@@ -193,7 +222,7 @@ def _seat_codes(spec: Any, players: int, seat: int, opponents: Any, playout: Any
     names = [opponents] * players
     names[seat] = playout
     entries = spec.strategy_codes(players, names)
-    if any(not isinstance(e, str) and not hasattr(e, "weights") for e in entries):
+    if any(isinstance(e, UserStrategy) for e in entries):
         raise InputError("analyse plays on with built-in strategies only (a user strategy cannot play out)")
     codes = spec.strategy_array(entries)
     params = spec.kernel_params(players, spec.resolve_params(players, rules), entries)
@@ -248,6 +277,9 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
     moves = pos.legal_moves()
     playout = opponents if playout is None else playout
     codes, params, options = _seat_codes(spec, pos.players, pos.seat, opponents, playout, pos.rules)
+    if evaluator == "ismcts":
+        return _analyse_root(module, game, dealt, truth, pos, moves, budget, seconds, int(seed), start, codes,
+                             params, options, opponents, playout)
     chunks: list[np.ndarray] = []
     n = 0
     decided = False
@@ -276,6 +308,58 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
                                      False).mean(axis=0)
     return MoveAnalysis(game, pos, moves, shares, omniscient, decided, time.perf_counter() - start,
                         {"opponents": str(opponents), "playout": str(playout)})
+
+
+ROOT_FIRST = 1_000
+"""The IS-MCTS root evaluator's first search (iterations); each next one doubles."""
+
+
+def _root_gap(root: tuple[np.ndarray, np.ndarray], best: int, k: int) -> tuple[float, float, float]:
+    """The gap of move ``k`` to move ``best`` from root statistics, with a 95 % interval: the two
+    means are not paired (one search allots its visits), so their variances add; a share's
+    variance is at most ``p (1 - p)``."""
+    visits, rewards = root
+    if k == best:
+        return (0.0, 0.0, 0.0)
+    if visits[k] == 0 or visits[best] == 0:
+        return (float("nan"), -1.0, 1.0)
+    pb, pk = rewards[best] / visits[best], rewards[k] / visits[k]
+    se = math.sqrt(max(pb * (1 - pb), 0.25 / visits[best]) / visits[best]
+                   + max(pk * (1 - pk), 0.25 / visits[k]) / visits[k])
+    gap = float(pb - pk)
+    return (gap, gap - Z95 * se, gap + Z95 * se)
+
+
+def _analyse_root(module, game, dealt, truth, pos, moves, budget, seconds, seed, start, codes, params,
+                  options, opponents, playout) -> MoveAnalysis:
+    """``analyse`` by the IS-MCTS root: searches of 1,000, 2,000, ... iterations (each afresh,
+    its own tree) until the best root move leads every other by 3 SE, or the budget (iterations
+    summed) or the time runs out. The win shares are the root children's means (the search's
+    play-outs: random, exploration 0.7, ``search.py``); the omniscient column, when the true
+    cards are given, is the rollout evaluator's on them."""
+    spent, iterations, index = 0, ROOT_FIRST, 0
+    root = None
+    decided = False
+    while spent + iterations <= budget or root is None:
+        iterations = min(iterations, max(1, budget - spent)) if root is None else iterations
+        root = module.evaluate_root(dealt, pos.seat, moves, seed, index, iterations)
+        spent += iterations
+        index += 1
+        best = int(np.argmax(np.divide(root[1], root[0], out=np.zeros_like(root[1]), where=root[0] > 0)))
+        decided = len(moves) == 1 or all(
+            (g := _root_gap(root, best, k))[0] > 0 and g[1] > 0 and g[0] >= SE_TO_DECIDE * (g[0] - g[1]) / Z95
+            for k in range(len(moves)) if k != best)
+        if decided or (seconds is not None and time.perf_counter() - start >= seconds):
+            break
+        iterations *= 2
+    omniscient = None
+    if truth is not None:
+        omniscient = module.evaluate(truth, pos.seat, moves, codes, params, options, seed, 0, 1000,
+                                     False).mean(axis=0)
+    return MoveAnalysis(game, pos, moves, None, omniscient, decided, time.perf_counter() - start,
+                        {"evaluator": "ismcts root"} if truth is None else
+                        {"evaluator": "ismcts root", "omniscient opponents": str(opponents),
+                         "omniscient playout": str(playout)}, root=root, spent=spent)
 
 
 def _stop(shares: np.ndarray) -> tuple[bool, bool]:
@@ -369,7 +453,7 @@ def read_record(record: Any) -> Any:
 
 def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents: str = "greedy",
            playout: str | None = None, budget: int = 20_000, seconds: float | None = None,
-           seed: int = 0) -> Review:
+           seed: int = 0, evaluator: str = "rollout") -> Review:
     """Every decision of the reviewed ``seats`` (default: all) of a recorded game: the move played,
     the best move, the loss in win share with its interval and a mark; per seat the decisions,
     the forced ones (a single legal move), the error total and rate and a rating word.
@@ -384,11 +468,13 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
             raise InputError("record: a trace of another game, or one without its game (use mc.trace)")
         record = module.record_of_trace(record, info["players"], info.get("params"))
     steps = module.decisions_of_record(record)
-    players = steps[0][2].players
-    wanted = list(range(players)) if seats is None else [int(s) for s in seats]
+    players = int(record["players"]) if "players" in record else 2
+    known = sorted({seat for _, seat, pos, _, _ in steps if pos is not None})
+    wanted = known if seats is None else [int(s) for s in seats]
     for s in wanted:
-        if not 0 <= s < players:
-            raise InputError(f"seat must be 0..{players - 1}, got {s}")
+        if s not in known:
+            raise InputError(f"seat {s} cannot be reviewed from this record (seats with positions: "
+                             f"{', '.join(map(str, known))}; of {players})")
     start = time.perf_counter()
     decisions = []
     per_seat = {s: {"seat": s, "decisions": 0, "unforced": 0, "error_total": 0.0} for s in wanted}
@@ -403,8 +489,8 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
                               "loss": 0.0, "loss_low": 0.0, "loss_high": 0.0, "mark": ""})
             continue
         per_seat[seat]["unforced"] += 1
-        result = analyse(game, truth if truth is not None else pos, opponents, playout, budget=budget,
-                         seconds=seconds, seed=seed)
+        result = analyse(game, truth if truth is not None else pos, opponents, playout, evaluator=evaluator,
+                         budget=budget, seconds=seconds, seed=seed)
         loss, low, high = result.gap(played_text)
         loss = max(0.0, float(loss))
         per_seat[seat]["error_total"] += loss

@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.search import REWARD, S_STATS, VISITS
+from montecards.engine.spec import WIN_UNIT
 from montecards.games.parade.kernel import (
     find_in_hand,
     new_work,
@@ -27,10 +29,12 @@ from montecards.games.parade.kernel import (
 )
 from montecards.games.parade.rules import (
     DISCARD,
+    PAIRS,
     PLAYERS,
     STATE_SIZE,
     collection_size,
     finish_turn,
+    hand_card,
     keep_cards,
     next_seat,
     play_card,
@@ -38,7 +42,15 @@ from montecards.games.parade.rules import (
     turn_count,
     win_shares,
 )
-from montecards.games.parade.search import deal_unseen, set_key
+from montecards.games.parade.search import (
+    S_CHILDREN,
+    S_TOTALS,
+    deal_unseen,
+    new_search_space,
+    search_discard,
+    search_play,
+    set_key,
+)
 from montecards.games.parade.strategies import SCRIPTED
 from montecards.games.parade.view import DECISION_PLAY
 from montecards.rng import seed_stream
@@ -156,3 +168,35 @@ def shares_of(g):
     return shares, scores
 
 
+
+
+@njit(cache=True)
+def search_root(template, seat, kind, moves, iterations, exploration, policy, seed, index, visits, rewards):
+    """The IS-MCTS root evaluator (``search.py``'s ``ismcts`` at the template's decision, its
+    tree keyed by ``seed`` and ``index``): per move of ``moves`` (as ``evaluate`` takes them)
+    the root child's visits and summed win shares of the seat (``WIN_UNIT`` units / unit = 1),
+    into ``visits`` and ``rewards``. A discard is ``ismcts``' flat search: every pair scored on
+    the same ``max(1, iterations // 6)`` determinizations."""
+    space = new_search_space()
+    set_key(space, seed, index)
+    deck_rng = np.zeros(4, np.uint64)
+    g = template.copy()
+    stats = space[S_STATS]
+    if kind == DECISION_PLAY:
+        search_play(g, seat, False, iterations, exploration, policy, space, deck_rng)
+        children = space[S_CHILDREN]
+        for m in range(moves.shape[0]):
+            child = children[0, moves[m, 0]]
+            visits[m] = stats[child, VISITS] if child != 0 else 0.0
+            rewards[m] = stats[child, REWARD] if child != 0 else 0.0
+        return
+    search_discard(g, seat, False, iterations, space, deck_rng)
+    deals = max(1, iterations // PAIRS.shape[0])
+    totals = space[S_TOTALS]
+    for m in range(moves.shape[0]):
+        for p in range(PAIRS.shape[0]):
+            a = hand_card(g, seat, PAIRS[p, 0])
+            b = hand_card(g, seat, PAIRS[p, 1])
+            if (a == moves[m, 0] and b == moves[m, 1]) or (a == moves[m, 1] and b == moves[m, 0]):
+                visits[m] = deals
+                rewards[m] = totals[0, p] / WIN_UNIT

@@ -546,15 +546,21 @@ def record_of_trace(events: Any, players: int, params: dict[str, Any] | None = N
             "moves": moves}
 
 
-def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position, str, State | None]]:
-    """``(turn, seat, position, played, true_state)`` for every decision of a record.
+def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position | None, str, State | None]]:
+    """``(turn, seat, position, played, true_state)`` for every decision of a record (docs/positions.md).
 
-    A record is ``{"game": "parade", "players": P, "rules": {...}, "moves": [...]}`` with either
-    ``"deck"`` (all 66 cards, top first: the whole deal, a trace's) or ``"start"``: the
-    reviewed seat's first position (what it knew of the deal); ``moves`` are every decision in
-    order (the plays, then one final discard per seat in seat order). With a ``start`` only,
-    the reviewed seat's later hands are unknown, so the record also gives ``"draws"``: the card
-    the seat drew after each of its turns (``-`` once the pile is empty)."""
+    A record is ``{"game": "parade", "players": P, "rules": {...}, "moves": [...]}``, ``moves``
+    every decision in order (the plays, then one final discard per seat in seat order), with either
+
+    * ``"deck"``: all 66 cards, top first (the whole deal: a trace's); every decision then has its
+      position and the true state (the omniscient column); or
+    * what one seat knew: ``"seat"``, its dealt ``"hand"`` (5 cards), the opening ``"parade"``
+      (6, front first) and ``"draws"``: the card it drew after each of its turns, in order, until
+      the pile ran out or the last round began. The other seats' final discards may be ``"?"``.
+      Only that seat's decisions have positions (the others' are None), and there is no true
+      state. The cards no one has shown are dealt once, arbitrarily: a position never reads them,
+      and a card a seat plays or draws is moved to where the record says it was, from among the
+      cards the reviewed seat could not see."""
     if not isinstance(record, dict):
         raise InputError("record: expected a JSON object")
     if record.get("game", GAME) != GAME:
@@ -562,21 +568,27 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     moves = record.get("moves")
     if not isinstance(moves, list) or not moves:
         raise InputError("record: 'moves' must list every decision")
+    players = _int(record.get("players", 2), "players")
     if "deck" in record:
-        st = State.from_deal(record["deck"], _int(record.get("players", 2), "players"), record.get("rules"))
-        truth = True
-    elif "start" in record:
-        raise InputError("record: a record from a seat's start position is not supported yet; give 'deck'")
+        st = State.from_deal(record["deck"], players, record.get("rules"))
+        reviewed, draws = None, []
+    elif "hand" in record:
+        st, reviewed = _seat_state(record, players)
+        draws = _cards(record.get("draws", []), "draws")
     else:
-        raise InputError("record: give 'deck' (the deal, 66 cards top first)")
+        raise InputError("record: give 'deck' (the deal, 66 cards top first), or 'seat', 'hand', "
+                         "'parade' and 'draws' (what one seat knew)")
     out = []
     for i, move in enumerate(moves):
         if st.is_terminal:
             raise InputError(f"record: move {i + 1} ({move!r}) comes after the end of the game")
         seat = st.current_player
-        pos = st.observe(seat)
-        snapshot = st.clone() if truth else None
         turn = int(st.g[rules.TURNS])
+        if reviewed is None:
+            pos, snapshot = st.observe(seat), st.clone()
+        else:
+            pos, snapshot = (st.observe(seat) if seat == reviewed else None), None
+            move = _place_for_record(st, seat, reviewed, move, draws, i)
         try:
             st.apply(move)
         except InputError as exc:
@@ -584,7 +596,76 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
         out.append((turn, seat, pos, str(move), snapshot))
     if not st.is_terminal:
         raise InputError(f"record: the game is not over after {len(moves)} moves")
+    if draws:
+        raise InputError(f"record: {len(draws)} draws left over (the seat drew fewer cards)")
     return out
+
+
+def _seat_state(record: dict[str, Any], players: int) -> tuple[State, int]:
+    """A state for a one-seat record: the seat's hand and the opening parade as recorded, every
+    other card dealt in id order (a position never reads them)."""
+    players = SPEC.check_players(players)
+    seat = _int(record.get("seat"), "seat")
+    if not 0 <= seat < players:
+        raise InputError(f"record: seat must be 0..{players - 1}, got {seat}")
+    hand = _cards(record.get("hand", []), "hand")
+    parade = _cards(record.get("parade", []), "parade")
+    if len(hand) != HAND_SIZE or len(parade) != OPENING_PARADE or len(set(hand + parade)) != 11:
+        raise InputError("record: 'hand' holds the seat's 5 dealt cards and 'parade' the 6 opening cards, "
+                         "all different")
+    rest = [c for c in range(N_CARDS) if c not in set(hand + parade)]
+    deck: list[int] = []
+    for s in range(players):
+        if s == seat:
+            deck += hand
+        else:
+            deck += rest[:HAND_SIZE]
+            rest = rest[HAND_SIZE:]
+    deck += parade + rest
+    return State.from_deal([label(c) for c in deck], players, record.get("rules")), seat
+
+
+def _hidden_places(st: State, reviewed: int) -> list[int]:
+    """State offsets of the cards the reviewed seat cannot see: other hands, then the draw pile."""
+    g = st.g
+    places = [int(rules.hand_at(s, k)) for s in range(st.players) if s != reviewed
+              for k in range(int(g[rules.HAND_N + s]))]
+    return places + list(range(rules.DECK + int(g[rules.DRAWN]), rules.DECK + N_CARDS))
+
+
+def _move_card_to(st: State, card: int, target: int, reviewed: int, what: str) -> None:
+    """Swap ``card`` into state offset ``target`` from wherever it lies hidden from the seat."""
+    g = st.g
+    if int(g[target]) == card:
+        return
+    for place in _hidden_places(st, reviewed):
+        if int(g[place]) == card:
+            g[place], g[target] = g[target], card
+            return
+    raise InputError(f"record: {what} {label(card)} cannot be there (the seat had seen it elsewhere)")
+
+
+def _place_for_record(st: State, seat: int, reviewed: int, move: str, draws: list[int], i: int) -> str:
+    """Before move ``i``: the card another seat plays into its hand, or the card the reviewed seat
+    draws onto the draw pile; another seat's unknown final discard (``?``) chosen as its first
+    legal one. Returns the move to apply."""
+    g = st.g
+    if st.done:
+        if seat == reviewed or str(move).strip() != "?":
+            if seat != reviewed:
+                for k, c in enumerate(parse_move(move, "discard")):
+                    _move_card_to(st, c, int(rules.hand_at(seat, k)), reviewed, f"move {i + 1}: discarded")
+            return move
+        return st.legal_moves()[0]
+    if seat != reviewed:
+        card = parse_move(move, "play")[0]
+        _move_card_to(st, card, int(rules.hand_at(seat, 0)), reviewed, f"move {i + 1}: played")
+        return move
+    if int(g[rules.LAST_ROUND_LEFT]) < 0 and int(g[rules.DRAWN]) < N_CARDS:
+        if not draws:
+            raise InputError(f"record: the seat's draw after move {i + 1} is missing from 'draws'")
+        _move_card_to(st, draws.pop(0), rules.DECK + int(g[rules.DRAWN]), reviewed, "drawn card")
+    return move
 
 
 def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.ndarray,
@@ -611,3 +692,21 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
+
+
+def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, index: int, iterations: int,
+                  exploration: float = 0.7, policy: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The IS-MCTS root evaluator (``playon.search_root``): per move its root visits and summed
+    win shares. The search determinizes the seat's unseen cards itself: the template's hidden
+    cards are never read."""
+    kind = view.DECISION_PLAY if not template.done else view.DECISION_DISCARD
+    decision = "play" if not template.done else "discard"
+    move_ids = np.zeros((len(moves), 2), np.int64)
+    for i, m in enumerate(moves):
+        cards = parse_move(m, decision)
+        move_ids[i, : len(cards)] = cards
+    visits = np.zeros(len(moves), np.float64)
+    rewards = np.zeros(len(moves), np.float64)
+    playon.search_root(template.g, seat, kind, move_ids, int(iterations), float(exploration), int(policy),
+                       np.uint64(seed), int(index), visits, rewards)
+    return visits, rewards
