@@ -71,6 +71,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Adaptive",
+    "BalanceResult",
     "backend_session",
     "MatchupResult",
     "SeatAdvantage",
@@ -80,6 +81,7 @@ __all__ = [
     "TournamentResult",
     "TuneResult",
     "VariantComparison",
+    "balance",
     "compare_variants",
     "matchups",
     "mean_interval",
