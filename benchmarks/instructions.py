@@ -41,11 +41,11 @@ def play(strategy: str, players: int, n: int) -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from montecards.games.parade import kernel, strategies
+    from montecards.games.parade import SPEC, kernel, strategies
 
     code = strategies.NAMES.index(strategy)
     seats = np.full(players, code, np.int64)
-    params = np.array([2.0])
+    params = SPEC.pack_params(players, SPEC.resolve_params(players, {}))  # the official rules
     rows = np.zeros((max(n, 1), 3 + 3 * players), np.int64)
     kernel.play_block(np.uint64(7), 0, players, params, seats, rows[:1], None, None, None, 0)
     if n:
