@@ -56,6 +56,8 @@ def simulate(
     checkpoint: str | os.PathLike | None = None,
     output: str | os.PathLike | None = None,
     strategy_params: Any = None,
+    designer: bool = False,
+    designer_sample: int = 200,
 ) -> SimulationResult:
     """Play ``n`` seeded games of ``game`` and summarise them.
 
@@ -74,6 +76,10 @@ def simulate(
     a run started again with the same arguments plays only the missing ones (the seed is
     taken from the directory when omitted). ``output``: a ``.parquet`` or ``.csv`` file the
     per-game rows stream to, chunk by chunk (memory independent of ``n``).
+
+    ``designer``: also measure the designer metrics (docs/metrics.md; ``result.extra["designer"]``,
+    the JSON key ``designer``): from every game's row, and the decision metrics from the decision
+    logs of the first ``designer_sample`` games.
 
     The games are played by the analyses' :class:`~montecards.analysis.runs.Setup`
     (``Setup.run``): one way to run games.
@@ -100,18 +106,39 @@ def simulate(
     store = run.open_checkpoint(checkpoint, n, __version__) if checkpoint is not None else None
     layout = run.layout
     writer = RowsWriter(output, lambda block: games_frame(block, layout)) if output is not None else None
+    on_rows = writer
+    if designer:
+        from montecards.analysis.designer import DesignerMetrics
+
+        design = DesignerMetrics(layout, spec.score_lower_wins)
+        on_rows = design if writer is None else _both(writer, design)
     with (writer if writer is not None else nullcontext(),
           backend_session(backend, client, scheduler, jobs) as cluster):
         run = run.on(cluster)
         run.warm_up()
         start = time.perf_counter()
-        summary, rows = run.run(n, keep_games, progress, on_rows=writer, checkpoint=store)
+        summary, rows = run.run(n, keep_games, progress, on_rows=on_rows, checkpoint=store)
         elapsed = time.perf_counter() - start
     extra = {}
+    if designer:
+        from montecards.analysis.designer import decision_metrics
+        from montecards.analysis.runs import strategy_identities
+
+        extra["designer"] = {**design.result(), **decision_metrics(
+            spec, config.seed, config.players, resolved, strategy_identities(config, names),
+            min(int(designer_sample), n))}
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}
     return run.result(summary, elapsed, rows, extra)
+
+
+def _both(first: Any, second: Any) -> Any:
+    def on_rows(start: int, rows: np.ndarray) -> None:
+        first(start, rows)
+        second(start, rows)
+
+    return on_rows
 
 
 def trace(

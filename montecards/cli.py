@@ -110,12 +110,14 @@ def _show(value: Any) -> str:
               help="Record finished chunks in DIR; rerun the same command to finish a killed run.")
 @click.option("--chunk-size", type=int, default=None, metavar="GAMES",
               help="Games per chunk (unit of work, progress and checkpoints).")
+@click.option("--designer", is_flag=True,
+              help="Also measure the designer metrics (docs/metrics.md; JSON key designer).")
 def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, backend, scheduler,
-             as_json, output, progress, checkpoint, chunk_size) -> None:
+             as_json, output, progress, checkpoint, chunk_size, designer) -> None:
     """Play N seeded games of GAME and summarise them."""
     from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS, check_output_file
     from montecards.api import simulate as run_simulation
-    from montecards.cli_format import summary_table
+    from montecards.cli_format import designer_text, summary_table
 
     suffix = Path(output).suffix.lower() if output is not None else None
     if output is not None:
@@ -129,7 +131,7 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
         keep_games=output is not None and not stream, progress=progress, backend=backend,
         scheduler=scheduler, checkpoint=checkpoint, output=output if stream else None,
         chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
-        strategy_params=parse_strategy_params(strategy_params),
+        strategy_params=parse_strategy_params(strategy_params), designer=designer,
     )
     resumed = result.extra.get("checkpoint", {}).get("resumed_chunks", 0)
     if resumed:
@@ -141,6 +143,8 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
         click.echo(json.dumps(result.to_dict()))
     else:
         click.echo(summary_table(result))
+        if designer:
+            click.echo(designer_text(result.extra["designer"]))
 
 
 def write_output(result, path: Path) -> None:

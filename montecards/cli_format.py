@@ -78,3 +78,23 @@ def _fmt_value(value) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def designer_text(d: dict) -> str:
+    """The designer metrics of ``simulate --designer`` (docs/metrics.md), one line each."""
+
+    def iv(key: str, scale: float = 1.0, digits: int = 3) -> str:
+        return (f"{scale * d[key]:.{digits}f} [{scale * d[key + '_low']:.{digits}f}, "
+                f"{scale * d[key + '_high']:.{digits}f}]")
+
+    lines = ["designer metrics (docs/metrics.md):",
+             f"  balance                {iv('balance')} (seats {d['balance_seats'][0] + 1} and "
+             f"{d['balance_seats'][1] + 1})",
+             f"  first seat bias        {iv('first_seat_bias', 100, 2)} pp",
+             f"  score margin           {iv('score_margin', 1, 2)}, closeness "
+             + (f"{d['closeness']:.4f}" if d["closeness"] is not None else "-"),
+             f"  length per player      {iv('length_per_player', 1, 2)}"]
+    if "decision_density" in d:
+        lines += [f"  decision density       {iv('decision_density')} ({d['decisions_sampled_games']} games)",
+                  f"  choices per decision   {iv('choices_per_decision', 1, 2)}"]
+    return "\n".join(lines)

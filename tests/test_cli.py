@@ -57,13 +57,14 @@ def test_simulate_table_is_readable_and_records_the_seed():
     assert out.returncode == 0, out.stderr
     assert "seed" in out.stdout and "win share" in out.stdout and "95% CI" in out.stdout
     assert out.stdout.count("greedy") == 3
-    assert "[two_player_margin=2 (unused with 3 players)]" in out.stdout.splitlines()[0]
+    assert ("[two_player_margin=2 (unused with 3 players), opening_parade=6, end_colours=6]"
+            in out.stdout.splitlines()[0])
 
 
 def test_table_marks_only_parameters_that_do_not_act():
     out = run("simulate", "parade", "-n", "300", "--param", "two_player_margin=1", "--seed", "1")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0].endswith("[two_player_margin=1]")
+    assert out.stdout.splitlines()[0].endswith("[two_player_margin=1, opening_parade=6, end_colours=6]")
 
 
 def test_strategy_per_seat_and_param_list():

@@ -223,9 +223,11 @@ def _numbers(d):
 
 
 def _analyses(**where):
-    from montecards.analysis import compare_variants, matchups, seat_advantage, sweep
+    from montecards.analysis import balance, compare_variants, matchups, seat_advantage, sweep
 
     return {
+        "balance": balance("parade", {"opening_parade": [5, 6]}, players=3, n=300, budget=600, keep=1,
+                           held_out=400, seed=3, **where),
         "seats": seat_advantage("parade", players=[2, 3], n=1500, seed=4, **where),
         "compare": compare_variants("parade", [{"two_player_margin": 2}, {"two_player_margin": 1}],
                                     n=1200, seed=5, **where),

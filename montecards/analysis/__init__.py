@@ -87,6 +87,7 @@ __all__ = [
     "TournamentResult",
     "TuneResult",
     "VariantComparison",
+    "balance",
     "compare_variants",
     "luck",
     "matchups",

@@ -59,7 +59,6 @@ from montecards.analysis.runs import (
     with_backend,
 )
 from montecards.analysis.tune import derived_seed
-from montecards.analysis.variants import variant_label
 from montecards.engine.spec import InputError, parse_text
 from montecards.engine.user_strategies import as_labels
 
@@ -278,6 +277,8 @@ class BalanceResult:
                     f"[{100 * m['spread_low']:.1f}, {100 * m['spread_high']:.1f}]"
                     + (" (every seat's interval holds the fair share)" if m["fair_within_interval"] else "")
                     + f", length {m['length']:.1f}"
+                    + "".join(f", {q} {m['means'][q]:.3f}" for q in m.get("means", {})
+                              if any(t.name == q for t in self.targets))
                 )
             who = "official rules" if v.label == self.baseline else f"best: {v.label}"
             out.append(f"{who} on {v.held_out['games']:,} held-out deals — " + "; ".join(parts) + ".")
@@ -365,6 +366,24 @@ class _Store:
             tmp = self._path(key).with_suffix(".tmp.npz")
             np.savez(tmp, **cols)
             tmp.replace(self._path(key))
+
+
+def variant_label(params: Mapping[str, Any]) -> str:
+    """``"opening_parade=4 wild_pairs=0-1,1-2 start_points=2,1,0"``: a list of pairs joined by
+    ``-``, an empty list ``none`` (as ``--param`` reads them back)."""
+
+    def text(v: Any) -> str:
+        if isinstance(v, (list, tuple)):
+            if not v:
+                return "none"
+            return ",".join("-".join(map(text, x)) if isinstance(x, (list, tuple)) else text(x) for x in v)
+        if isinstance(v, bool):
+            return str(v).lower()
+        if isinstance(v, float) and v.is_integer():
+            return str(int(v))
+        return str(v)
+
+    return " ".join(f"{k}={text(v)}" for k, v in params.items()) or "default"
 
 
 def _space(spec: Any, vary: Mapping[str, Sequence[Any]]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:

@@ -153,6 +153,7 @@ class SimulationResult:
             },
             "backend": self.backend,
             "jobs": self.jobs,
+            **({"designer": _jsonable(self.extra["designer"])} if "designer" in self.extra else {}),
         }
 
     @property
