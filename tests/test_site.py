@@ -74,11 +74,16 @@ def site(tmp_path_factory):
     rep.figure(fig, "a_figure", "A figure.")
     rep.table(pd.DataFrame({"players": [2, 3], "share": [0.5, 0.33]}), index=False)
     rep.write(1.0)
+    from montecards.report.summary import write_summary
+
+    write_summary(reports)  # the front page
     index = build_site(tmp / "out", reports)
     return index.parent
 
 
 def test_the_site_holds_every_page_and_download(site):
+    front = (site / "index.html").read_text()
+    assert "Across the games" in front and 'href="reports/parade/index.html"' in front
     games = [p.name for p in (ROOT / "reports").iterdir() if (p / "README.md").exists()]
     for game in games:
         assert (site / "reports" / game / "index.html").exists()

@@ -100,4 +100,5 @@ def matchup_ratings(rep: Report, mu) -> None:
     if mu.players > 2:
         rep.finding(one_against_rest(mu.players, "the one-seat shares above"))
     rep.end_list()
-    rep.headline(f"Strategies at {mu.players} players, rated from the matchups: {order}")
+    rep.headline(f"Strategies at {mu.players} players, rated from the matchups: "
+                 f"{order.removeprefix('Order by rating: ')}")

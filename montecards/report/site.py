@@ -138,6 +138,15 @@ def _config(src: Path, games: list[str], docs: list[str]) -> str:
     ]) + "\n"
 
 
+def _checkout(name: str) -> Path:
+    """``name`` in the checkout this package runs from, else in the current folder (an
+    installed package has no reports or docs of its own)."""
+    for base in (REPO_ROOT, Path.cwd()):
+        if (base / name).is_dir():
+            return base / name
+    return Path.cwd() / name
+
+
 def build_site(out_dir: str | Path, reports: str | Path | None = None,
                docs: str | Path | None = None) -> Path:
     """Write the site into ``out_dir`` (its ``index.html`` is returned) from the report folders
@@ -148,8 +157,8 @@ def build_site(out_dir: str | Path, reports: str | Path | None = None,
         import mkdocstrings  # noqa: F401
     except ImportError:
         raise InputError("the HTML site needs MkDocs: pip install 'montecards[docs]'") from None
-    reports = Path(reports) if reports is not None else REPO_ROOT / "reports"
-    docs = Path(docs) if docs is not None else REPO_ROOT / "docs"
+    reports = Path(reports) if reports is not None else _checkout("reports")
+    docs = Path(docs) if docs is not None else _checkout("docs")
     if not _games(reports):
         raise InputError(f"no reports under {reports} (a folder per game with its README.md)")
     if not docs.is_dir():
@@ -160,7 +169,7 @@ def build_site(out_dir: str | Path, reports: str | Path | None = None,
         ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
         shutil.copytree(docs, src / "docs", ignore=ignore)
         shutil.copytree(reports, src / "reports", ignore=ignore)
-        contract = PACKAGE_ROOT / "engine" / "CONTRACT.md"
+        contract = docs.resolve().parent / "montecards" / "engine" / "CONTRACT.md"
         if contract.exists():
             (src / "montecards" / "engine").mkdir(parents=True)
             shutil.copy(contract, src / "montecards" / "engine" / "CONTRACT.md")
