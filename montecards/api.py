@@ -56,6 +56,7 @@ def simulate(
     checkpoint: str | os.PathLike | None = None,
     output: str | os.PathLike | None = None,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> SimulationResult:
     """Play ``n`` seeded games of ``game`` and summarise them.
 
@@ -75,6 +76,10 @@ def simulate(
     taken from the directory when omitted). ``output``: a ``.parquet`` or ``.csv`` file the
     per-game rows stream to, chunk by chunk (memory independent of ``n``).
 
+    ``luck=True`` (``--luck``, docs/luck.md): the same games with the luck ledger; the result
+    gains ``win_share_adjusted`` (with ``_low``/``_high``) and ``variance_ratio``, its rows the
+    per-seat ``luck`` and ``adjusted`` columns. Games with a value only (refused otherwise).
+
     The games are played by the analyses' :class:`~montecards.analysis.runs.Setup`
     (``Setup.run``): one way to run games.
     """
@@ -88,7 +93,7 @@ def simulate(
         from montecards.run.checkpoint import read_manifest
 
         seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params, luck)
     if output is not None:
         check_output_file(output, STREAM_FORMATS, "output")
     if checkpoint is not None:
@@ -108,6 +113,8 @@ def simulate(
         summary, rows = run.run(n, keep_games, progress, on_rows=writer, checkpoint=store)
         elapsed = time.perf_counter() - start
     extra = {}
+    if config.luck is not None:
+        extra["value"] = config.luck_source
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}

@@ -30,6 +30,7 @@ from __future__ import annotations
 import threading
 
 import numba
+import numpy as np
 from numba import njit
 
 from montecards.engine.options import Options, kernel_options
@@ -104,15 +105,29 @@ def run_blocks(play_block, seed, start, players, params, strategies, rows, optio
         raise errors[min(errors)]
 
 
-def chunk_runner(play_block, options: Options):
+def chunk_runner(play_block, options: Options, luck_block=None):
     """A game's ``run_chunk`` (``engine/CONTRACT.md``) from its ``play_block`` and its
-    ``OPTIONS`` (``engine.options``)."""
+    ``OPTIONS`` (``engine.options``), and its ``luck_block`` (``engine.value.ValueParts``) if it
+    has a value."""
 
-    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False):
+    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False, luck=None):
         """Games ``start ..`` into ``rows``, in blocks spread over the threads
         (:func:`run_blocks`), or in one block on this thread when ``serial``. ``user``:
-        ``engine.user_strategies.kernel_arg``'s pair, or None."""
+        ``engine.user_strategies.kernel_arg``'s pair, or None. ``luck``: the value array
+        (``engine.value``): the same games through the game's ``luck_block``, whose rows end
+        in the ``luck`` and ``adjusted`` columns (built-in strategies only)."""
         on = kernel_options(options, strategies)
+        if luck is not None:
+            no_ledgers = np.zeros((0, 1), np.float64)
+
+            def play_luck(seed, start, players, params, strategies, rows, on, fns, user, block):
+                luck_block(seed, start, players, params, strategies, rows, on, luck, block, no_ledgers)
+
+            if serial:
+                play_luck(seed, start, players, params, strategies, rows, on, None, None, 0)
+            else:
+                run_blocks(play_luck, seed, start, players, params, strategies, rows, on, None, None)
+            return
         fns, data = (None, None) if user is None else user
         if serial:
             play_block(seed, start, players, params, strategies, rows, on, fns, data, 0)

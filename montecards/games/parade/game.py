@@ -10,11 +10,12 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.trace import events_of
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice
+from montecards.engine.trace import events_of
+from montecards.engine.value import ValueParts
 from montecards.engine.weights import weighted_and_tuned
-from montecards.games.parade import kernel, rules, search, strategies, view
-from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, N_CARDS, card_id, label
+from montecards.games.parade import kernel, rules, search, strategies, value, view
+from montecards.games.parade.cards import FINAL_HAND, KEPT_AT_END, MAX_PLAYERS, N_CARDS, card_id, label
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
 TRIGGER_NAMES = {rules.SIX_COLOURS: "six_colours", rules.DECK_EMPTY: "deck_empty"}
@@ -264,6 +265,13 @@ SPEC = GameSpec(
     # called as (events, players, strategies, params) by montecards.testing
     script_from_trace=lambda events, players, strategies, params: script_from_trace(events, players, params),
     decision_kinds=2,
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=MAX_PLAYERS,
+        luck_block=kernel.play_luck_block, sample_block=kernel.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events="the deal (sampled: the mean V of 8 independent deals) and every draw (exact: "
+               "every card of the remaining deck)",
+    ),
 )
 decisions = SPEC.decisions
 
