@@ -50,7 +50,8 @@ def sample_states(game: str, players: int | None, strategies: Any, n: int, seed:
     capacity = int(n * 60 * rate) + 1000  # Parade: ~50 draws a game
     rows = np.zeros((n, spec.layout(config.players).width), np.int64)
     while True:
-        recorder = parts.new_recorder(parts.array([0.0] * config.players, np.zeros(nf)), capacity, rate)
+        recorder = parts.new_recorder(parts.array([0.0] * config.players, np.zeros(nf)), capacity, rate,
+                                      config.strategies, config.params)
         game_of = np.zeros(capacity, np.int64)
         parts.sample_block(np.uint64(config.seed), 0, config.players, config.params, config.strategies, rows,
                            spec.kernel_options(config.strategies), recorder, game_of)

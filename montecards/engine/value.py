@@ -67,7 +67,7 @@ class ValueParts:
     """``sample_block(seed, start, players, params, strategies, rows, options, recorder,
     game_of)``: the fit's samples."""
     new_recorder: Callable[..., Any]
-    """``new_recorder(value, capacity, rate)``: the fit's recording ledger (its item 6 the
+    """``new_recorder(value, capacity, rate, strategies, params)``: the fit's recording ledger (its item 6 the
     ``(capacity, max_players * features)`` records, item 7 their count)."""
     ledger_width: int
     """The ledger's float accumulator (``ledgers``' rows): V at the last event, luck, drift

@@ -432,7 +432,7 @@ def play_luck_block(seed, start, players, params, strategies, rows, options, val
     search_owned = search_space(options)
     search = borrow_all(search_owned)
     seat_strategies = borrow(strategies)
-    ledger = new_ledger(value)
+    ledger = new_ledger(value, strategies, params)
     for g in range(rows.shape[0]):
         seed_game(work, seed, start + g, search)
         ledger_start(ledger, seed, start + g)

@@ -1,13 +1,26 @@
 """Parade's value: ``V(state, seat)``, the chance that the seat wins from a state, and the luck
 ledger's hooks at the game's chance events (docs/luck.md).
 
-**V** is a conditional logit over features in the words of the rules page
-(``docs/rules/parade.md``), fitted on simulated games of one lineup
-(``montecards value fit parade``): each seat gets a score ``z = w . f(state, seat)`` and
-``V(state, seat) = exp(z_seat) / sum over seats of exp(z)``, so the values of a state add up
-to one win, as the win shares do. The features of a seat (``FEATURES``) are seven readings of
-the rules page, each also multiplied by the deck's progress and by "the last round has
-begun" (the same score difference decides more the nearer the end), and the seat's place:
+**V** has three regimes, from the end backwards:
+
+* **the last round** (no draw is left): V is the win shares of the game played to its end by
+  V's model of the seats (``play_out``), exact for a lineup of deterministic built-ins;
+* **the end in sight** (the model's play at the next turn gives that seat its sixth colour,
+  or its draw empties the deck: that draw is the game's last): V is the mean of those
+  play-outs over every card the draw can bring (``end_in_sight``);
+* **before**: a conditional logit over features in the words of the rules page
+  (``docs/rules/parade.md``), read two plays ahead (``look_ahead``: the next two seats play
+  the model's card, without drawing), fitted on simulated games of one lineup
+  (``montecards value fit parade``): each seat gets ``z = w . f(state, seat)`` and
+  ``V(state, seat) = exp(z_seat) / sum over seats of exp(z)``, so the values of a state add
+  up to one win, as the win shares do.
+
+V models the next moves with each seat's own strategy where it is a deterministic built-in
+(``greedy``, ``weighted``, ``tuned``: ``new_model``), else with ``greedy``: any V keeps the luck-adjusted
+estimate unbiased, a V whose model is further from the lineup's play only removes less
+variance. The features of a seat (``FEATURES``) are eleven readings of the rules page, each
+also multiplied by the deck's progress and by "the last round has begun" (the same score
+difference decides more the nearer the end), and the seat's place:
 
 * ``score``: the seat's score if the game ended now (rules: Scoring, majorities included);
 * ``cards collected``: the tie-break (rules: Scoring);
@@ -17,7 +30,12 @@ begun" (the same score difference decides more the nearer the end), and the seat
   final discard keeps two of the four last cards; rules: End of the game);
 * ``plays next`` and ``plays next x parade``: the seat plays the next turn, and that times the
   parade's length / 10 (a long parade takes more);
-* ``colours in majority``: colours in which the seat holds the majority now.
+* ``colours in majority``: colours in which the seat holds the majority now;
+* ``hand values``: the sum of the printed values in the seat's hand;
+* ``colours collected``: how near the seat is to the six-colours trigger (rules: End);
+* ``points saved by majorities``: over the colours in majority, printed values minus cards
+  (what losing those majorities would cost);
+* ``points one card from a majority``: the same over the colours one card short of it.
 
 **The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_draw``, ``ledger_after_turn``,
 ``ledger_close``): the kernel's ``play_game`` calls these hooks only when it is handed a
@@ -84,11 +102,15 @@ from montecards.games.parade.rules import (
     win_shares,
 )
 from montecards.games.parade.strategies import (
+    TUNED,
+    WEIGHTED,
     greedy_discard,
     greedy_play,
     new_takings,
     score_after_play,
     tabulate_takings,
+    weighted_discard,
+    weighted_play,
 )
 from montecards.rng import seed_stream, uniform
 
@@ -129,8 +151,39 @@ ACC_RATE = ACC_DREW + 1  # record mode: the share of states recorded
 ACC_SIZE = ACC_RATE + 1
 
 
+MODEL_GREEDY = 0
+MODEL_WEIGHTED = 1
+
+
 @njit(cache=True)
-def new_recorder(value, capacity, rate):
+def new_model(strategies, params):
+    """How V models each seat's next moves (``look_ahead``, ``play_out``): the seat's own
+    strategy where it is a deterministic built-in (``greedy``; ``weighted`` and ``tuned`` with
+    the run's weights, ``params``), else ``greedy``."""
+    codes = np.zeros(MAX_PLAYERS, np.int64)
+    for s in range(strategies.shape[0]):
+        codes[s] = MODEL_WEIGHTED if strategies[s] == WEIGHTED or strategies[s] == TUNED else MODEL_GREEDY
+    return codes, params.copy()
+
+
+@hot
+def model_play(g, seat, t, model):
+    """The hand index V's model of the seat plays (``new_model``)."""
+    if model[0][seat] == MODEL_WEIGHTED:
+        return weighted_play(g, seat, model[1], t)
+    return greedy_play(g, seat, t)
+
+
+@hot
+def model_discard(g, seat, model):
+    """The final discard (an index into ``PAIRS``) of V's model of the seat."""
+    if model[0][seat] == MODEL_WEIGHTED:
+        return weighted_discard(g, seat, model[1])
+    return greedy_discard(g, seat)
+
+
+@njit(cache=True)
+def new_recorder(value, capacity, rate, strategies, params):
     """A ledger (``new_ledger``) that records the features of every seat at sampled states (the
     fit's, ``kernel.sample_block``) instead of taking luck: ``rate`` of the states after a draw
     before the last round."""
@@ -138,17 +191,19 @@ def new_recorder(value, capacity, rate):
               new_takings(), np.zeros((0, 4), np.int64),
               np.zeros((capacity, MAX_PLAYERS * N_FEATURES), np.float64), np.zeros(1, np.int64),
               np.zeros(STATE_SIZE, np.int64), np.zeros(3 * MAX_PLAYERS, np.int64),
-              np.zeros(STATE_SIZE, np.int64))
+              np.zeros(STATE_SIZE, np.int64), new_model(strategies, params))
     ledger[1][ACC_RATE] = rate
     return ledger
 
 
 @njit(cache=True)
-def new_ledger(value):
+def new_ledger(value, strategies, params):
     """A block's ledger: (value array, accumulator, spare state, random stream, takings table,
     empty trace, record buffer (empty: not recording), record count, look-ahead state, integer
-    scratch, play-out state). ``value`` is ``engine.value``'s array: V(start) per seat, then the weights."""
-    return new_recorder(value, 0, 0.0)
+    scratch, play-out state, V's model of the seats: ``new_model``). ``value`` is
+    ``engine.value``'s array: V(start) per seat, then the weights; ``strategies`` and
+    ``params``: the run's."""
+    return new_recorder(value, 0, 0.0, strategies, params)
 
 
 @hot
@@ -233,30 +288,30 @@ def features(g, seat, t, out):
 
 
 @hot
-def greedy_turn(look, t, no_trace):
-    """The seat to play plays ``greedy``'s card and finishes its turn without drawing (a model
-    of the next move, whatever the lineup: V may be any function of the state)."""
+def model_turn(look, t, no_trace, model):
+    """The seat to play plays its model's card (``model_play``) and ends its turn without
+    drawing (V may be any function of the state)."""
     seat = next_to_play(look)
     if hand_len(look, seat) == 0:
         return
-    play_card(look, seat, greedy_play(look, seat, t), no_trace)
+    play_card(look, seat, model_play(look, seat, t, model), no_trace)
     look[TURNS] += 1
     if last_round_left(look) > 0:
         look[LAST_ROUND_LEFT] -= 1
 
 
 @hot
-def play_out(look, t, rng, no_trace, ints):
+def play_out(look, t, rng, no_trace, ints, model):
     """In place: ``look``, its last round begun (no draw is left), played to its end by
-    ``greedy`` (every turn, then the final discard); every seat's win share, in ``WIN_UNIT``,
+    V's model (every turn, then the final discard); every seat's win share, in ``WIN_UNIT``,
     into ``ints[:players]``."""
     players = player_count(look)
     while last_round_left(look) > 0:
         seat = next_to_play(look)
-        play_card(look, seat, greedy_play(look, seat, t), no_trace)
+        play_card(look, seat, model_play(look, seat, t, model), no_trace)
         finish_turn(look, seat, rng, False, no_trace)
     for s in range(players):
-        ints[s] = greedy_discard(look, s)
+        ints[s] = model_discard(look, s, model)
     for s in range(players):
         keep_cards(look, s, ints[s], no_trace)
     for s in range(players):
@@ -266,14 +321,14 @@ def play_out(look, t, rng, no_trace, ints):
 
 
 @hot
-def end_in_sight(g, look, ends, t, rng, no_trace, ints, out):
-    """When ``greedy``'s play at the next turn triggers the end (its draw is then the game's
+def end_in_sight(g, look, ends, t, rng, no_trace, ints, out, model):
+    """When the model's play at the next turn triggers the end (its draw is then the game's
     last): V exactly, the mean over every card that draw can bring of the play-out's win shares
     (``play_out``), into ``out``; returns True. Else False (``out`` untouched)."""
     for k in range(STATE_SIZE):
         look[k] = g[k]
     seat = next_to_play(look)
-    play_card(look, seat, greedy_play(look, seat, t), no_trace)
+    play_card(look, seat, model_play(look, seat, t, model), no_trace)
     drawn = n_drawn(look)
     if not has_six_colours(look, seat) and drawn != N_CARDS - 1:
         return False
@@ -285,39 +340,39 @@ def end_in_sight(g, look, ends, t, rng, no_trace, ints, out):
             ends[k] = look[k]
         ends[DECK + drawn] = look[DECK + j]
         finish_turn(ends, seat, rng, False, no_trace)
-        play_out(ends, t, rng, no_trace, ints)
+        play_out(ends, t, rng, no_trace, ints, model)
         for s in range(players):
             out[s] += ints[s] / (WIN_UNIT * (N_CARDS - drawn))
     return True
 
 
 @hot
-def look_ahead(g, look, t, no_trace):
-    """``look``: ``g`` after the next two turns' plays by ``greedy`` (``greedy_turn``)."""
+def look_ahead(g, look, t, no_trace, model):
+    """``look``: ``g`` after the next two turns' plays by V's model (``model_turn``)."""
     for k in range(STATE_SIZE):
         look[k] = g[k]
-    greedy_turn(look, t, no_trace)
-    greedy_turn(look, t, no_trace)
+    model_turn(look, t, no_trace, model)
+    model_turn(look, t, no_trace, model)
     tabulate_takings(look, t)
 
 
 @hot
 def values(g, ledger, out):
-    """V of every seat into ``out[:players]``: in the last round, the greedy play-out's win
+    """V of every seat into ``out[:players]``: in the last round, the model's play-out win
     shares (``play_out``); when the next turn triggers the end, their mean over its draw
     (``end_in_sight``); before, a softmax of the seats' linear scores over the features of
-    the state two greedy plays ahead (``look_ahead``)."""
-    value, acc, _, rng, t, no_trace, _, _, look, ints, ends = ledger
+    the state two model plays ahead (``look_ahead``)."""
+    value, acc, _, rng, t, no_trace, _, _, look, ints, ends, _ = ledger
     if last_round_left(g) >= 0:
         for k in range(STATE_SIZE):
             look[k] = g[k]
-        play_out(look, t, rng, no_trace, ints)
+        play_out(look, t, rng, no_trace, ints, ledger[11])
         for s in range(player_count(g)):
             out[s] = ints[s] / WIN_UNIT
         return
-    if end_in_sight(g, look, ends, t, rng, no_trace, ints, out):
+    if end_in_sight(g, look, ends, t, rng, no_trace, ints, out, ledger[11]):
         return
-    look_ahead(g, look, t, no_trace)
+    look_ahead(g, look, t, no_trace, ledger[11])
     feats = acc[ACC_FEAT:]
     players = player_count(g)
     top = -1e300
@@ -339,14 +394,14 @@ def values(g, ledger, out):
 @hot
 def record_state(g, ledger):
     """Record mode: the features of every seat at this state, with probability ``ACC_RATE``."""
-    _, acc, _, rng, t, no_trace, record, count, look, _, _ = ledger
+    _, acc, _, rng, t, no_trace, record, count, look, _, _, _ = ledger
     if last_round_left(g) >= 0 or np.float64(uniform(rng)) >= acc[ACC_RATE]:
         return
     row = count[0]
     count[0] = row + 1
     if row >= record.shape[0]:
         return  # counted past the buffer: the fit reads the count and plays again with more room
-    look_ahead(g, look, t, no_trace)
+    look_ahead(g, look, t, no_trace, ledger[11])
     for s in range(player_count(g)):
         features(look, s, t, acc[ACC_FEAT:])
         for k in range(N_FEATURES):

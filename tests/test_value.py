@@ -117,3 +117,20 @@ def test_luck_refuses_a_user_strategy():
 
     with pytest.raises(InputError, match="user strategy"):
         mc.simulate("parade", n=5, players=2, strategies=[choose, "greedy"], seed=1, luck=True)
+
+
+def test_value_fit_reports_calibration_against_the_score_only_baseline():
+    proc = subprocess.run([sys.executable, "-m", "montecards", "value", "fit", "parade", "-p", "2", "-s", "greedy",
+                           "-n", "300", "--seed", "3", "--dry-run", "--json"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["game"] == "parade" and out["players"] == 2 and out["lineup"] == ["greedy", "greedy"]
+    assert "file" not in out  # --dry-run writes nothing
+    assert len(out["weights"]) == len(parade_value.FEATURES)
+    fit = out["fit"]
+    assert fit["games"] == 300 and 0 < fit["held_out_states"] < fit["states"]
+    for model in ("value", "score_only"):
+        bins = fit[model]["bins"]
+        assert sum(b["states"] for b in bins) == fit["held_out_states"] * 2  # every (state, seat)
+        assert all(0 <= b["predicted"] <= 1 and 0 <= b["observed"] <= 1 for b in bins)
+        assert 0 < fit[model]["brier"] < 0.25 + 0.05
