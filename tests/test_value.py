@@ -134,3 +134,16 @@ def test_value_fit_reports_calibration_against_the_score_only_baseline():
         assert sum(b["states"] for b in bins) == fit["held_out_states"] * 2  # every (state, seat)
         assert all(0 <= b["predicted"] <= 1 and 0 <= b["observed"] <= 1 for b in bins)
         assert 0 < fit[model]["brier"] < 0.25 + 0.05
+
+
+def test_luck_shares_for_the_luck_command():
+    from montecards.analysis.ledger import luck_shares
+
+    out = luck_shares("parade", 2, "greedy", n=400, seed=SEED, jobs=1)
+    res = mc.simulate("parade", n=400, players=2, strategies="greedy", seed=SEED, luck=True, jobs=1)
+    for name in ("luck_share", "drift_share"):
+        assert out[f"{name}_low"] <= out[name] <= out[f"{name}_high"]
+    # 2 players: the seats mirror each other, so the pooled drift share is 1 / the first seat's ratio
+    assert out["drift_share"] == pytest.approx(1 / res.to_dict()["variance_ratio"][0], rel=1e-3)
+    assert out["luck_share"] + out["drift_share"] + out["covariance_share"] == pytest.approx(1, abs=1e-9)
+    assert out["error_per_decision"] == {"greedy": None}  # decision quality: not measured yet

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import os
 import secrets
 import time
@@ -149,8 +150,10 @@ class Setup:
         manifest = run_manifest(
             self.spec.name, self.seed, self.players, strategy_identities(self.config, self.strategies),
             self.params, n, self.chunk_size, version=version, kernel=kernel_stamp(self.config.spec_module),
-            luck=None if self.config.luck is None else {"value": self.config.luck_source,
-                                                        "array": [float(x) for x in self.config.luck]},
+            luck=None if self.config.luck is None else {
+                "value": self.config.luck_source,
+                "weights_sha256": hashlib.sha256(self.config.luck.tobytes()).hexdigest()[:16],
+            },
         )
         return Checkpoint.open(directory, manifest)
 

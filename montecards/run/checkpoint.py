@@ -35,7 +35,7 @@ from montecards.run.summary import Summary
 FORMAT = 2
 MANIFEST = "manifest.json"
 _CHUNK_FILE = re.compile(r"^chunk-(\d{8})\.npz$")
-_MANIFEST_KEYS = ("game", "seed", "players", "strategies", "params", "n", "chunk_size")
+_MANIFEST_KEYS = ("game", "seed", "players", "strategies", "params", "n", "chunk_size", "luck")
 _PLAYER_KEYS = ("montecards_version", "kernel")
 """What played the chunks: a checkpoint of another version or kernel is refused."""
 
