@@ -58,6 +58,7 @@ def simulate(
     strategy_params: Any = None,
     designer: bool = False,
     designer_sample: int = 200,
+    luck: bool = False,
 ) -> SimulationResult:
     """Play ``n`` seeded games of ``game`` and summarise them.
 
@@ -81,6 +82,10 @@ def simulate(
     the JSON key ``designer``): from every game's row, and the decision metrics from the decision
     logs of the first ``designer_sample`` games.
 
+    ``luck=True`` (``--luck``, docs/luck.md): the same games with the luck ledger; the result
+    gains ``win_share_adjusted`` (with ``_low``/``_high``) and ``variance_ratio``, its rows the
+    per-seat ``luck`` and ``adjusted`` columns. Games with a value only (refused otherwise).
+
     The games are played by the analyses' :class:`~montecards.analysis.runs.Setup`
     (``Setup.run``): one way to run games.
     """
@@ -94,7 +99,7 @@ def simulate(
         from montecards.run.checkpoint import read_manifest
 
         seed = (read_manifest(checkpoint) or {}).get("seed")  # resume without repeating --seed
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params, luck)
     if output is not None:
         check_output_file(output, STREAM_FORMATS, "output")
     if checkpoint is not None:
@@ -127,6 +132,8 @@ def simulate(
         extra["designer"] = {**design.result(), **decision_metrics(
             spec, config.seed, config.players, resolved, strategy_identities(config, names),
             min(int(designer_sample), n))}
+    if config.luck is not None:
+        extra["value"] = config.luck_source
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}

@@ -23,6 +23,7 @@ from montecards.cli_common import (  # noqa: F401  (parse_params: used by tests)
     strategy_params_option,
 )
 from montecards.cli_moves import register as _register_moves
+from montecards.cli_value import register as _register_value
 from montecards.errors import InputError
 
 OUTPUT_FORMATS = (".csv", ".parquet", ".json")
@@ -112,8 +113,10 @@ def _show(value: Any) -> str:
               help="Games per chunk (unit of work, progress and checkpoints).")
 @click.option("--designer", is_flag=True,
               help="Also measure the designer metrics (docs/metrics.md; JSON key designer).")
+@click.option("--luck", is_flag=True,
+              help="Luck ledger: luck-adjusted win shares and the variance ratio (docs/luck.md).")
 def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, backend, scheduler,
-             as_json, output, progress, checkpoint, chunk_size, designer) -> None:
+             as_json, output, progress, checkpoint, chunk_size, designer, luck) -> None:
     """Play N seeded games of GAME and summarise them."""
     from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS, check_output_file
     from montecards.api import simulate as run_simulation
@@ -131,7 +134,7 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
         keep_games=output is not None and not stream, progress=progress, backend=backend,
         scheduler=scheduler, checkpoint=checkpoint, output=output if stream else None,
         chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
-        strategy_params=parse_strategy_params(strategy_params), designer=designer,
+        strategy_params=parse_strategy_params(strategy_params), designer=designer, luck=luck,
     )
     resumed = result.extra.get("checkpoint", {}).get("resumed_chunks", 0)
     if resumed:
@@ -278,3 +281,4 @@ def main() -> None:
 
 _register_analysis(cli)  # seats, compare, sweep, report, tune
 _register_moves(cli)  # analyse, review
+_register_value(cli)  # value fit

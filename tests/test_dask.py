@@ -367,3 +367,17 @@ def test_a_tournament_on_the_cluster_is_the_local_one(client):
     assert remote.games_played == local.games_played == 2 * 3 * 150
     assert np.array_equal(remote.ratings.rating, local.ratings.rating)
     assert np.array_equal(remote.ratings.draws, local.ratings.draws)
+
+
+def test_luck_on_the_cluster_gives_the_local_numbers_and_checkpoints_record_it(client, tmp_path):
+    run = dict(n=600, players=2, strategies="greedy", seed=91, chunk_size=200, luck=True)
+    local = mc.simulate("parade", jobs=1, **run)
+    ck = tmp_path / "ck"
+    remote = mc.simulate("parade", client=client, checkpoint=ck, **run)
+    assert_same_run(local, remote)
+    for key in ("win_share_adjusted", "win_share_adjusted_low", "win_share_adjusted_high", "variance_ratio"):
+        assert local.to_dict()[key] == remote.to_dict()[key]
+    manifest = json.loads((ck / "manifest.json").read_text())
+    assert manifest["luck"]["value"].endswith("2p-greedy-greedy.json")
+    with pytest.raises(InputError, match="another run"):  # the same run without luck is another run
+        mc.simulate("parade", client=client, checkpoint=ck, **(run | {"luck": False}))

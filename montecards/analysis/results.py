@@ -9,6 +9,7 @@ import numpy as np
 
 from montecards.analysis.intervals import normal_mean, wilson
 from montecards.engine.spec import WIN_UNIT, Layout
+from montecards.engine.value import LUCK_OUTPUTS, LUCK_UNIT
 from montecards.run.summary import Summary
 
 if TYPE_CHECKING:
@@ -105,6 +106,43 @@ class SimulationResult:
         out["shared_wins"] = {"mean": self.shared_win_rate, "ci95": [shared[0], shared[1]]}
         return out
 
+    @property
+    def takes_luck(self) -> bool:
+        """A run with ``--luck`` (its rows end in the ``luck`` and ``adjusted`` columns)."""
+        return "adjusted" in self.layout.seat_outputs
+
+    @property
+    def win_share_adjusted(self) -> list[float]:
+        """Each seat's luck-adjusted win share (``--luck``, docs/luck.md): the mean of ``win -
+        luck``, an unbiased estimate of the win share with less variance."""
+        return [m / LUCK_UNIT for m in self._seat_means("adjusted")]
+
+    @property
+    def win_share_adjusted_ci95(self) -> list[list[float]]:
+        return [[lo / LUCK_UNIT, hi / LUCK_UNIT] for lo, hi in self._seat_intervals("adjusted")]
+
+    @property
+    def variance_ratio(self) -> list[float]:
+        """Per seat, the variance of the win share over that of the adjusted win share, on the
+        same games: how many times fewer games the adjusted estimate needs."""
+        s = self.summary_data
+        win, adjusted = self.layout.seat_slice("win"), self.layout.seat_slice("adjusted")
+        scale = (LUCK_UNIT / WIN_UNIT) ** 2
+        return [s.variance(w) * scale / s.variance(a) if s.variance(a) > 0 else float("inf")
+                for w, a in zip(range(win.start, win.stop), range(adjusted.start, adjusted.stop), strict=True)]
+
+    def luck_dict(self) -> dict[str, Any]:
+        """The JSON keys of a run with ``--luck``."""
+        cis = self.win_share_adjusted_ci95
+        return {
+            "win_share_adjusted": self.win_share_adjusted,
+            "win_share_adjusted_low": [ci[0] for ci in cis],
+            "win_share_adjusted_high": [ci[1] for ci in cis],
+            "variance_ratio": self.variance_ratio,
+            "mean_luck": [m / LUCK_UNIT for m in self._seat_means("luck")],
+            "value": self.extra.get("value", ""),
+        }
+
     # --- tables ------------------------------------------------------------------------
 
     def seat_table(self) -> dict[str, list]:
@@ -117,10 +155,11 @@ class SimulationResult:
             "win_high": [ci[1] for ci in self.win_share_ci95],
         }
         for name in self.layout.seat_block_names[1:]:
+            unit = LUCK_UNIT if name in LUCK_OUTPUTS else 1
             cis = self._seat_intervals(name)
-            table[f"mean_{name}"] = self._seat_means(name)
-            table[f"{name}_low"] = [ci[0] for ci in cis]
-            table[f"{name}_high"] = [ci[1] for ci in cis]
+            table[f"mean_{name}"] = [m / unit for m in self._seat_means(name)]
+            table[f"{name}_low"] = [ci[0] / unit for ci in cis]
+            table[f"{name}_high"] = [ci[1] / unit for ci in cis]
         return table
 
     def summary(self) -> pd.DataFrame:
@@ -149,11 +188,13 @@ class SimulationResult:
             "games_per_second": self.games_per_second,
             "metrics": self.metrics(),
             "seat_outputs": {
-                name: self._seat_means(name) for name in self.layout.seat_outputs
+                name: [m / (LUCK_UNIT if name in LUCK_OUTPUTS else 1) for m in self._seat_means(name)]
+                for name in self.layout.seat_outputs
             },
             "backend": self.backend,
             "jobs": self.jobs,
             **({"designer": _jsonable(self.extra["designer"])} if "designer" in self.extra else {}),
+            **(self.luck_dict() if self.takes_luck else {}),
         }
 
     @property
@@ -179,6 +220,9 @@ def games_frame(rows: np.ndarray, layout: Layout) -> pd.DataFrame:
     frame = pd.DataFrame({name: rows[:, k] for k, name in enumerate(layout.columns)})
     for col in frame.columns[layout.seat_slice("win")]:
         frame[col] = frame[col] / WIN_UNIT
+    for name in LUCK_OUTPUTS if "adjusted" in layout.seat_outputs else ():
+        for col in frame.columns[layout.seat_slice(name)]:
+            frame[col] = frame[col] / LUCK_UNIT
     frame["unfinished"] = frame["unfinished"].astype(bool)
     return frame
 

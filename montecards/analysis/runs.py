@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import hashlib
 import os
 import secrets
 import time
@@ -36,6 +37,7 @@ from montecards.run.runner import (
     MAX_SEED,
     RunConfig,
     check_jobs,
+    config_layout,
     plan_chunks,
     play_chunks,
     progress_bar,
@@ -81,7 +83,7 @@ class Setup:
 
     @property
     def layout(self) -> Layout:
-        return self.spec.layout(self.config.players)
+        return config_layout(self.spec, self.config)
 
     def on(self, client: Any) -> Setup:
         """This setup played on the Dask cluster of ``client`` (its task slots are the jobs),
@@ -148,6 +150,10 @@ class Setup:
         manifest = run_manifest(
             self.spec.name, self.seed, self.players, strategy_identities(self.config, self.strategies),
             self.params, n, self.chunk_size, version=version, kernel=kernel_stamp(self.config.spec_module),
+            luck=None if self.config.luck is None else {
+                "value": self.config.luck_source,
+                "weights_sha256": hashlib.sha256(self.config.luck.tobytes()).hexdigest()[:16],
+            },
         )
         return Checkpoint.open(directory, manifest)
 
@@ -224,6 +230,7 @@ def prepare(
     params: dict[str, Any] | None,
     seed: int | None,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> tuple[GameSpec, RunConfig, list[str], dict[str, Any]]:
     """Validate everything a run needs; raises InputError naming what is allowed.
 
@@ -250,7 +257,26 @@ def prepare(
     for seat in seats:
         if seat is not None:
             seat.compiled()  # a strategy that does not compile fails here, before any game
+    if luck:
+        config = with_luck(spec, config, labels_of(entries))
     return spec, config, labels_of(entries), resolved
+
+
+def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunConfig:
+    """``config`` taking luck (``--luck``, docs/luck.md): its value array from the game's value
+    file for this lineup (``engine.value.find_value``). Refused in one line for a game without
+    a value, a user strategy, or a player count without a fitted value."""
+    from montecards.engine.value import find_value, load_value, values_folder
+
+    if spec.value is None:
+        raise InputError(f"--luck: {spec.name} has no value yet (games with one: "
+                         f"{', '.join(g for g in games.names() if games.get(g).value is not None)})")
+    if config.user:
+        raise InputError("--luck with a user strategy is not supported yet (built-in strategies only)")
+    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels)
+    data = load_value(path, spec.name, config.players, spec.value.features)
+    array = spec.value.array(data["vstart"], data["weights"])
+    return replace(config, luck=array, luck_source=f"{path.parent.parent.name}/values/{path.name}")
 
 
 def bind_params(entries: list[Any], strategy_params: Any, spec: GameSpec, what: str = "seat") -> list[Any]:
@@ -311,12 +337,14 @@ def setup(
     seed: int | None = None,
     jobs: int | None = None,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> Setup:
     """Validate a configuration (raises InputError naming what is allowed).
 
     Inside ``backend_session(...)`` on Dask, the setup plays on that session's cluster.
+    ``luck``: its runs take luck (``--luck``, ``with_luck``).
     """
-    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params)
+    spec, config, names, resolved = prepare(game, players, strategies, params, seed, strategy_params, luck)
     client = _SESSION.get()
     return Setup(spec, config, names, resolved, check_jobs(jobs) if client is None else 1).on(client)
 

@@ -108,16 +108,34 @@ def run_blocks(play_block, seed, start, players, params, strategies, rows, optio
         raise errors[min(errors)]
 
 
-def chunk_runner(play_block, options: Options):
+def chunk_runner(play_block, options: Options, luck_block=None):
     """A game's ``run_chunk`` (``engine/CONTRACT.md``) from its ``play_block`` and its
-    ``OPTIONS`` (``engine.options``)."""
+    ``OPTIONS`` (``engine.options``), and its ``luck_block`` (``engine.value.ValueParts``) if it
+    has a value."""
 
-    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False, deal=None):
+    def run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False, deal=None,
+                  luck=None):
         """Games ``start ..`` into ``rows``, in blocks spread over the threads
         (:func:`run_blocks`), or in one block on this thread when ``serial``. ``user``:
         ``engine.user_strategies.kernel_arg``'s pair, or None. ``deal``: the deal option
-        ``(replay, rotation)`` (``engine.options``: replayed deals, duplicate deals), or None."""
+        ``(replay, rotation)`` (``engine.options``: replayed deals, duplicate deals), or None.
+        ``luck``: the value array (``engine.value``): the same games through the game's
+        ``luck_block``, whose rows end in the ``luck`` and ``adjusted`` columns (built-in
+        strategies, no deal option)."""
         on = kernel_options(options, strategies)
+        if luck is not None:
+            if deal is not None or user is not None:
+                raise ValueError("the luck ledger plays built-in strategies on ordinary deals only")
+            no_ledgers = np.zeros((0, 1), np.float64)
+
+            def play_luck(seed, start, players, params, strategies, rows, on, fns, user, block):
+                luck_block(seed, start, players, params, strategies, rows, on, luck, block, no_ledgers)
+
+            if serial:
+                play_luck(seed, start, players, params, strategies, rows, on, None, None, 0)
+            else:
+                run_blocks(play_luck, seed, start, players, params, strategies, rows, on, None, None)
+            return
         fns, data = (None, None) if user is None else user
         extra = () if deal is None else ((np.int64(deal[0]), np.int64(deal[1])),)
         if serial:

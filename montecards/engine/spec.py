@@ -37,6 +37,7 @@ from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
 from montecards.engine.options import check_deal, every_option, kernel_options
 from montecards.engine.user_seats import USER
+from montecards.engine.value import LUCK_OUTPUTS
 from montecards.engine.weights import WeightedSeat, Weights, append_table, parse_label, seat_weights
 from montecards.errors import InputError  # noqa: F401  (re-exported: the engine's bad-input error)
 
@@ -194,9 +195,12 @@ class GameSpec:
     is played again with a log of its length (:meth:`decision_log`)."""
     log_sizes: tuple[int, int] = (0, 0)
     """``(view.OBS_SIZE, view.MAX_LEGAL)``: a logged decision's observation and legal moves."""
+    value: Any = field(default=None, compare=False)
+    """The game's value and luck ledger (an ``engine.value.ValueParts``, docs/luck.md), or None:
+    the game has none yet and refuses ``--luck``."""
     run_chunk: Callable[..., None] = field(init=False, repr=False, compare=False)
-    """``run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False)``:
-    the chunk glue, made by the engine (``engine.kernel.chunk_runner``)."""
+    """``run_chunk(seed, start, players, params, strategies, rows, user=None, serial=False,
+    luck=None)``: the chunk glue, made by the engine (``engine.kernel.chunk_runner``)."""
 
     def __post_init__(self) -> None:
         if self.kernel is not None:
@@ -209,7 +213,8 @@ class GameSpec:
             object.__setattr__(self, "log_sizes", (self.view.OBS_SIZE, self.view.MAX_LEGAL))
         if self.play_block is None:
             raise ValueError(f"{self.name}: a GameSpec needs its kernel (or play_block)")
-        object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options))
+        luck_block = self.value.luck_block if self.value is not None else None
+        object.__setattr__(self, "run_chunk", chunk_runner(self.play_block, self.options, luck_block))
         replay = self.script_from_trace
         if replay is not None and "strategies" not in inspect.signature(replay).parameters:
             object.__setattr__(self, "script_from_trace", _with_strategies(replay))
@@ -316,8 +321,9 @@ class GameSpec:
             return []
         return read_log(self.decision_log(seed, index, players, params, strategy_names)[0])
 
-    def layout(self, players: int) -> Layout:
-        return Layout(self.metrics, self.seat_outputs, players)
+    def layout(self, players: int, luck: bool = False) -> Layout:
+        """The rows' columns; ``luck``: a run with ``--luck`` (``engine.value.LUCK_OUTPUTS`` last)."""
+        return Layout(self.metrics, self.seat_outputs + (LUCK_OUTPUTS if luck else ()), players)
 
     def param(self, name: str) -> Param:
         for p in self.params:

@@ -35,7 +35,7 @@ from montecards.run.summary import Summary
 FORMAT = 2
 MANIFEST = "manifest.json"
 _CHUNK_FILE = re.compile(r"^chunk-(\d{8})\.npz$")
-_MANIFEST_KEYS = ("game", "seed", "players", "strategies", "params", "n", "chunk_size")
+_MANIFEST_KEYS = ("game", "seed", "players", "strategies", "params", "n", "chunk_size", "luck")
 _PLAYER_KEYS = ("montecards_version", "kernel")
 """What played the chunks: a checkpoint of another version or kernel is refused."""
 
@@ -52,11 +52,12 @@ def _jsonable(value: Any) -> Any:
 
 def run_manifest(
     game: str, seed: int, players: int, strategies: list[str], params: dict[str, Any], n: int,
-    chunk_size: int, version: str = "", kernel: str = "",
+    chunk_size: int, version: str = "", kernel: str = "", luck: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The arguments that identify a run (everything its chunks depend on), as plain JSON.
 
-    ``version``: the montecards version; ``kernel``: a hash of the game's kernel sources.
+    ``version``: the montecards version; ``kernel``: a hash of the game's kernel sources;
+    ``luck``: a run with ``--luck``, its value (file and weights), recorded only then.
     """
     manifest = {
         "montecards_checkpoint": FORMAT,
@@ -70,6 +71,8 @@ def run_manifest(
         "n": int(n),
         "chunk_size": int(chunk_size),
     }
+    if luck is not None:
+        manifest["luck"] = luck
     return json.loads(json.dumps(_jsonable(manifest)))
 
 

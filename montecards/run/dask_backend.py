@@ -37,6 +37,7 @@ from montecards.run.runner import (
     DEFAULT_CHUNK,
     RunConfig,
     check_jobs,
+    config_layout,
     plan_chunks,
     play_chunk,
     play_chunks,
@@ -90,7 +91,7 @@ def play_chunk_task(
     settle_numba_environment()
     numba.set_num_threads(worker_numba_threads())
     rows = play_chunk(spec, config, start, count)
-    summary = Summary.of_rows(rows, spec.layout(config.players))
+    summary = Summary.of_rows(rows, config_layout(spec, config))
     return summary, (rows if want_rows else None)
 
 
@@ -290,5 +291,5 @@ def execute_dask(
     return play_chunks(
         plan_chunks(n, chunk_size),
         lambda chunks, need_rows: summaries_dask(client, config, chunks, need_rows, window),
-        spec.layout(config.players), keep_games, on_rows, progress_bar(n, progress), checkpoint,
+        config_layout(spec, config), keep_games, on_rows, progress_bar(n, progress), checkpoint,
     )

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
@@ -45,6 +46,16 @@ class RunConfig:
     deal: tuple[int, int] | None = None
     """The deal option ``(replay, rotation)`` (``engine.options``: each game's deal replayed with
     independent later draws, or its hands rotated among the seats), or None: ordinary games."""
+    luck: Any = None
+    """The value array of a run with ``--luck`` (``engine.value``; the rows then end in the
+    ``luck`` and ``adjusted`` columns), or None."""
+    luck_source: str = ""
+    """Which value file ``luck`` came from (what a checkpoint records)."""
+
+
+def config_layout(spec: GameSpec, config: RunConfig) -> Layout:
+    """The rows' columns of a run (with ``luck`` and ``adjusted`` when it takes luck)."""
+    return spec.layout(config.players, luck=config.luck is not None)
 
 
 def plan_chunks(n: int, chunk_size: int = DEFAULT_CHUNK, first: int = 0) -> list[tuple[int, int]]:
@@ -62,10 +73,13 @@ def play_chunk(spec: GameSpec, config: RunConfig, start: int, count: int) -> np.
     raises :class:`~montecards.errors.StrategyError` naming the strategy, the seat and the
     first game it broke; the rows are then not returned (nothing half-played is kept).
     """
-    width = spec.layout(config.players).width
+    width = config_layout(spec, config).width
     rows = np.zeros((count, width), dtype=np.int64)
     seed = np.uint64(config.seed)
     deal = {} if config.deal is None else {"deal": config.deal}
+    if config.luck is not None:
+        spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, luck=config.luck)
+        return rows
     if not config.user:
         spec.run_chunk(seed, start, config.players, config.params, config.strategies, rows, **deal)
         return rows
@@ -120,7 +134,7 @@ def summaries_local(
 ) -> Iterator[tuple[Summary, np.ndarray]]:
     """``(summary, rows)`` of each chunk, in order, played on this machine (:func:`play_chunks`'
     ``play`` for the local backend; the Dask backend's is ``dask_backend.summaries_dask``)."""
-    layout = spec.layout(config.players)
+    layout = config_layout(spec, config)
     for _, _, rows in iter_chunks_local(spec, config, chunks, jobs):
         yield Summary.of_rows(rows, layout), rows
 
@@ -203,5 +217,5 @@ def execute(
     return play_chunks(
         plan_chunks(n, chunk_size),
         lambda chunks, _: summaries_local(spec, config, chunks, jobs),
-        spec.layout(config.players), keep_games, on_rows, progress_bar(n, progress), checkpoint,
+        config_layout(spec, config), keep_games, on_rows, progress_bar(n, progress), checkpoint,
     )

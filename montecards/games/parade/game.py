@@ -13,10 +13,11 @@ if TYPE_CHECKING:
 from montecards.engine.search import searches
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice, check_int_range
 from montecards.engine.trace import events_of
+from montecards.engine.value import ValueParts
 from montecards.engine.weights import weighted_and_tuned
-from montecards.games.parade import kernel, rules, search, strategies, view
+from montecards.games.parade import kernel, rules, search, strategies, value, view
 from montecards.games.parade.cards import (
-    FINAL_HAND, KEPT_AT_END, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
+    FINAL_HAND, KEPT_AT_END, MAX_PLAYERS, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
 )
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
@@ -277,6 +278,13 @@ SPEC = GameSpec(
     view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=MAX_PLAYERS,
+        luck_block=kernel.play_luck_block, sample_block=kernel.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events="the deal (sampled: the mean V of 8 independent deals) and every draw (exact: "
+               "every card of the remaining deck)",
+    ),
 )
 decisions = SPEC.decisions
 

@@ -65,6 +65,14 @@ from montecards.games.parade.strategies import (
     weighted_discard,
     weighted_play,
 )
+from montecards.games.parade.value import (
+    ledger_after_turn,
+    ledger_before_draw,
+    ledger_deal,
+    ledger_result,
+    ledger_start,
+    new_ledger,
+)
 from montecards.games.parade.view import (
     MAX_LEGAL,
     OBS_SIZE,
@@ -246,7 +254,7 @@ def log_decision(g, seat, kind, log):
 @hot
 def play_game(
     g, players, margin, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None, deal=None,
+    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None, deal=None, ledger=None,
 ):
     """Play one whole game in state ``g``; return an ``ERR_*`` code.
 
@@ -262,7 +270,8 @@ def play_game(
     option (``engine.options.game_deal``), or None (ordinary runs: compiled out). The deal is
     the rules' Setup: the hands and the opening parade; with the option the hands rotate
     among the seats and the draws after it (and the strategies' choices) come from the replay's
-    streams.
+    streams. ``ledger``: the luck ledger (``value.new_ledger``: runs with ``--luck``,
+    ``play_luck_block``), or None: every other kernel omits it, and numba compiles its hooks out.
     """
     set_up(g, players, margin, deck_rng, lazy, trace, np.int64(params[PARAM_OPENING]),
            np.int64(params[PARAM_END_COLOURS]))
@@ -270,16 +279,18 @@ def play_game(
         rotate_hands(g, players, rotation(deal))
         later_stream(deal, deck_rng, DECK_STREAM)
         later_stream(deal, choice_rng, CHOICE_STREAM)
+    if ledger is not None:
+        ledger_deal(g, players, margin, ledger)
     return play_from(
         g, 0, False, players, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-        seat_tmp, takings, trace, script_plays, script_discards, seats, log,
+        seat_tmp, takings, trace, script_plays, script_discards, seats, log, ledger,
     )
 
 
 @hot_inline
 def play_from(
     g, seat, done, players, strategies, params, deck_rng, choice_rng, lazy, rollout, weighted, search,
-    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None,
+    seat_tmp, takings, trace, script_plays, script_discards, seats=None, log=None, ledger=None,
 ):
     """Play game ``g`` on from ``seat``'s turn to its end; return an ``ERR_*`` code. ``g`` is any
     full state (``set_up``'s, or a position's with one dealing of its unseen cards:
@@ -300,7 +311,11 @@ def play_from(
         if log is not None:
             log_choice(log, slot, play_move(hand_card(g, seat, k)))
         play_card(g, seat, k, trace)
+        if ledger is not None:
+            ledger_before_draw(g, seat, ledger)
         done = finish_turn(g, seat, deck_rng, lazy, trace)
+        if ledger is not None:
+            ledger_after_turn(g, ledger)
         seat = next_seat(seat, players)
     if strategies[0] == SCRIPTED and turn_count(g) != script_plays.shape[0]:
         return ERR_TOO_MANY_PLAYS
@@ -438,6 +453,67 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(rollout_owned)
     keep_alive(search_owned)
     keep_alive(strategies)
+
+
+@njit(cache=True, nogil=True)
+def play_luck_block(seed, start, players, params, strategies, rows, options, value, block, ledgers):
+    """``play_block``'s games of built-in strategies (the same games, from the same streams)
+    with the luck ledger (``value.py``, docs/luck.md): each finished game's row gains its
+    ``luck`` and ``adjusted`` columns (the last ``2 * players``). Runs without ``--luck``
+    never compile it. ``value``: ``engine.value``'s array (V(start) per seat, the weights);
+    ``ledgers``: ``(0, k)``, or one float row per game for the ledger's accumulator (tests)."""
+    owned = new_work()
+    work = (
+        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]), owned[4], owned[5],
+        borrow(owned[6]),
+    )
+    rollout_owned = rollout_space(options)
+    rollout = borrow_all(rollout_owned)
+    weighted = weighted_option(options)
+    search_owned = search_space(options)
+    search = borrow_all(search_owned)
+    seat_strategies = borrow(strategies)
+    ledger = new_ledger(value, strategies, params)
+    for g in range(rows.shape[0]):
+        seed_game(work, seed, start + g, search)
+        ledger_start(ledger, seed, start + g)
+        if play_game(
+            work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
+            work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
+            None, None, None, ledger,
+        ) == ERR_NONE:
+            write_row(work[0], players, ERR_NONE, rows[g])
+            ledger_result(ledger, players, rows[g], FIRST_SEAT_COL)
+            if ledgers.shape[0] > 0:
+                ledgers[g, :] = ledger[1][: ledgers.shape[1]]
+    keep_alive(owned)
+    keep_alive(rollout_owned)
+    keep_alive(search_owned)
+    keep_alive(strategies)
+
+
+@njit(cache=True)
+def sample_block(seed, start, players, params, strategies, rows, options, recorder, game_of):
+    """The value fit's samples (``engine.value.fit``): ``rows``' games played as
+    ``play_luck_block`` plays them, ``recorder`` (``value.new_recorder``) recording the features
+    of every seat at sampled states; ``game_of[i]``: the game (row) of recorded state ``i``."""
+    work = new_work()
+    rollout = rollout_space(options)
+    weighted = weighted_option(options)
+    search = search_space(options)
+    count = recorder[7]
+    for g in range(rows.shape[0]):
+        seed_game(work, seed, start + g, search)
+        ledger_start(recorder, seed, start + g)
+        first = count[0]
+        if play_game(
+            work[0], players, np.int64(params[PARAM_MARGIN]), strategies, params, work[1],
+            work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
+            None, None, None, recorder,
+        ) == ERR_NONE:
+            write_row(work[0], players, ERR_NONE, rows[g])
+        for i in range(first, min(count[0], game_of.shape[0])):
+            game_of[i] = g
 
 
 @njit(cache=True)

@@ -1,0 +1,196 @@
+"""Values and the luck ledger, the engine's part (docs/luck.md): nothing game-specific here.
+
+A game with a value has ``games/<game>/value.py`` (its features, in the rules page's words,
+and the ledger's hooks at its chance events) and gives its spec a :class:`ValueParts`. Its
+fitted weights are data, one JSON file per player count and lineup in
+``games/<game>/values/`` (:func:`save_value`, :func:`load_value`), refit by ``montecards
+value fit GAME``.
+
+**The row columns.** A run with ``--luck`` plays the very games of the run without it (the
+ledger draws from its own stream) and its rows gain two seat outputs after the game's,
+``luck`` and ``adjusted`` (``LUCK_OUTPUTS``), in ``LUCK_UNIT`` per whole win:
+``adjusted = win - luck`` exactly in those units (``write_ledger``). The rounding of a
+game's luck to a 60,000th of a win moves a mean by at most 1/120,000.
+
+**The kernel argument.** ``value_array``: V(start) per seat (``max_players`` slots), then the
+weights, float64: the game's ``luck_block`` takes it as an argument (weights are data: a refit
+recompiles nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from montecards.errors import InputError
+
+LUCK_OUTPUTS = ("luck", "adjusted")
+"""The seat outputs a run with ``--luck`` adds after the game's."""
+WIN_UNIT = 60
+LUCK_UNIT = 60_000
+"""A whole win in the ``luck`` and ``adjusted`` columns (1,000 per ``WIN_UNIT``)."""
+VALUE_VERSION = 1
+"""The value file format; a file of another version is refused (refit it)."""
+
+
+@njit(cache=True)
+def write_ledger(row, players, first_win, luck):
+    """A finished game's ``luck`` (``luck[s]``, in wins) and ``adjusted`` columns, the row's
+    last ``2 * players``, in ``LUCK_UNIT``: ``adjusted = win - luck`` exactly."""
+    width = row.shape[0]
+    for s in range(players):
+        units = np.int64(np.round(luck[s] * LUCK_UNIT))
+        row[width - 2 * players + s] = units
+        row[width - players + s] = row[first_win + s] * (LUCK_UNIT // WIN_UNIT) - units
+
+
+@dataclass(frozen=True)
+class ValueParts:
+    """What a game's value gives the engine (``GameSpec.value``)."""
+
+    features: tuple[str, ...]
+    """A seat's features, in the weights' order (``value.FEATURES``)."""
+    score_only: tuple[int, ...]
+    """The indices of the score-only baseline's features."""
+    max_players: int
+    luck_block: Callable[..., None]
+    """``luck_block(seed, start, players, params, strategies, rows, options, value, block,
+    ledgers)``: ``play_block``'s games with the ledger (built-in strategies)."""
+    sample_block: Callable[..., None]
+    """``sample_block(seed, start, players, params, strategies, rows, options, recorder,
+    game_of)``: the fit's samples."""
+    new_recorder: Callable[..., Any]
+    """``new_recorder(value, capacity, rate, strategies, params)``: the fit's recording ledger (its item 6 the
+    ``(capacity, max_players * features)`` records, item 7 their count)."""
+    ledger_width: int
+    """The ledger's float accumulator (``ledgers``' rows): V at the last event, luck, drift
+    (``max_players`` each), then the rest."""
+    events: str = ""
+    """The game's chance events and how their expectations are taken (docs/luck.md)."""
+
+    def array(self, vstart: Sequence[float], weights: Sequence[float]) -> np.ndarray:
+        """The kernel's value argument: V(start) per seat (padded to ``max_players``), weights."""
+        start = np.zeros(self.max_players)
+        start[: len(vstart)] = vstart
+        return np.concatenate([start, np.asarray(weights, np.float64)])
+
+
+# --- value files ---------------------------------------------------------------------------------
+
+
+def lineup_slug(lineup: Sequence[str]) -> str:
+    """A file name part for a lineup: ``greedy-greedy``, ``ismcts_1000_-greedy``."""
+    return "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", name) for name in lineup)
+
+
+def value_path(folder: Path, players: int, lineup: Sequence[str]) -> Path:
+    return folder / f"{players}p-{lineup_slug(lineup)}.json"
+
+
+def save_value(path: Path, game: str, players: int, lineup: Sequence[str], features: Sequence[str],
+               weights: Sequence[float], vstart: Sequence[float], fit: dict[str, Any]) -> None:
+    """Write a fitted value (weights as data) with what it is for and how it was fitted."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"game": game, "players": players, "lineup": list(lineup), "version": VALUE_VERSION,
+            "features": list(features), "weights": [float(w) for w in weights],
+            "vstart": [float(v) for v in vstart], "fit": fit}
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def load_value(path: Path, game: str, players: int, features: Sequence[str]) -> dict[str, Any]:
+    """A value file's contents, checked: refused (one-line ``InputError``) when it is for another
+    game, player count, format version or feature list."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise InputError(f"cannot read value file {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"value file {path} is not a value (a JSON object)")
+    if data.get("version") != VALUE_VERSION:
+        raise InputError(f"value file {path} has version {data.get('version')!r}, this montecards reads "
+                         f"version {VALUE_VERSION}: refit it (montecards value fit {game})")
+    if data.get("game") != game:
+        raise InputError(f"value file {path} is for {data.get('game')!r}, not {game}")
+    if data.get("players") != players:
+        raise InputError(f"value file {path} is for {data.get('players')} players, not {players}")
+    if list(data.get("features", [])) != list(features) or len(data.get("weights", [])) != len(features):
+        raise InputError(f"value file {path} has other features than {game}'s value: refit it "
+                         f"(montecards value fit {game})")
+    if len(data.get("vstart", [])) != players:
+        raise InputError(f"value file {path} has no V(start) for each of {players} seats")
+    return data
+
+
+# --- fitting -------------------------------------------------------------------------------------
+
+
+def softmax_values(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """V per state and seat: ``x`` is (states, seats, features)."""
+    z = x @ weights
+    z -= z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def fit_logit(x: np.ndarray, y: np.ndarray, l2: float = 1e-4) -> np.ndarray:
+    """Weights of the conditional logit ``V = softmax(x @ w)`` that maximise the likelihood of
+    the win shares ``y`` (states, seats), with a small ridge ``l2`` (unused features stay 0)."""
+    from scipy.optimize import minimize
+
+    n = x.shape[0]
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        z = x @ w
+        z -= z.max(axis=1, keepdims=True)
+        log_v = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        v = np.exp(log_v)
+        value = -(y * log_v).sum() / n + l2 * (w @ w)
+        grad = np.einsum("ns,nsf->f", v - y * 1.0, x) / n + 2 * l2 * w
+        return value, grad
+
+    result = minimize(loss, np.zeros(x.shape[2]), jac=True, method="L-BFGS-B",
+                      options={"maxiter": 500})
+    return result.x
+
+
+def calibration(predicted: np.ndarray, observed: np.ndarray, bins: int = 10) -> dict[str, Any]:
+    """Binned predicted against observed (equal-width bins of the prediction) and the Brier
+    score, over every (state, seat)."""
+    p = predicted.ravel()
+    o = observed.ravel()
+    edges = np.linspace(0, 1, bins + 1)
+    which = np.clip(np.digitize(p, edges) - 1, 0, bins - 1)
+    table = []
+    for b in range(bins):
+        mask = which == b
+        if mask.any():
+            table.append({"low": float(edges[b]), "high": float(edges[b + 1]), "states": int(mask.sum()),
+                          "predicted": float(p[mask].mean()), "observed": float(o[mask].mean())})
+    return {"brier": float(((p - o) ** 2).mean()), "bins": table}
+
+
+def values_folder(spec_module: str) -> Path:
+    """``games/<game>/values/`` of the game whose spec is in module ``spec_module``."""
+    import importlib.util
+
+    origin = importlib.util.find_spec(spec_module).origin
+    return Path(origin).parent / "values"
+
+
+def find_value(folder: Path, game: str, players: int, lineup: Sequence[str]) -> Path:
+    """The value file a run of ``lineup`` uses: the one fitted on that lineup, else the
+    greedy lineup's (any V keeps the adjusted estimate unbiased: a value fitted on another
+    lineup only removes less variance). Refused in one line when there is neither."""
+    for candidate in (lineup, ["greedy"] * players):
+        path = value_path(folder, players, candidate)
+        if path.is_file():
+            return path
+    raise InputError(f"--luck: no fitted value for {game} with {players} players "
+                     f"(run: montecards value fit {game} -p {players})")
