@@ -491,4 +491,7 @@ def win_shares(scores, sizes, players, shares):
 
 
 def new_state() -> np.ndarray:
-    return np.zeros(STATE_SIZE, dtype=np.int64)
+    """An empty state with the official rule in force (``set_up`` sets the game's own)."""
+    g = np.zeros(STATE_SIZE, dtype=np.int64)
+    g[END_COLOURS] = N_COLOURS
+    return g
