@@ -120,8 +120,9 @@ def test_luck_refuses_a_user_strategy():
 
 
 def test_value_fit_reports_calibration_against_the_score_only_baseline():
-    proc = subprocess.run([sys.executable, "-m", "montecards", "value", "fit", "parade", "-p", "2", "-s", "greedy",
-                           "-n", "300", "--seed", "3", "--dry-run", "--json"], capture_output=True, text=True)
+    args = ["value", "fit", "parade", "-p", "2", "-s", "greedy", "-n", "300", "--seed", "3",
+            "--dry-run", "--json"]
+    proc = subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["game"] == "parade" and out["players"] == 2 and out["lineup"] == ["greedy", "greedy"]

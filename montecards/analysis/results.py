@@ -128,8 +128,9 @@ class SimulationResult:
         s = self.summary_data
         win, adjusted = self.layout.seat_slice("win"), self.layout.seat_slice("adjusted")
         scale = (LUCK_UNIT / WIN_UNIT) ** 2
+        pairs = zip(range(win.start, win.stop), range(adjusted.start, adjusted.stop), strict=True)
         return [s.variance(w) * scale / s.variance(a) if s.variance(a) > 0 else float("inf")
-                for w, a in zip(range(win.start, win.stop), range(adjusted.start, adjusted.stop), strict=True)]
+                for w, a in pairs]
 
     def luck_dict(self) -> dict[str, Any]:
         """The JSON keys of a run with ``--luck``."""
