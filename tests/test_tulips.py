@@ -216,23 +216,30 @@ def test_trace_is_the_run_game_and_round_trips():
     assert sorted(tulips.script_from_trace(raw, 5)["deck"]) == list(range(96))
 
 
-def test_a_trace_that_overflows_its_buffer_raises(monkeypatch):
+def test_a_trace_that_overflows_its_buffer_raises_or_is_played_again(monkeypatch):
     """``engine/trace.py``'s rule: a game with more events than the buffer holds is counted on
-    and reading it raises, never a silently cut trace."""
-    from montecards.engine.trace import TraceOverflowError
+    and reading it raises, never a silently cut trace; the engine's ``trace_buffer`` then plays
+    the game again in a buffer of its length."""
+    import dataclasses
+
+    from montecards.engine.trace import TraceOverflowError, events_of
     from montecards.games.tulips import game
 
     full, _ = tulips.kernel_trace(77, 13, 4, None, ["greedy"])
     small = 10
     assert full.shape[0] > small
-    monkeypatch.setattr(game, "_new_trace", lambda: np.zeros((small + 1, R.TRACE_COLS), np.int64))
+    buffer = np.zeros((small + 1, R.TRACE_COLS), np.int64)
+    SPEC.play_traced(77, 13, 4, None, ["greedy"], buffer)
     with pytest.raises(TraceOverflowError, match=f"recorded {full.shape[0]} events, more than .* {small}"):
-        tulips.kernel_trace(77, 13, 4, None, ["greedy"])
-    with pytest.raises(TraceOverflowError):
-        tulips.trace(77, 13, 4, None, ["greedy"])
-    exact = full.shape[0]
-    monkeypatch.setattr(game, "_new_trace", lambda: np.zeros((exact + 1, R.TRACE_COLS), np.int64))
-    assert (tulips.kernel_trace(77, 13, 4, None, ["greedy"])[0] == full).all()
+        events_of(buffer)
+    made = []
+
+    def tiny(players, params):
+        made.append(players)
+        return np.zeros((small + 1, R.TRACE_COLS), np.int64)
+
+    monkeypatch.setattr(game, "SPEC", dataclasses.replace(game.SPEC, new_trace=tiny))
+    assert (tulips.kernel_trace(77, 13, 4, None, ["greedy"])[0] == full).all() and made == [4]
 
 
 def test_script_from_trace_replays_the_game():

@@ -373,15 +373,16 @@ def test_a_trace_that_overflows_its_buffer_raises_or_is_played_again(monkeypatch
     with pytest.raises(TraceOverflowError, match="more than its trace buffer's 10"):
         events_of(small)
     made = []
-    real = game._new_trace
 
-    def tiny_first(params, factor=1):
-        made.append(factor)
-        return np.zeros((11, rules.TRACE_WIDTH), np.float64) if factor == 1 else real(params, factor)
+    def tiny_first(players, params):
+        made.append(players)
+        return np.zeros((11, rules.TRACE_WIDTH), np.float64)
 
-    monkeypatch.setattr(game, "_new_trace", tiny_first)
+    import dataclasses
+
+    monkeypatch.setattr(game, "SPEC", dataclasses.replace(game.SPEC, new_trace=tiny_first))
     again, row_again = wigout.trace(42, 7, 4, None, strategies)
-    assert made == [1, 4]
+    assert made == [4]  # one small buffer, then the engine's of the game's length (trace_buffer)
     assert again.equals(events) and (row_again == row).all()
 
 
