@@ -104,6 +104,8 @@ def test_value_files_are_checked(tmp_path):
     (["simulate", "parade", "-p", "5", "-n", "10", "--luck"], "no fitted value for parade with 5 players"),
     (["seats", "parade", "--luck"], "No such option '--luck'"),
     (["value", "fit", "tulips"], "tulips has no value yet"),
+    (["simulate", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],
+     "official rules only"),
 ])
 def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     proc = subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
@@ -148,3 +150,21 @@ def test_luck_shares_for_the_luck_command():
     assert out["drift_share"] == pytest.approx(1 / res.to_dict()["variance_ratio"][0], rel=1e-3)
     assert out["luck_share"] + out["drift_share"] + out["covariance_share"] == pytest.approx(1, abs=1e-9)
     assert out["error_per_decision"] == {"greedy": None}  # decision quality: not measured yet
+
+
+def test_luck_refuses_changed_rules():
+    # the deal's luck term samples deals by the official rules: another opening parade would bias it
+    with pytest.raises(mc.InputError, match="official rules.*opening_parade"):
+        mc.simulate("parade", n=10, players=2, strategies="greedy", seed=SEED, luck=True,
+                    params={"opening_parade": 4})
+
+
+def test_the_luck_command_adds_the_ledger_shares_where_a_value_exists():
+    res = mc.luck("parade", players=2, deals=60, replays=2, seed=SEED, jobs=1)
+    out = res.to_dict()
+    for name in ("deal_share", "luck_share", "drift_share"):
+        assert out[f"{name}_low"] <= out[name] <= out[f"{name}_high"], name
+    assert "error_per_decision" not in out  # not measured yet: absent, never a made-up number
+    assert any(line.startswith("Luck share") for line in res.findings())
+    three = mc.luck("parade", players=3, deals=30, replays=2, seed=SEED, jobs=1).to_dict()
+    assert "luck_share" not in three and "drift_share" not in three  # no value fitted at 3 players

@@ -17,9 +17,11 @@ of the first seat, as Goodman, Perez-Liébana and Lucas (2025, "Seeding for succ
 it: span, trimmed span, entropy, each next to what K replays of deals that decide nothing
 would show.
 
-:class:`LuckResult` has room for the value-based figures (``luck_share``, ``drift_share``,
-``error_per_decision``): they stay None, and are neither printed nor written, until a value
-function computes them.
+:class:`LuckResult` also carries the value-based figures (``luck_share``, ``drift_share``:
+``analysis.ledger.luck_shares`` over at most :data:`LEDGER_GAMES` games with the luck ledger)
+where the game has a value fitted for the lineup and player count (so far Parade at 2 players,
+greedy or tuned), under the official rules; elsewhere they stay None, and are neither printed
+nor written. ``error_per_decision`` is not measured yet (always None).
 """
 
 from __future__ import annotations
@@ -268,6 +270,7 @@ def luck(
     parts = variance_components(outcomes)
     low, high = bootstrap_share(outcomes, seed=base.seed & 0xFFFFFFFF)
     rates = outcomes[:, :, 0].mean(axis=1)
+    shares = _ledger_shares(spec, base, params, strategy_params, min(deals * replays, LEDGER_GAMES))
     return LuckResult(
         game=spec.name, title=spec.title, players=base.players, strategies=list(base.strategies),
         seed=base.seed, deals=deals, replays=replays, outcomes=outcomes,
@@ -275,4 +278,29 @@ def luck(
         between=parts["between"], within=parts["within"], clipped=parts["clipped"],
         spread=spread(rates, replays), spread_null=null_spread(float(rates.mean()), deals, replays),
         elapsed_seconds=elapsed,
+        luck_share=None if shares is None else _triple(shares, "luck_share"),
+        drift_share=None if shares is None else _triple(shares, "drift_share"),
     )
+
+
+LEDGER_GAMES = 20_000
+"""At most this many games played with the luck ledger for the luck and drift shares."""
+
+
+def _triple(shares: dict[str, Any], name: str) -> tuple[float, float, float]:
+    return float(shares[name]), float(shares[f"{name}_low"]), float(shares[f"{name}_high"])
+
+
+def _ledger_shares(spec, base, params, strategy_params, n: int) -> dict[str, Any] | None:
+    """The luck and drift shares (``analysis.ledger.luck_shares``) where the game has a fitted
+    value for this lineup and player count under the official rules, else None (not printed,
+    not written). The error per decision is not measured yet (it stays None)."""
+    if spec.value is None or params or strategy_params or base.config.user:
+        return None
+    from montecards.analysis.ledger import luck_shares
+
+    try:
+        return luck_shares(spec.name, base.players, list(base.strategies), n=n, seed=base.seed,
+                           jobs=base.jobs)
+    except InputError:  # no value fitted for this lineup or player count
+        return None

@@ -258,6 +258,11 @@ def prepare(
         if seat is not None:
             seat.compiled()  # a strategy that does not compile fails here, before any game
     if luck:
+        official = spec.resolve_params(players, None)
+        changed = sorted(k for k in resolved if resolved[k] != official.get(k))
+        if changed:  # the deal's luck term samples deals by the official rules (docs/luck.md)
+            raise InputError(f"--luck follows the official rules only (its value and the deal's luck "
+                             f"term); drop --param {', '.join(changed)}")
         config = with_luck(spec, config, labels_of(entries))
     return spec, config, labels_of(entries), resolved
 
