@@ -376,7 +376,7 @@ def test_scripted_errors_are_clear():
         (4, {"cards_per_symbol": "1,2,3"}, "needs 8 counts"),
         (4, {"cards_per_symbol": [0] * 8}, "no category card"),
         (3, {"cards_per_symbol": [0, 0, 0, 0, 0, 0, 5, 5]}, "no category card"),
-        (4, {"tie_prob": 1.5}, "tie_prob must be in"),
+        (4, {"tie_prob": 1.5}, "tie_prob must be a finite number in"),
         (4, {"tie_prob": "x"}, "invalid value"),
         (4, {"winnings_face_up": "maybe"}, "invalid value"),
         (4, {"theta": "a,b,c,d"}, "invalid value"),
