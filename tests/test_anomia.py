@@ -19,6 +19,7 @@ from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.games import anomia
 from montecards.games.anomia import game as anomia_game
 from montecards.games.anomia import kernel as K
+from montecards.games.anomia.rules import TRACE_WIDTH
 from tests.naive import anomia as oracle
 
 SPEC = anomia.SPEC
@@ -68,7 +69,7 @@ def kernel_trace(seed: int, index: int, players: int, packed: np.ndarray):
     row = np.zeros(SPEC.layout(players).width, np.int64)
     size = 1024
     while True:
-        buffer = np.zeros((size, K.TRACE_WIDTH), np.int64)
+        buffer = np.zeros((size, TRACE_WIDTH), np.int64)
         K.trace_one(np.uint64(seed), index, players, packed, np.zeros(players, np.int64), row, buffer,
                     None, None, None)
         if buffer[0, 0] < size:
@@ -305,7 +306,7 @@ def test_two_matches_at_once_are_caught():
         np.zeros(0, np.int64),
         np.array([0, 1, 2, 3]),
         rows,
-        np.zeros((0, K.TRACE_WIDTH), np.int64),
+        np.zeros((0, TRACE_WIDTH), np.int64),
     )
     assert err == K.ERR_TWO_MATCHES
     assert rows[0, K.COL_UNFINISHED] == 1 and rows[0, SPEC.layout(4).seat_slice("win")].sum() == 0
