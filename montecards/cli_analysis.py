@@ -63,6 +63,22 @@ def _backend_options(func):
                         "without --scheduler).")(run)
 
 
+def _run_options(params_help: str, plot_help: str):
+    """``--seed``, ``-j``, ``--json``, ``--param``, ``--plot`` and the backend options, in that
+    order (the commands that take no ``--precision``: ``tournament``, ``luck``, ``balance``)."""
+
+    def apply(func):
+        func = _backend_options(func)
+        func = click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                            callback=_check_plot, help=plot_help)(func)
+        func = click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help=params_help)(func)
+        func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")(func)
+        func = click.option("-j", "--jobs", type=int, default=None, help="Threads.")(func)
+        return click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")(func)
+
+    return apply
+
+
 def _common(func):
     """Options shared by the analysis commands."""
     func = _backend_options(func)
@@ -507,14 +523,8 @@ def _deals_for(items: tuple[str, ...]) -> dict[str, int]:
               help="Record every finished chunk here; the same command again resumes.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: on a terminal).")
-@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
-@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="Rule or model parameter for every game (repeatable; lists comma-separated).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
-              help="Also write the ratings figure to this PNG file.")
-@_backend_options
+@_run_options("Rule or model parameter for every game (repeatable; lists comma-separated).",
+              "Also write the ratings figure to this PNG file.")
 def tournament_command(game, entrants, strategy_params, players, design, opponents, lineups, repeats, budget,
                        n, n_for, model, bootstrap, baseline, checkpoint, progress, seed, jobs, as_json,
                        params, plot_path) -> None:
@@ -546,14 +556,8 @@ def tournament_command(game, entrants, strategy_params, players, design, opponen
               help="Plays of each deal, with independent later draws (at least 2).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: on a terminal).")
-@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
-@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="Rule or model parameter (repeatable; lists comma-separated).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
-              help="Also write the per-deal win rates' figure to this PNG file.")
-@_backend_options
+@_run_options("Rule or model parameter (repeatable; lists comma-separated).",
+              "Also write the per-deal win rates' figure to this PNG file.")
 def luck_command(game, players, strategies, strategy_params, deals, replays, progress, seed, jobs, as_json,
                  params, plot_path) -> None:
     """How much the deal decides: each deal played --replays times with independent later draws;
@@ -613,14 +617,8 @@ def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:
               help="Held-out games per finalist and player count.")
 @click.option("--checkpoint", type=click.Path(file_okay=False), default=None,
               help="Folder recording every batch played: a stopped search resumes there.")
-@click.option("--seed", type=int, default=None, help="Seed (drawn at random if omitted).")
-@click.option("-j", "--jobs", type=int, default=None, help="Threads.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="Rule or model parameter for every variant (repeatable).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
-              help="Also write the search figure (seat spread against length) to this PNG file.")
-@_backend_options
+@_run_options("Rule or model parameter for every variant (repeatable).",
+              "Also write the search figure (seat spread against length) to this PNG file.")
 def balance_command(game, vary, targets, players, strategies, strategy_params, n, budget, keep, held_out,
                     checkpoint, seed, jobs, as_json, params, plot_path) -> None:
     """Search GAME's rule parameters (--vary) for the variant that best meets the --target(s):
