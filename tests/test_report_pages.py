@@ -25,6 +25,9 @@ def test_a_generated_page_claims_only_what_its_intervals_support(game, tmp_path)
         assert page.index("## Deadlocks") < page.index("## What a speed edge") < page.index("## Answers")
         assert "**Seat symmetry check**" in page and "### Seat advantage" not in page
         assert "copies=7: no round deadlocks" in page and "100 % faster" in page
+        # the race's length in minutes, under its stated assumption (report/wigout.py)
+        assert "## How long a game takes, in minutes" in page and "**Assumption:** one unit is 2 s" in page
+        assert "4 players (greedy): a game lasts" in page and "minutes of play" in page
     else:
         assert "## Why the first seats win more" in page and "92 category cards (92 mod 5 = 2" in page
         assert data["facts"]["skill_depth"]["to"] == "theta=1"

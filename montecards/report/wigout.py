@@ -6,8 +6,10 @@ by construction, so their section is one line in the answers at every strength."
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval, sweep
+from montecards.api import trace
 from montecards.report.base import Report, pm, rate, seat_runs, skill_section, timed, tuned_section
 from montecards.report.generic import matchup_section
 from montecards.report.strengths import variant_at_strengths
@@ -164,6 +166,8 @@ def build(rep: Report) -> None:
                          {"simple": ("greedy", n_hand), "tuned": ("tuned", rep.n(50_000, 300))},
                          {"win_0": "seat 1's win share", "shared": "ties (shared wins)"})
 
+    minutes_section(rep)
+
     # --- matchups -------------------------------------------------------------------------------
     matchup_section(rep, ["greedy", "singles_first", "random"], 4, rep.n(50_000, 300))
 
@@ -198,3 +202,53 @@ def deadlock_remedies(rep: Report) -> None:
         rep.finding(f"{label}: {share} ({change} "
                     f"against the rules); a game changes by {t[0]:+.1f} {pm(t[1], t[2], 1, 1)} actions.")
     rep.end_list()
+
+
+SECONDS_PER_ACTION = 2.0
+"""The assumption behind the minutes: a player at speed 1 who has a play makes it in 2 seconds
+on average (see a match, reach, lay the card). The rules' timing model (docs/rules/wigout.md,
+Timing model) measures time in that unit: each seat with a play acts at rate ``speed`` per unit.
+The estimate scales linearly with this number: time one round at your table to calibrate it."""
+
+
+def race_minutes(players: int, strategy: str, n: int, seed: int) -> tuple[np.ndarray, int]:
+    """Each of games ``0 .. n-1``'s race time in the timing model's unit (the time of its last
+    event: the sum of its exponential waits, which only a trace draws), and the rounds."""
+    times = np.empty(n)
+    for i in range(n):
+        events = trace("wigout", seed=seed, index=i, players=players, strategies=strategy)
+        times[i] = events["time"].iloc[-1]
+    return times, int(events["round"].max()) + 1
+
+
+def minutes_section(rep: Report) -> None:
+    """Wig Out! is the one game whose model has time (a race): its length in minutes, from the
+    traced games' race times under ``SECONDS_PER_ACTION``, at each player count and strength."""
+    n = rep.n(400, 10)
+    rows = []
+    for strategy in ("greedy", "tuned"):
+        for p in range(2, 7):
+            times, rounds = timed(rep, f"race time ({p} players, {strategy}, traced games)", f"{n:,} games",
+                                  lambda p=p, strategy=strategy: race_minutes(p, strategy, n, rep.seed))
+            m, lo, hi = mean_interval(times * SECONDS_PER_ACTION / 60)
+            rows.append({"strategy": strategy, "players": p, "model time per game": times.mean(),
+                         "minutes per game": m, "low": lo, "high": hi,
+                         "seconds per round": 60 * m / rounds})
+    table = pd.DataFrame(rows)
+    rep.section(
+        "How long a game takes, in minutes",
+        "Wig Out! is a race, and its model keeps time: a seat with a play acts at rate `speed` per "
+        f"unit of time. **Assumption:** one unit is {SECONDS_PER_ACTION:g} s, the mean time a player at "
+        "speed 1 takes for an action; shuffling and dealing between rounds are not counted. The minutes "
+        "scale linearly with that assumption: time one round at your table to calibrate it. "
+        f"{n:,} traced games per row (the race time is drawn in traces only).",
+    )
+    rep.table(table.set_index(["strategy", "players"]), digits=2)
+    for p in (2, 4, 6):
+        g = table[(table.strategy == "greedy") & (table.players == p)].iloc[0]
+        rep.finding(f"{p} players (greedy): a game lasts {g['minutes per game']:.1f} "
+                    f"{pm(g['low'], g['high'], 1, 1)} minutes of play at {SECONDS_PER_ACTION:g} s per action.")
+    rep.end_list()
+    g4 = table[(table.strategy == "greedy") & (table.players == 4)].iloc[0]
+    rep.headline(f"A 4-player game lasts about {g4['minutes per game']:.1f} {pm(g4['low'], g4['high'], 1, 1)} "
+                 f"minutes of play, assuming {SECONDS_PER_ACTION:g} s per action (shuffling not counted).")
