@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import montecards as mc
@@ -213,3 +214,155 @@ def test_round_trip_trace_position_analysis_play_scripted():
     assert replay["points"] == state.scores
     assert replay["win_share"] == pytest.approx(state.result)
     assert replay["actions"] == state.action
+
+
+# --- exact endings, worked out by hand ---------------------------------------------------------
+
+ENDING = ("wigout players=2 seat=0 characters=3 copies=3 hand_size=2 round=4 points={points} "
+          "hand=0,0 table=0,1,1,1 sizes=2,2 pile=1")
+"""A 9-card deck (characters 0..2, 3 copies), 2 players, the last of 5 rounds. Seat 0 holds both
+0s left (one 0 is on the table, with every 1); the three 2s are unseen, so seat 1 holds two of
+them (a pair) and the draw pile the third: nothing is really hidden.
+
+* ``start-0`` empties seat 0's hand: Wig Out! ends the last round at once, seat 0 scores 0 and
+  seat 1 scores its 2 cards.
+* ``add-0`` leaves seat 0 one 0, still playable (a 0 shows). Both seats have a play, so each has
+  its speed as its rate, and the next actor is seat 0 with probability speed_0 / (speed_0 +
+  speed_1). Seat 0 then adds its last 0 and wigs out (seat 1 scores 2); seat 1's only play is to
+  start its pair of 2s, which wigs it out (seat 0 scores its 1 card)."""
+
+
+def _shares(result, move):
+    return result.shares[:, result.moves.index(move)]
+
+
+def _within(values, expected):
+    """The mean of ``values`` is ``expected`` up to 4 standard errors."""
+    return abs(values.mean() - expected) <= 4 * values.std(ddof=1) / np.sqrt(len(values)) + 1e-12
+
+
+def test_exact_ending_emptying_the_hand_wins_the_game():
+    """Points 3 and 3: start-0 gives totals 3 against 5, a win in every play-out (1.0). add-0
+    wins when seat 0 acts first (3 against 5), loses when seat 1 does (4 against 3): 1/2 with
+    equal speeds."""
+    result = mc.analyse("wigout", ENDING.format(points="3,3"), budget=4_000, seed=0)
+    assert result.moves == ["start-0", "add-0"]
+    assert result.best == "start-0" and result.decided
+    assert np.all(_shares(result, "start-0") == 1.0)
+    assert set(_shares(result, "add-0").tolist()) == {0.0, 1.0}
+    assert _within(_shares(result, "add-0"), 0.5)
+
+
+def test_exact_ending_a_tie_on_points_shares_the_win_and_speed_counts():
+    """Points 5 and 3, seat 1 three times as fast: start-0 gives totals 5 and 5, a tie that
+    shares the win (0.5 in every play-out). add-0: seat 0 acts first with probability 1/4 (the
+    same tie, 0.5), else seat 1 wigs out (6 against 3, 0): 1/4 x 1/2 = 1/8."""
+    text = ENDING.format(points="5,3").replace("hand_size=2", "hand_size=2 speed=1,3")
+    result = mc.analyse("wigout", text, budget=8_000, seed=0)
+    assert np.all(_shares(result, "start-0") == 0.5)
+    assert set(_shares(result, "add-0").tolist()) == {0.0, 0.5}
+    assert _within(_shares(result, "add-0"), 0.125)
+    assert result.best == "start-0" and result.decided
+
+
+def test_exact_ending_omniscient_on_the_true_cards_equals_the_honest_value():
+    """Nothing is hidden here (the unseen cards are all 2s): the omniscient column, played on the
+    true state, is the same exact 1.0 for start-0 and about 1/2 for add-0."""
+    state = mc.state("wigout", ENDING.format(points="3,3"), seed=4)
+    result = mc.analyse("wigout", state, budget=4_000, seed=2)
+    omni = {r["move"]: r["omniscient"] for r in result.rows()}
+    assert omni["start-0"] == 1.0 and abs(omni["add-0"] - 0.5) < 0.1
+
+
+# --- no peeking --------------------------------------------------------------------------------
+
+
+def test_no_peeking_two_deals_with_the_same_view_give_the_same_analysis():
+    """Two full states that differ only in the cards seat 0 cannot see give it the same position
+    and the same honest analysis under one seed; only the omniscient column may differ."""
+    pos = mc.trace("wigout", seed=3, index=0, players=4).positions()[1]
+    first = mc.state("wigout", pos, seed=1)
+    second = mc.state("wigout", pos, seed=2)
+    assert [first.hand(s) for s in (1, 2, 3)] != [second.hand(s) for s in (1, 2, 3)]
+    assert first.observe() == second.observe() == pos
+    a = mc.analyse("wigout", first, budget=4_000, seed=9)
+    b = mc.analyse("wigout", second, budget=4_000, seed=9)
+    honest = lambda r: [{k: v for k, v in row.items() if k != "omniscient"} for row in r.rows()]  # noqa: E731
+    assert honest(a) == honest(b)
+    assert np.array_equal(a.shares, b.shares)
+    assert a.rows()[0]["omniscient"] is not None
+
+
+# --- the analysis' contract --------------------------------------------------------------------
+
+
+def test_analyse_json_and_frame_have_the_issues_keys_best_first():
+    result = mc.analyse("wigout", MID, budget=8_000, seed=0)
+    out = result.to_dict()
+    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert [list(m) for m in out["moves"]] == [
+        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"]] * 4
+    shares = [m["win_share"] for m in out["moves"]]
+    assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
+    assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])
+    assert out["evaluations"] == result.determinizations * 4 <= 8_000
+    assert list(result.frame.columns) == list(out["moves"][0])
+    assert "<table" in result._repr_html_()
+    assert len(result.plot().axes[0].patches) == 4
+
+
+def test_the_ismcts_evaluator_is_refused_for_wigout():
+    with pytest.raises(mc.InputError, match="no IS-MCTS"):
+        mc.analyse("wigout", MID, evaluator="ismcts")
+
+
+def test_analyse_refuses_a_user_strategy_for_the_play_outs():
+    with pytest.raises(mc.InputError):
+        mc.analyse("wigout", MID, opponents="no_such_strategy")
+
+
+# --- review ------------------------------------------------------------------------------------
+
+
+def test_review_of_the_analysis_own_choices_finds_no_error():
+    """A seat that plays the analysis' best play at every decision, reviewed by the same analysis
+    (same budget, seed and strategies), loses nothing at any decision. 2 players, 2 rounds;
+    chance from the state's seed, the other seat plays its first legal play."""
+    events = mc.trace("wigout", seed=5, index=0, players=2, params={"rounds": 2})
+    decks = events.record()["decks"]
+    state = P.State.from_deal(decks, 2, {"rounds": 2}, seed=8)
+    while not state.is_terminal:
+        seat = state.current_player
+        move = (mc.analyse("wigout", state.observe(), budget=600, seed=3).best if seat == 0
+                else state.legal_moves()[0])
+        state.apply(move)
+    record = {"game": "wigout", "players": 2, "rules": {"rounds": 2}, "decks": decks[: state.next_deck],
+              "actions": [f"{s}:{m}" for s, m in state.history]}
+    review = mc.review("wigout", record, seats=[0], budget=600, seed=3)
+    assert review.seats[0]["decisions"] > 0
+    assert review.seats[0]["error_total"] == 0.0
+    assert review.seats[0]["rating"] == "Supernatural"
+    assert all(d["mark"] == "" and d["played"] == d["best"] for d in review.decisions)
+    out = review.to_dict()
+    assert list(out["decisions"][0]) == ["turn", "seat", "played", "best", "loss", "loss_low", "loss_high",
+                                         "mark"]
+    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating"]
+
+
+def test_cli_analyse_and_review(tmp_path):
+    out = _cli("analyse", "wigout", MID, "--budget", "4000", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["best"] in P.parse(MID).legal_moves()
+    record = _cli("trace", "wigout", "--seed", "3", "--index", "0", "--players", "2", "--param", "rounds=1",
+                  "--record")
+    assert record.returncode == 0, record.stderr
+    path = tmp_path / "game.json"
+    path.write_text(record.stdout)
+    review = _cli("review", "wigout", str(path), "--seat", "1", "--budget", "400", "--json")
+    assert review.returncode == 0, review.stderr
+    found = json.loads(review.stdout)
+    assert {d["seat"] for d in found["decisions"]} == {1}
+    assert found["seats"][0]["decisions"] == len(found["decisions"])
+    bad = _cli("review", "wigout", json.dumps(dict(json.loads(record.stdout), actions=["0:jump-1"])))
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

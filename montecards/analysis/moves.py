@@ -272,6 +272,8 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
         raise InputError(f"seed must be an integer >= 0, got {seed!r}")
     module = games.positions(game)
     spec = games.get(game)
+    if evaluator == "ismcts" and not hasattr(module, "evaluate_root"):
+        raise InputError(f"{game} has no IS-MCTS search to take the root of: use --evaluator rollout")
     start = time.perf_counter()
     dealt, truth, pos = _as_state(module, position, int(seed))
     moves = pos.legal_moves()
