@@ -18,13 +18,13 @@ of ``seed``, or from a script (a traced game's actors).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from montecards.engine.spec import WIN_UNIT, InputError
+from montecards.games.position_forms import PositionForms, as_int, parse_position
 from montecards.games.wigout import playon, rules, view
 from montecards.games.wigout.game import SPEC, pack_params
 from montecards.games.wigout.kernel import load_deck
@@ -39,15 +39,6 @@ RULE_NAMES = ("characters", "copies", "hand_size", "rounds", "deadlock_counts_as
 MOVE_KINDS = {"start": view.MOVE_START, "add": view.MOVE_ADD}
 
 
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"position: {what} must be an integer, got {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"position: {what} must be an integer, got {value!r}") from None
-
-
 def _cards(value: Any, what: str, characters: int) -> list[int]:
     """Cards as written: a list of characters, or text ``3,3,7`` (``3x2`` for two 3s; ``-`` none)."""
     if isinstance(value, str):
@@ -60,7 +51,7 @@ def _cards(value: Any, what: str, characters: int) -> list[int]:
         count = 1
         if isinstance(item, str) and "x" in text:
             text, _, times = text.partition("x")
-            count = _int(times, f"{what}: the count in {item!r}")
+            count = as_int(times, f"{what}: the count in {item!r}")
             if count < 1:
                 raise InputError(f"position: {what}: the count in {item!r} must be >= 1")
         if isinstance(item, bool) or not text.lstrip("-").isdigit():
@@ -78,7 +69,7 @@ def _ints(value: Any, what: str, players: int) -> list[int]:
         value = value.split(",") if value.strip() not in ("", "-") else []
     if not isinstance(value, (list, tuple)) or len(value) != players:
         raise InputError(f"position: {what} must list one number per seat ({players})")
-    return [_int(v, f"{what} of seat {s}") for s, v in enumerate(value)]
+    return [as_int(v, f"{what} of seat {s}") for s, v in enumerate(value)]
 
 
 def move_text(move: int) -> str:
@@ -96,7 +87,7 @@ def parse_move(text: str, decision: str = "play") -> list[int]:
     return [2 * int(char) + MOVE_KINDS[kind]]
 
 
-class Position:
+class Position(PositionForms):
     """One seat's view of one Wig Out! decision (validated on construction: ``InputError``)."""
 
     game = GAME
@@ -112,8 +103,8 @@ class Position:
         for key in ("players", "seat", "hand", "table", "hand_sizes", "draw_pile"):
             if key not in data:
                 raise InputError(f"position: missing {key!r}")
-        self.players = SPEC.check_players(_int(data["players"], "players"))
-        self.seat = _int(data["seat"], "seat")
+        self.players = SPEC.check_players(as_int(data["players"], "players"))
+        self.seat = as_int(data["seat"], "seat")
         if not 0 <= self.seat < self.players:
             raise InputError(f"position: seat must be 0..{self.players - 1}, got {self.seat}")
         self.decision = data.get("decision", "play")
@@ -126,12 +117,12 @@ class Position:
         self.rules = SPEC.resolve_params(self.players, given)
         self.packed = pack_params(self.players, self.rules)
         chars, copies = self.rules["characters"], self.rules["copies"]
-        self.round = _int(data.get("round", 0), "round")
+        self.round = as_int(data.get("round", 0), "round")
         self.points = _ints(data.get("points", [0] * self.players), "points", self.players)
         self.hand = _cards(data["hand"], "hand", chars)
         self.table = _cards(data["table"], "table", chars)
         self.hand_sizes = _ints(data["hand_sizes"], "hand_sizes", self.players)
-        self.draw_pile = _int(data["draw_pile"], "draw_pile")
+        self.draw_pile = as_int(data["draw_pile"], "draw_pile")
         self._check(chars, copies)
 
     # --- validation: a position that cannot occur is refused with one line -------------------
@@ -200,9 +191,6 @@ class Position:
                     "draw_pile": self.draw_pile})
         return out
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict())
-
     def to_string(self) -> str:
         """The one-line form: ``key=value`` fields, cards comma-separated (``-`` for none), a
         changed rule as its own field (``hand_size=5``, ``speed=1.25,1,1,1``)."""
@@ -220,15 +208,6 @@ class Position:
                    f"hand={cards(self.hand)}", f"table={cards(self.table)}",
                    "sizes=" + ",".join(map(str, self.hand_sizes)), f"pile={self.draw_pile}"]
         return " ".join(fields)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def __repr__(self) -> str:
-        return f"Position({self.to_string()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.to_dict() == other.to_dict()
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -249,40 +228,31 @@ class Position:
         return [move_text(m) for m in self.legal_ids()]
 
 
-def parse(text: str | dict[str, Any] | Position) -> Position:
-    """A position from JSON (text or dict) or the one-line form; ``InputError`` if impossible."""
-    if isinstance(text, Position):
-        return text
-    if isinstance(text, dict):
-        return Position(text)
-    text = str(text).strip()
-    if text.startswith("{"):
-        try:
-            return Position(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"position: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    fields = text.split()
-    if not fields or fields[0] != GAME:
-        raise InputError(f"position: a one-line {GAME} position starts with '{GAME}'")
-    names = {"players": "players", "seat": "seat", "decision": "decision", "round": "round",
-             "points": "points", "hand": "hand", "table": "table", "sizes": "hand_sizes",
-             "pile": "draw_pile"}
+LINE_FIELDS = {"players": "players", "seat": "seat", "decision": "decision", "round": "round",
+               "points": "points", "hand": "hand", "table": "table", "sizes": "hand_sizes",
+               "pile": "draw_pile"}
+"""The one-line form's fields and their JSON keys (a changed rule is a field of its own)."""
+
+
+def _line_data(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     data: dict[str, Any] = {"game": GAME}
     given: dict[str, Any] = {}
-    for field_text in fields[1:]:
-        key, sep, value = field_text.partition("=")
-        if not sep:
-            raise InputError(f"position: expected key=value, got {field_text!r}")
-        if key in names:
-            data[names[key]] = value
+    for key, value in pairs:
+        if key in LINE_FIELDS:
+            data[LINE_FIELDS[key]] = value
         elif key in RULE_NAMES:
             given[key] = value
         else:
-            known = ", ".join(list(names) + list(RULE_NAMES))
+            known = ", ".join(list(LINE_FIELDS) + list(RULE_NAMES))
             raise InputError(f"position: unknown field {key!r} (fields: {known})")
     if given:
         data["rules"] = given
-    return Position(data)
+    return data
+
+
+def parse(text: str | dict[str, Any] | Position) -> Position:
+    """A position from JSON (text or dict) or the one-line form; ``InputError`` if impossible."""
+    return parse_position(text, Position, GAME, _line_data)
 
 
 # --- a full game to step through: mc.state ---------------------------------------------------
@@ -373,9 +343,9 @@ class State:
             ids = _cards(list(deck), f"deck {d}", chars)
             if ids != sorted(c for c in range(chars) for _ in range(copies)):
                 raise InputError(f"deck {d} must hold {copies} copies of each of the {chars} characters")
-            rows.append([_int(c, f"deck {d}") for c in deck])
+            rows.append([as_int(c, f"deck {d}") for c in deck])
         if actors is not None:
-            actors = [_int(a, "actor") for a in actors]
+            actors = [as_int(a, "actor") for a in actors]
             if any(not 0 <= a < players for a in actors):
                 raise InputError(f"an actor must be a seat 0..{players - 1}")
         g = rules.new_state(players, packed)
@@ -643,7 +613,7 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
         raise InputError("record: 'actions' must list every action of the game ('seat:start-C', ...)")
     if "decks" not in record:
         raise InputError("record: 'decks' must list every deal's deck (top first)")
-    players = _int(record.get("players", SPEC.default_players), "players")
+    players = as_int(record.get("players", SPEC.default_players), "players")
     parsed = [_action(a, i) for i, a in enumerate(actions)]
     for seat, _ in parsed:
         if not 0 <= seat < SPEC.check_players(players):
