@@ -25,13 +25,17 @@ MID = "wigout players=4 seat=0 round=0 points=0,0,0,0 hand=5,5,7,7,9,9,11 table=
 # --- playing traced games through mc.state reaches the kernel's results ----------------------
 
 
-@pytest.mark.parametrize("players,strategy,seed", [(2, "greedy", 3), (4, "random", 5), (6, "singles_first", 11)])
-def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy, seed):
-    events = mc.trace("wigout", seed=seed, index=2, players=players, strategies=strategy)
+@pytest.mark.parametrize("players,strategy,seed,params", [
+    (2, "greedy", 3, None), (4, "random", 5, None), (6, "singles_first", 11, {"speed": "1.25,1,1,1,1,0.8"}),
+    (5, "greedy", 0, {"deadlock_counts_as_round": False}),  # a deadlocked deal, dealt again
+])
+def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy, seed,
+                                                                                        params):
+    events = mc.trace("wigout", seed=seed, index=2, players=players, strategies=strategy, params=params)
     record = events.record()
     actions = [P._action(a, i) for i, a in enumerate(record["actions"])]
     positions = events.positions()
-    state = P.State.from_deal(record["decks"], players, actors=[s for s, _ in actions])
+    state = P.State.from_deal(record["decks"], players, record["rules"], actors=[s for s, _ in actions])
     plays = [(s, m) for s, m in actions if m != "draw"]
     assert len(positions) == len(plays) > 0
     for k, (seat, move) in enumerate(plays):
@@ -46,6 +50,8 @@ def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_
     assert state.result == pytest.approx([outcome[f"win_{s}"] for s in range(players)])
     assert state.scores == [outcome[f"score_{s}"] for s in range(players)]
     assert state.action == outcome["turns"]
+    assert int(state.g[P.rules.DEADLOCKS]) == outcome["deadlocks"] == (events["event"] == "deadlock").sum()
+    assert outcome["deadlocks"] >= (1 if params and "deadlock_counts_as_round" in params else 0)
 
 
 def test_clone_is_independent_and_the_state_refuses_illegal_moves():
