@@ -372,3 +372,17 @@ def test_cli_analyse_and_review(tmp_path):
     assert found["seats"][0]["decisions"] == len(found["decisions"])
     bad = _cli("review", "wigout", json.dumps(dict(json.loads(record.stdout), actions=["0:jump-1"])))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_review_of_greedys_own_game_by_greedy_play_outs_finds_few_errors(seed):
+    """The issue's check: a built-in's own game reviewed by the same policy finds few errors.
+    Most Wig Out! decisions are forced, and greedy's unforced ones lose at most a fraction of a
+    point against greedy play-outs: no mark, every seat Expert or better."""
+    events = mc.trace("wigout", seed=seed, index=0, players=2)
+    review = mc.review("wigout", events, budget=5_000, seed=0)
+    assert [s["seat"] for s in review.seats] == [0, 1]
+    assert all(d["mark"] == "" for d in review.decisions)
+    for s in review.seats:
+        assert 0 < s["unforced"] < s["decisions"]
+        assert s["error_rate"] < 0.005 and s["rating"] in ("Supernatural", "World class", "Expert")
