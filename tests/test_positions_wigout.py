@@ -386,3 +386,59 @@ def test_a_review_of_greedys_own_game_by_greedy_play_outs_finds_few_errors(seed)
     for s in review.seats:
         assert 0 < s["unforced"] < s["decisions"]
         assert s["error_rate"] < 0.005 and s["rating"] in ("Supernatural", "World class", "Expert")
+
+
+# --- a record of what one seat knew ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players,seed,params", [(4, 3, None), (2, 5, None),
+                                                  (5, 0, {"deadlock_counts_as_round": False})])
+def test_a_record_of_what_one_seat_knew_gives_that_seats_positions(players, seed, params):
+    """From its dealt hands, the starters, its own draws and the public actions alone, a seat's
+    decisions are the same positions as those of the whole deal (a deadlock included)."""
+    events = mc.trace("wigout", seed=seed, index=2 if params else 0, players=players, params=params)
+    full = [(t, s, p, m) for t, s, p, m, _ in P.decisions_of_record(events.record())]
+    for seat in range(players):
+        record = P.seat_record_of_trace(events, players, params, seat)
+        assert "decks" not in record and all("x" in a for a in record["actions"]
+                                             if ":start-" in a and not a.startswith(f"{seat}:"))
+        mine = [(t, s, p, m) for t, s, p, m, truth in P.decisions_of_record(json.loads(json.dumps(record)))]
+        assert mine == [d for d in full if d[1] == seat]
+
+
+def test_review_from_one_seats_record_equals_the_review_from_the_whole_deal():
+    events = mc.trace("wigout", seed=3, index=0, players=2, params={"rounds": 2})
+    whole = mc.review("wigout", events.record(), seats=[1], budget=2_000, seed=4)
+    alone = mc.review("wigout", P.seat_record_of_trace(events, 2, {"rounds": 2}, seat=1), budget=2_000, seed=4)
+    assert alone.to_dict() == whole.to_dict()
+    with pytest.raises(mc.InputError, match="seat 0 cannot be reviewed"):
+        mc.review("wigout", P.seat_record_of_trace(events, 2, {"rounds": 2}, seat=1), seats=[0])
+
+
+def test_a_one_seat_record_that_breaks_the_rules_is_refused():
+    events = mc.trace("wigout", seed=3, index=0, players=4)
+    record = P.seat_record_of_trace(events, 4, None, seat=0)
+    other_start = next(i for i, a in enumerate(record["actions"]) if ":start-" in a and not a.startswith("0:"))
+    own_draw = next(i for i, a in enumerate(record["actions"]) if a == "0:draw")
+    own_play = next(i for i, a in enumerate(record["actions"]) if a.startswith("0:") and a != "0:draw")
+
+    def changed(i, text):
+        return dict(record, actions=[text if k == i else a for k, a in enumerate(record["actions"])])
+
+    deals = [dict(d) for d in record["deals"]]
+    d = next(k for k, deal in enumerate(deals) if deal["draws"])
+    deals[d] = dict(deals[d], draws=deals[d]["draws"][:-1])
+    cases = [
+        (changed(other_start, record["actions"][other_start].split("x")[0]), "the cards it laid down"),
+        (changed(own_play, "0:draw"), "had a play"),
+        (changed(own_draw, "0:start-11"), "seat 0 has no play"),
+        (dict(record, deals=deals), "missing from 'draws'"),
+        (dict(record, actions=record["actions"] + ["1:draw"]), "after the end of the game"),
+        (dict(record, actions=record["actions"][:-1]), "not over"),
+        (dict(record, deals=record["deals"] + record["deals"][:1]), "the game used 5"),
+        (dict(record, seat=4), "seat must be 0..3"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(mc.InputError, match=message) as info:
+            P.decisions_of_record(bad)
+        assert "\n" not in str(info.value)

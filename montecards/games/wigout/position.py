@@ -214,12 +214,16 @@ class Position(PositionForms):
     def legal_ids(self) -> list[int]:
         """The seat's plays as ``view`` move ids, in the view's legal order (character
         ascending, a start before an add)."""
+        return self.legal_ids_of(self.hand, self.table, self.rules["characters"])
+
+    @staticmethod
+    def legal_ids_of(hand: list[int], table: list[int], characters: int) -> list[int]:
         out = []
-        for c in range(self.rules["characters"]):
-            n = self.hand.count(c)
+        for c in range(characters):
+            n = hand.count(c)
             if n >= 2:
                 out.append(2 * c + view.MOVE_START)
-            if n >= 1 and c in self.table:
+            if n >= 1 and c in table:
                 out.append(2 * c + view.MOVE_ADD)
         return out
 
@@ -603,7 +607,10 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     A record is ``{"game": "wigout", "players": P, "rules": {...}, "decks": [one deck per deal,
     top first], "actions": ["seat:start-C" | "seat:add-C" | "seat:draw", ...]}``: every action of
     the game in order. A draw must be forced (the seat had no play); the game must be over after
-    the last action."""
+    the last action.
+
+    A record of what **one seat** knew has ``"seat"`` and ``"deals"`` instead of ``"decks"``
+    (``seat_decisions``): only that seat's plays have positions, and there is no true state."""
     if not isinstance(record, dict):
         raise InputError("record: expected a JSON object")
     if record.get("game", GAME) != GAME:
@@ -611,9 +618,12 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     actions = record.get("actions")
     if not isinstance(actions, list) or not actions:
         raise InputError("record: 'actions' must list every action of the game ('seat:start-C', ...)")
-    if "decks" not in record:
-        raise InputError("record: 'decks' must list every deal's deck (top first)")
     players = as_int(record.get("players", SPEC.default_players), "players")
+    if "deals" in record and "decks" not in record:
+        return seat_decisions(record, players)
+    if "decks" not in record:
+        raise InputError("record: give 'decks' (every deal's deck, top first), or 'seat' and 'deals' (what "
+                         "one seat knew)")
     parsed = [_action(a, i) for i, a in enumerate(actions)]
     for seat, _ in parsed:
         if not 0 <= seat < SPEC.check_players(players):
@@ -657,6 +667,191 @@ def _mismatch(st: State, parsed: list[tuple[int, str]]) -> str:
                     "never draws")
         return f"record: action {j + 1} ({seat}:{move}): not seat {seat}'s play to make there"
     return "record: the actions do not replay"
+
+
+def seat_record_of_trace(events: Any, players: int, params: dict[str, Any] | None = None,
+                         seat: int = 0) -> dict[str, Any]:
+    """What ``seat`` knew of a traced game, as a one-seat record (``seat_decisions``): per deal
+    its dealt hand, the two starters and the cards it drew; every action, another seat's start
+    with its count (``1:start-5x3``), a deadlock as ``deadlock``."""
+    hand_size = SPEC.resolve_params(players, params)["hand_size"]
+    deals: list[dict[str, list[int]]] = []
+    actions: list[str] = []
+    for row in events.itertuples():
+        if row.event == "deal":
+            deck = [int(c) for c in row.detail.split("deck: ", 1)[1].split()]
+            deals.append({"hand": deck[seat * hand_size : (seat + 1) * hand_size],
+                          "starters": deck[players * hand_size : players * hand_size + 2], "draws": []})
+        elif row.event == "draw":
+            actions.append(f"{row.seat}:draw")
+            if row.seat == seat:
+                deals[-1]["draws"].append(int(row.character))
+        elif row.event == "deadlock":
+            actions.append("deadlock")
+        elif row.event in ("start", "add"):
+            count = f"x{int(row.cards)}" if row.event == "start" and row.seat != seat else ""
+            actions.append(f"{row.seat}:{row.event}-{int(row.character)}{count}")
+    return {"game": GAME, "players": players, "rules": _plain_rules(players, params), "seat": seat,
+            "deals": deals, "actions": actions}
+
+
+def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int, Position | None, str, None]]:
+    """The reviewed seat's decisions from what it knew (docs/positions.md): ``"seat"``, ``"deals"``
+    (per deal: its dealt ``"hand"``, the two ``"starters"``, the cards it ``"draws"``, in order)
+    and ``"actions"``, every action of the game in order, another seat's start with its count
+    (``1:start-5x3``: the cards it laid down) and a deadlock as ``deadlock``. The public count of
+    everything (the table, the hand sizes, the draw pile, the points) is kept as the actions say;
+    the seat's own plays and draws are checked against the rules, the other seats' as far as the
+    seat can tell (a start of at least 2, an add to a pile that shows, no more cards than held)."""
+    players = SPEC.check_players(players)
+    rules_ = SPEC.resolve_params(players, record.get("rules"))
+    pack_params(players, rules_)
+    chars, copies, hand_size = rules_["characters"], rules_["copies"], rules_["hand_size"]
+    seat = as_int(record.get("seat"), "seat")
+    if not 0 <= seat < players:
+        raise InputError(f"record: seat must be 0..{players - 1}, got {seat}")
+    deals = record["deals"]
+    if not isinstance(deals, list) or not deals or not all(isinstance(d, dict) for d in deals):
+        raise InputError("record: 'deals' must list, per deal, {\"hand\": ..., \"starters\": ..., \"draws\": ...}")
+    deck = chars * copies
+    game = {"deal": -1, "round": 0, "points": [0] * players, "over": False}
+    hand: list[int] = []
+    table: list[int] = []
+    sizes: list[int] = []
+    draws: list[int] = []
+    pile = 0
+
+    def start_deal() -> None:
+        nonlocal hand, table, sizes, draws, pile
+        if draws:
+            raise InputError(f"record: deal {game['deal']}: {len(draws)} draws left over (the seat drew fewer)")
+        game["deal"] += 1
+        if game["round"] >= rules_["rounds"]:
+            game["over"] = True
+            return
+        d = game["deal"]
+        if d >= len(deals):
+            raise InputError(f"record: deal {d} is missing from 'deals'")
+        hand = _cards(deals[d].get("hand", []), f"deal {d}: hand", chars)
+        table = _cards(deals[d].get("starters", []), f"deal {d}: starters", chars)
+        draws = list(reversed(_cards_in_order(deals[d].get("draws", []), f"deal {d}: draws", chars)))
+        if len(hand) != hand_size or len(table) != 2:
+            raise InputError(f"record: deal {d} needs the seat's {hand_size} dealt cards and the 2 starters")
+        sizes = [hand_size] * players
+        pile = deck - players * hand_size - 2
+        _within_copies(hand, table, copies, f"deal {d}")
+
+    def end_round(winner: int | None) -> None:
+        if winner is not None:
+            for s in range(players):
+                if s != winner:
+                    game["points"][s] += sizes[s]
+        if winner is not None or rules_["deadlock_counts_as_round"]:
+            game["round"] += 1
+        start_deal()
+
+    start_deal()
+    out = []
+    turn = 0
+    for i, text in enumerate(actions_of(record["actions"])):
+        where = f"record: action {i + 1} ({text})"
+        if game["over"]:
+            raise InputError(f"{where} comes after the end of the game")
+        if text == "deadlock":
+            if pile != 0:
+                raise InputError(f"{where}: a deadlock needs an empty draw pile")
+            end_round(None)
+            continue
+        s, move, count = _seat_action(text, where, players)
+        turn += 1
+        own_plays = Position.legal_ids_of(hand, table, chars) if s == seat else []
+        if move == "draw":
+            if pile == 0:
+                raise InputError(f"{where}: the draw pile is empty")
+            if s == seat:
+                if own_plays:
+                    raise InputError(f"{where}: seat {seat} had a play, and a seat with a play never draws")
+                if not draws:
+                    raise InputError(f"{where}: the card the seat drew is missing from 'draws' of deal "
+                                     f"{game['deal']}")
+                hand = sorted(hand + [draws.pop()])
+                _within_copies(hand, table, copies, where)
+            pile -= 1
+            sizes[s] += 1
+            continue
+        m = parse_move(move)[0]
+        c = m >> 1
+        if s == seat:
+            data = {"game": GAME, "players": players, "seat": seat, "rules": rules_, "round": game["round"],
+                    "points": list(game["points"]), "hand": hand, "table": table, "hand_sizes": list(sizes),
+                    "draw_pile": pile}
+            try:
+                pos = Position(data)
+            except InputError as exc:
+                raise InputError(f"{where}: {exc}") from None
+            if m not in own_plays:
+                raise InputError(f"{where}: not legal for seat {seat} (legal: {', '.join(pos.legal_moves())})")
+            out.append((turn - 1, seat, pos, move, None))
+            n = hand.count(c) if not m & rules.ADD else 1
+            for _ in range(n):
+                hand.remove(c)
+        else:
+            n = 1 if m & rules.ADD else count
+            if m & rules.ADD and c not in table:
+                raise InputError(f"{where}: no pile of {c} shows on the table")
+            if not m & rules.ADD and (n is None or n < 2):
+                raise InputError(f"{where}: another seat's start gives the cards it laid down, e.g. "
+                                 f"{s}:start-{c}x2 (at least 2)")
+            if n > sizes[s]:
+                raise InputError(f"{where}: seat {s} holds only {sizes[s]} cards")
+        table = sorted(table + [c] * n)
+        sizes[s] -= n
+        _within_copies(hand, table, copies, where)
+        if sizes[s] == 0:
+            end_round(s)
+    if not game["over"]:
+        raise InputError(f"record: the game is not over after {len(record['actions'])} actions")
+    if game["deal"] < len(deals):
+        raise InputError(f"record: 'deals' lists {len(deals)} deals, the game used {game['deal']}")
+    return out
+
+
+def actions_of(actions: Any) -> list[str]:
+    if not isinstance(actions, list) or not actions:
+        raise InputError("record: 'actions' must list every action of the game ('seat:start-C', ...)")
+    return [str(a).strip() for a in actions]
+
+
+def _seat_action(text: str, where: str, players: int) -> tuple[int, str, int | None]:
+    """``seat:start-C[xN]``, ``seat:add-C`` or ``seat:draw`` -> (seat, move text, N or None)."""
+    seat, sep, move = text.partition(":")
+    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) < players:
+        raise InputError(f"{where}: an action is 'seat:start-C', 'seat:add-C', 'seat:draw' or 'deadlock', "
+                         f"seat 0..{players - 1}")
+    move, _, count = move.strip().partition("x")
+    if move == "draw":
+        return int(seat), move, None
+    try:
+        move = move_text(parse_move(move)[0])
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    return int(seat), move, (as_int(count, "the count of a start") if count else None)
+
+
+def _cards_in_order(value: Any, what: str, characters: int) -> list[int]:
+    """Cards as written, in their order (``_cards`` sorts)."""
+    if isinstance(value, str):
+        value = [p for p in value.replace(" ", ",").split(",") if p]
+    if not isinstance(value, list):
+        raise InputError(f"position: {what} must be a list of characters")
+    return [_cards([v], what, characters)[0] for v in value]
+
+
+def _within_copies(hand: list[int], table: list[int], copies: int, where: str) -> None:
+    for c in set(hand) | set(table):
+        if hand.count(c) + table.count(c) > copies:
+            raise InputError(f"{where}: card {c} would be shown {hand.count(c) + table.count(c)} times, only "
+                             f"{copies} copies exist")
 
 
 def positions_of_trace(events: Any, players: int, params: dict[str, Any] | None = None) -> list[Position]:
