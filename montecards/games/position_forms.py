@@ -1,8 +1,8 @@
 """What every game's positions share (issue #32): the two written forms and their reading.
 
 A game's ``position.py`` defines its ``Position`` (built from a dict, validated on construction,
-with ``to_dict`` and ``to_string``) on :class:`PositionForms`, and reads text with
-:func:`parse_position`: a ``Position``, a dict, JSON text, or the one-line form ``<game>
+with ``to_dict`` and ``to_string``) on :class:`PositionForms`, checks the dict's keys with
+:func:`check_keys` and reads text with :func:`parse_position`: a ``Position``, a dict, JSON text, or the one-line form ``<game>
 key=value ...``, whose fields the game turns into its dict. Errors are ``InputError``s of one
 line (exit 2 on the command line). Parade's position.py predates this module and still has its
 own copy of these few functions.
@@ -25,6 +25,20 @@ def as_int(value: Any, what: str) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise InputError(f"position: {what} must be an integer, got {value!r}") from None
+
+
+def check_keys(data: Any, game: str, keys: tuple[str, ...], required: tuple[str, ...]) -> None:
+    """A position's dict: an object of known keys, of this game, with every required key."""
+    if not isinstance(data, dict):
+        raise InputError("position: expected a JSON object")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise InputError(f"position: unknown key {unknown[0]!r} (keys: {', '.join(keys)})")
+    if data.get("game", game) != game:
+        raise InputError(f"position: game must be {game!r}, got {data.get('game')!r}")
+    for key in required:
+        if key not in data:
+            raise InputError(f"position: missing {key!r}")
 
 
 class PositionForms:

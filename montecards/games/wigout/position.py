@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.games.position_forms import PositionForms, as_int, parse_position
+from montecards.games.position_forms import PositionForms, as_int, check_keys, parse_position
 from montecards.games.wigout import playon, rules, view
 from montecards.games.wigout.game import SPEC, pack_params
 from montecards.games.wigout.kernel import load_deck
@@ -93,16 +93,7 @@ class Position(PositionForms):
     game = GAME
 
     def __init__(self, data: dict[str, Any]):
-        if not isinstance(data, dict):
-            raise InputError("position: expected a JSON object")
-        unknown = sorted(set(data) - set(KEYS))
-        if unknown:
-            raise InputError(f"position: unknown key {unknown[0]!r} (keys: {', '.join(KEYS)})")
-        if data.get("game", GAME) != GAME:
-            raise InputError(f"position: game must be {GAME!r}, got {data.get('game')!r}")
-        for key in ("players", "seat", "hand", "table", "hand_sizes", "draw_pile"):
-            if key not in data:
-                raise InputError(f"position: missing {key!r}")
+        check_keys(data, GAME, KEYS, ("players", "seat", "hand", "table", "hand_sizes", "draw_pile"))
         self.players = SPEC.check_players(as_int(data["players"], "players"))
         self.seat = as_int(data["seat"], "seat")
         if not 0 <= self.seat < self.players:
