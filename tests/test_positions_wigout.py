@@ -442,3 +442,19 @@ def test_a_one_seat_record_that_breaks_the_rules_is_refused():
         with pytest.raises(mc.InputError, match=message) as info:
             P.decisions_of_record(bad)
         assert "\n" not in str(info.value)
+
+
+def test_cli_one_seat_record_from_a_trace_and_its_review(tmp_path):
+    out = _cli("trace", "wigout", "--seed", "3", "--index", "0", "--players", "2", "--param", "rounds=1",
+               "--record", "--seat", "1")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["seat"] == 1 and "decks" not in record
+    path = tmp_path / "seat1.json"
+    path.write_text(out.stdout)
+    review = _cli("review", "wigout", str(path), "--budget", "400", "--json")
+    assert review.returncode == 0, review.stderr
+    assert {d["seat"] for d in json.loads(review.stdout)["decisions"]} == {1}
+    for args, message in [(["--seat", "1"], "--seat goes with --record"), (["--record", "--seat", "9"], "0..3")]:
+        bad = _cli("trace", "wigout", "--seed", "3", "--index", "0", *args)
+        assert bad.returncode == 2 and message in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
