@@ -122,14 +122,15 @@ def length_answers(table, unit, margin=0.05):
     for p, rows in table.groupby(level="players"):
         rows = rows.droplevel("players")
         base = rows.loc["simple", "length"]
-        parts = [f"simple {base:.1f} {unit} ({rows.loc['simple', 'per_player']:.1f} per player)"]
+        parts = [f"simple {base:.1f} [{rows.loc['simple', 'low']:.1f}, {rows.loc['simple', 'high']:.1f}] {unit} "
+                 f"({rows.loc['simple', 'per_player']:.1f} per player)"]
         for label in rows.index.drop("simple"):
             r = rows.loc[label]
             e = Estimate(r["length"] / base - 1, r["low"] / base - 1, r["high"] / base - 1,
                          int(SIZE[label]), null=0.0, margin=margin)
             word = claim(e, up="longer", down="shorter", none=f"the same within ±{100 * margin:g} %")
             parts.append(f"{label} {r['length']:.1f} [{r['low']:.1f}, {r['high']:.1f}] "
-                         f"({100 * e.value:+.0f} %: {word})")
+                         f"({r['per_player']:.1f} per player; {100 * e.value:+.0f} %: {word})")
         lines.append(f"- **{p} players**: " + "; ".join(parts) + ".")
     say("\\n".join(lines))
 
@@ -159,9 +160,14 @@ def variant_answers(runs, quantities):
                 d, low, high = cmp.difference(variant, q)
                 ests[label] = Estimate(d, low, high, cmp.n_games, null=0.0, margin=margin)
             scale = 100 if unit == "pp" else 1
-            v = across_strengths(ests, lambda e: f"{scale * e.value:+.2f} {unit}", up="raises it",
-                                 down="lowers it", none=f"no effect beyond ±{scale * margin:g} {unit}")
-            lines.append(f"- `{variant}` instead of `{first.baseline}`, {what}: {v.text}.")
+            words = dict(up="raises it", down="lowers it", none=f"no effect beyond ±{scale * margin:g} {unit}")
+            if len(ests) == 1:  # one strength: the claim and its interval
+                e = next(iter(ests.values()))
+                text = (f"{scale * e.value:+.2f} {unit} [{scale * e.low:+.2f}, {scale * e.high:+.2f}]: "
+                        + claim(e, **words))
+            else:
+                text = across_strengths(ests, lambda e: f"{scale * e.value:+.2f} {unit}", **words).text
+            lines.append(f"- `{variant}` instead of `{first.baseline}`, {what}: {text}.")
     say("\\n".join(lines))
 
 
@@ -275,8 +281,8 @@ def seat_cells(intro: str, players: str = "PLAYERS") -> list:
     ]
 
 
-def length_cells(unit_text: str, per: str = "1") -> list:
-    return [
+def length_cells(unit_text: str, per: str = "1", figure: bool = True) -> list:
+    cells = [
         question("How long is a game, in the game's own unit, and does stronger play change it?", unit_text),
         new_code_cell(f"length = length_table(runs, per={per})\nlength"),
         new_code_cell(
@@ -292,6 +298,7 @@ def length_cells(unit_text: str, per: str = "1") -> list:
         ),
         new_code_cell("length_answers(length, UNIT)"),
     ]
+    return cells if figure else cells[:2] + cells[3:]
 
 
 def skill_cells(text: str, call: str, players: str) -> list:
@@ -333,8 +340,8 @@ def head(game: str, title: str, lead: str, sizes: str) -> list:
 
 def parade() -> list:
     sizes = '''
-N = 20_000        # games per player count with greedy and with tuned in every seat: raise for real answers
-N_SEARCH = 300    # games per player count with the search player in every seat (about 100x slower)
+N = 50_000        # games per player count with greedy and with tuned in every seat: raise for real answers
+N_SEARCH = 600    # games per player count with the search player in every seat (about 100x slower)
 SEED = 20240607
 PLAYERS = [2, 3, 4, 5, 6]
 UNIT = "turns"    # one card played by one seat
@@ -403,7 +410,7 @@ SIZE = {"simple": N, "tuned": N, "strong": N_SEARCH}
 
 def anomia() -> list:
     sizes = '''
-N = 20_000        # games per run: raise for real answers
+N = 300_000       # games per run: raise for real answers
 SEED = 20240607
 PLAYERS = [3, 4, 5, 6]
 UNIT = "draws"    # one card drawn; every card of the deck is drawn, so the length is set by the deck
@@ -468,11 +475,23 @@ SIZE = {"equal skills": N}
         ),
         new_code_cell(
             "say(\"\\n\".join(\n"
-            "    f\"- {c} category cards ({r['extra draws (C mod 5)']:.0f} extra draws): seats 1–{r['split after seat']:.0f} \"\n"
-            "    f\"minus the rest {100 * r.step:+.2f} pp [{100 * r.low:+.2f}, {100 * r.high:+.2f}]: \"\n"
+            "    f\"- {c} category cards ({c % 5} extra draw{'s' if c % 5 != 1 else ''}): \"\n"
+            "    + (\"seat 1\" if c % 5 == 1 else f\"seats 1–{c % 5 or 2}\")\n"
+            "    + f\" minus the rest {100 * r.step:+.2f} pp [{100 * r.low:+.2f}, {100 * r.high:+.2f}]: \"\n"
             "    + claim(Estimate(r.step, r.low, r.high, N, null=0.0, margin=0.005), up=\"a step\",\n"
             "            down=\"a step the other way\", none=\"no step beyond ±0.5 pp\")\n"
             "    for c, r in pattern.iterrows()))"
+        ),
+        new_code_cell(
+            "# the explanation's test: the step with extra draws (91-93 cards) against the step without (90)\n"
+            "extra, plain = pattern[pattern[\"extra draws (C mod 5)\"] > 0], pattern.loc[90]\n"
+            "se = lambda r: (r[\"high\"] - r[\"low\"]) / 3.92  # noqa: E731\n"
+            "d = extra[\"step\"].mean() - plain[\"step\"]\n"
+            "half = 1.96 * np.sqrt((se(extra) ** 2).sum() / len(extra) ** 2 + se(plain) ** 2)\n"
+            "say(f\"With extra draws the step is {100 * d:+.2f} pp [{100 * (d - half):+.2f}, {100 * (d + half):+.2f}] \"\n"
+            "    \"away from the step without: \" + claim(Estimate(d, d - half, d + half, N, null=0.0, margin=0.005),\n"
+            "    up=\"larger with the extra draws, as the explanation predicts\",\n"
+            "    down=\"smaller with the extra draws: the explanation fails\", none=\"no difference beyond ±0.5 pp\") + \".\")"
         ),
         question("What is a skill edge worth?",
                  "Seat 1 wins a face-off against seat j with probability e^θ1 / (e^θ1 + e^θj). Seat 1 gets θ "
@@ -498,7 +517,7 @@ SIZE = {"equal skills": N}
             "Skill levels θ = 0, 0.5 and 1 as entrants of a 4-player round robin (every lineup in every "
             "seat rotation, the same deals), rated on one Elo scale: the game's skill depth, comparable "
             "with the other games'.",
-            "mc.tournament(GAME, [\"theta=0\", \"theta=0.5\", \"theta=1\"], players=4, n=N // 20, seed=SEED,\n"
+            "mc.tournament(GAME, [\"theta=0\", \"theta=0.5\", \"theta=1\"], players=4, n=N // 50, seed=SEED,\n"
             "                  bootstrap=100, progress=False)",
             "4"),
         question("How many face-offs and cascades, and how long is a game?",
@@ -552,14 +571,14 @@ SIZE = {"equal skills": N}
         *luck_cells(
             "Anomia's deal is the order of the whole deck; the face-offs (the players' part, by the skill "
             "model) come later. Each deal is replayed with independent face-offs (docs/luck.md).",
-            "mc.luck(GAME, players=4, deals=N // 20, replays=8, seed=SEED, progress=False)"),
+            "mc.luck(GAME, players=4, deals=N // 50, replays=8, seed=SEED, progress=False)"),
         *closing(),
     ]
 
 
 def wigout() -> list:
     sizes = '''
-N = 20_000        # games per run (greedy): raise for real answers
+N = 50_000        # games per run (greedy; tuned plays half as many): raise for real answers
 SEED = 20240607
 PLAYERS = [2, 3, 4, 5, 6]
 UNIT = "actions"  # a play or a draw by any seat, over the game's 5 rounds
@@ -705,7 +724,7 @@ SECONDS_PER_ACTION = 3.0  # the assumption behind the minutes: one seat's play o
         *skill_cells(
             "A 4-player round robin of the built-in players (every lineup in every seat rotation, the same "
             "deals), rated on one Elo scale (Plackett–Luce on the finishing orders; docs/ratings.md).",
-            "mc.tournament(GAME, [\"random\", \"singles_first\", \"greedy\", \"tuned\"], players=4, n=N // 20,\n"
+            "mc.tournament(GAME, [\"random\", \"singles_first\", \"greedy\", \"tuned\"], players=4, n=N // 5,\n"
             "                  seed=SEED, bootstrap=100, progress=False)",
             "4"),
         *luck_cells(
@@ -718,8 +737,8 @@ SECONDS_PER_ACTION = 3.0  # the assumption behind the minutes: one seat's play o
 
 def tulips() -> list:
     sizes = '''
-N = 10_000        # games per player count with greedy in every seat: raise for real answers
-N_SEARCH = 100    # games per player count with the search player in every seat (much slower)
+N = 20_000        # games per player count with greedy in every seat (tuned: half): raise for real answers
+N_SEARCH = 300    # games per player count with the search player in every seat (much slower)
 SEED = 20240607
 PLAYERS = [2, 3, 4, 5, 6]
 UNIT = "player turns"  # one seat's turn
@@ -779,8 +798,9 @@ SIZE = {"simple": N, "tuned": N // 2, "strong": N_SEARCH}
             "    f\"keeping {100 * r.keep:.0f} % [{100 * r.keep_low:.0f}, {100 * r.keep_high:.0f}] of a winner's points.\"\n"
             "    for (p, label), r in points.iterrows()))"
         ),
-        *length_cells("A player turn is one seat's turn; the turns of all seats are counted together. Shared "
-                      "wins (ties) are in the same table."),
+        *length_cells("A player turn is one seat's turn; the turns of all seats are counted together. The "
+                      "rules fix the number of turns for each player count, so the length is the same at every "
+                      "strength (no figure); the ties (shared wins) in the same table do change.", figure=False),
         *skill_cells(
             "Which player wins? One 4-player round robin of the built-in players (every lineup in every seat "
             "rotation, the same deals), rated on one Elo scale, so the page gives one order (Plackett–Luce "
@@ -788,6 +808,24 @@ SIZE = {"simple": N, "tuned": N // 2, "strong": N_SEARCH}
             "mc.tournament(GAME, [\"random\", \"majority\", \"greedy\", \"tuned\"], players=4, n=N // 20,\n"
             "                  seed=SEED, bootstrap=100, progress=False)",
             "4"),
+        question("Does the order depend on who else is at the table?",
+                 "The round robin seats every player once per game. A designer also asks how one player does alone "
+                 "against a table of another: one `tuned` seat against three `greedy`, and one `greedy` seat "
+                 "against three `tuned`, on the same deals in every seat rotation (fair share 25 %)."),
+        new_code_cell(
+            "from montecards.analysis.matchups import matchups\n\n"
+            "duel = matchups(GAME, [\"tuned\", \"greedy\"], players=4, n=N // 10, seed=SEED)\n"
+            "duel_table = duel.table().drop(columns=\"verdict\")\n"
+            "duel_table"
+        ),
+        new_code_cell(
+            "say(\"\\n\".join(\n"
+            "    f\"- One `{r.strategy}` seat against three `{r.opponent}` wins {100 * r.win_share:.1f} % \"\n"
+            "    f\"[{100 * r.low:.1f}, {100 * r.high:.1f}] (fair {100 * r.fair_share:.0f} %): \"\n"
+            "    + claim(Estimate(r.win_share, r.low, r.high, r.games // 4, null=r.fair_share, margin=0.01),\n"
+            "            up=f\"`{r.strategy}` beats the table\", down=\"below its fair share\", none=\"no effect beyond ±1 pp\")\n"
+            "    for r in duel_table.itertuples()))"
+        ),
         question("How much do the results depend on the card-value model?",
                  "The rulebook does not print the card values; the project's default is 2, 3, 4 per colour. "
                  "Other models on the same deals (4 players), at each strength: each seat's win share, paired."),
@@ -811,7 +849,7 @@ SIZE = {"simple": N, "tuned": N // 2, "strong": N_SEARCH}
 
 def marbles() -> list:
     sizes = '''
-N = 2_000         # games per player count with greedy in every seat (a game is hundreds of turns): raise for real answers
+N = 4_000         # games per player count and strength (a game is hundreds of turns): raise for real answers
 SEED = 20240607
 PLAYERS = [2, 3, 4, 5, 6]
 UNIT = "turns"    # one card played (or discarded) by one seat
@@ -880,7 +918,7 @@ SIZE = {"simple": N, "tuned": N}
             "Joker Marbles' deal is the five cards dealt to every seat (the board starts empty); the "
             "reshuffles and later draws come later. Each deal is replayed with independent later draws "
             "(docs/luck.md).",
-            "mc.luck(GAME, players=4, strategies=\"greedy\", deals=N // 10, replays=4, seed=SEED, progress=False)"),
+            "mc.luck(GAME, players=4, strategies=\"greedy\", deals=N // 4, replays=4, seed=SEED, progress=False)"),
         *closing(),
     ]
 
