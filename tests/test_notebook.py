@@ -1,10 +1,13 @@
-"""reports/quickstart.ipynb runs top to bottom (small N) and shows tables and figures."""
+"""The notebooks in reports/: quickstart.ipynb and your_strategy.ipynb run top to bottom (small N) and
+show tables and figures; every game's analysis notebook is current and was executed cleanly."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+
+from montecards.games import names
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -54,7 +57,7 @@ def _game_notebooks():
     return module
 
 
-@pytest.mark.parametrize("game", __import__("montecards.games", fromlist=["names"]).names())
+@pytest.mark.parametrize("game", names())
 def test_game_notebook_is_current_and_executed(game):
     """reports/<game>/<game>.ipynb (issue 34): one per registered game, holding exactly the cells
     scripts/make_game_notebooks.py writes today (a stale notebook fails: rerun the script), executed
