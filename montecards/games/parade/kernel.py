@@ -429,7 +429,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     keep_alive(strategies)
 
 
-@hot
+@njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)
 def ledger_games(seed, start, players, params, strategies, rows, options, ledger, ledgers=None, game_of=None):
     """``play_block``'s games of built-in strategies (the same games, from the same streams)
     with the luck ledger's hooks (``value.py``): ``play_luck_block``'s (``ledgers`` its
