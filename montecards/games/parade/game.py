@@ -14,7 +14,7 @@ from montecards.engine.search import searches_and_weighted
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice, check_int_range
 from montecards.engine.trace import events_of
 from montecards.engine.value import ValueParts
-from montecards.games.parade import kernel, rules, search, strategies, value, view
+from montecards.games.parade import kernel, luck, rules, search, strategies, value, view
 from montecards.games.parade.cards import (
     FINAL_HAND, KEPT_AT_END, MAX_PLAYERS, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
 )
@@ -260,7 +260,7 @@ SPEC = GameSpec(
     script_from_trace=script_from_trace,
     value=ValueParts(
         features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=MAX_PLAYERS,
-        luck_block=kernel.play_luck_block, sample_block=kernel.sample_block,
+        luck_block=luck.play_luck_block, sample_block=luck.sample_block,
         new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
         events="the deal (sampled: the mean V of 8 independent deals) and every draw (exact: "
                "every card of the remaining deck)",

@@ -39,7 +39,7 @@ difference decides more the nearer the end), and the seat's place:
 
 **The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_draw``, ``ledger_after_turn``,
 ``ledger_close``): the kernel's ``play_game`` calls these hooks only when it is handed a
-ledger (``kernel.play_luck_block``: runs with ``--luck``); every other kernel compiles none of
+ledger (``luck.play_luck_block``: runs with ``--luck``); every other kernel compiles none of
 it. Parade's chance events are the deal and every draw:
 
 * a **draw**: the expectation is **exact**: every card of the remaining deck (the true
@@ -192,7 +192,7 @@ def model_discard(g, seat, model):
 @njit(cache=True)
 def new_recorder(value, capacity, rate, strategies, params):
     """A ledger (``new_ledger``) that records the features of every seat at sampled states (the
-    fit's, ``kernel.sample_block``) instead of taking luck: ``rate`` of the states after a draw
+    fit's, ``luck.sample_block``) instead of taking luck: ``rate`` of the states after a draw
     before the last round."""
     ledger = (value, np.zeros(ACC_SIZE, np.float64), np.zeros(STATE_SIZE, np.int64), np.zeros(4, np.uint64),
               new_takings(), np.zeros((0, 4), np.int64),
