@@ -2,9 +2,9 @@
 
 A game's ``position.py`` defines its ``Position`` (built from a dict, validated on construction,
 with ``to_dict`` and ``to_string``) on :class:`PositionForms`, checks the dict's keys with
-:func:`check_keys` and reads text with :func:`parse_position`: a ``Position``, a dict, JSON text, or the one-line form ``<game>
-key=value ...``, whose fields the game turns into its dict. Errors are ``InputError``s of one
-line (exit 2 on the command line).
+:func:`check_keys` and reads text with :func:`parse_position`: a ``Position``, a dict, JSON text,
+or the one-line form ``<game> key=value ...``, whose fields the game turns into its dict. Errors
+are ``InputError``s of one line (exit 2 on the command line).
 """
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ class PositionForms:
     __hash__ = None  # mutable, compared by value
 
 
-def parse_position(text: Any, cls: type, game: str, line_data: Callable[[Iterable[tuple[str, str]]], dict]) -> Any:
+def parse_position(text: Any, cls: type, game: str,
+                   line_data: Callable[[Iterable[tuple[str, str]]], dict]) -> Any:
     """A ``cls`` position from a ``cls`` (itself), a dict, JSON text or the one-line form (its
     ``key=value`` pairs, in order, made into the dict by ``line_data``). The pairs are read as
     ``line_data`` goes, so the first bad field of the line is the one reported."""
