@@ -308,6 +308,34 @@ def test_impossible_positions_are_refused_with_one_line(change, message):
         P.parse(pos)
 
 
+_LINE = "parade players=2 seat=0 decision=play margin=0 turn=0 pile=50 last=- hand=blue-8,red-8"
+_FIELDS = "players, seat, decision, turn, pile, hand, parade, collections, margin, last"
+
+
+@pytest.mark.parametrize("text,message", [
+    ('{"game": "parade", "players": 2}', "position: missing 'seat'"),
+    ('{"game": "parade", "players": 2, "colour": 1}',
+     "position: unknown key 'colour' (keys: game, players, seat, decision, rules, turn, draw_pile, "
+     "last_round, hand, parade, collections)"),
+    ('{"game": "wigout"}', "position: game must be 'parade', got 'wigout'"),
+    ('{"game": "parade",',
+     "position: not valid JSON (Expecting property name enclosed in double quotes at line 1)"),
+    ("[1]", "position: a one-line parade position starts with 'parade'"),
+    ("wigout players=2", "position: a one-line parade position starts with 'parade'"),
+    (_LINE + " zz=1", f"position: unknown field 'zz' (fields: {_FIELDS})"),
+    (_LINE + " margin=x", "position: margin must be an integer, got 'x'"),
+    (_LINE + " parade", "position: expected key=value, got 'parade'"),
+    # two faults: the first in the line is the one reported
+    (_LINE + " zz=1 parade", f"position: unknown field 'zz' (fields: {_FIELDS})"),
+    (_LINE + " parade zz=1", "position: expected key=value, got 'parade'"),
+    ("parade margin=True seat", "position: margin must be an integer, got 'True'"),
+])
+def test_malformed_positions_are_refused_with_one_line(text, message):
+    with pytest.raises(mc.InputError) as err:
+        P.parse(text)
+    assert str(err.value) == message
+
+
 def test_analyse_refuses_a_user_strategy_for_the_play_outs():
     with pytest.raises(mc.InputError, match="built-in strategies only"):
         mc.analyse("parade", _good(), opponents="examples/strategies/parade_greedy.py:choose")

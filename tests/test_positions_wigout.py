@@ -145,6 +145,8 @@ def test_impossible_positions_are_refused_with_one_line(change, message):
     ('{"game": "wigout",', "not valid JSON"),
     ("parade players=2", "starts with 'wigout'"),
     ("wigout players=4 seat", "expected key=value"),
+    ("wigout players=4 colour=1 seat", "unknown field 'colour'"),  # the first fault in the line
+    ("wigout players=4 seat colour=1", "expected key=value, got 'seat'"),
 ])
 def test_malformed_positions_are_refused_with_one_line(text, message):
     with pytest.raises(mc.InputError, match=message):

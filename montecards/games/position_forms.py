@@ -2,16 +2,15 @@
 
 A game's ``position.py`` defines its ``Position`` (built from a dict, validated on construction,
 with ``to_dict`` and ``to_string``) on :class:`PositionForms`, checks the dict's keys with
-:func:`check_keys` and reads text with :func:`parse_position`: a ``Position``, a dict, JSON text, or the one-line form ``<game>
-key=value ...``, whose fields the game turns into its dict. Errors are ``InputError``s of one
-line (exit 2 on the command line). Parade's position.py predates this module and still has its
-own copy of these few functions.
+:func:`check_keys` and reads text with :func:`parse_position`: a ``Position``, a dict, JSON text,
+or the one-line form ``<game> key=value ...``, whose fields the game turns into its dict. Errors
+are ``InputError``s of one line (exit 2 on the command line).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from montecards.engine.spec import InputError
@@ -68,9 +67,11 @@ class PositionForms:
     __hash__ = None  # mutable, compared by value
 
 
-def parse_position(text: Any, cls: type, game: str, line_data: Callable[[list[tuple[str, str]]], dict]) -> Any:
+def parse_position(text: Any, cls: type, game: str,
+                   line_data: Callable[[Iterable[tuple[str, str]]], dict]) -> Any:
     """A ``cls`` position from a ``cls`` (itself), a dict, JSON text or the one-line form (its
-    ``key=value`` pairs, in order, made into the dict by ``line_data``)."""
+    ``key=value`` pairs, in order, made into the dict by ``line_data``). The pairs are read as
+    ``line_data`` goes, so the first bad field of the line is the one reported."""
     if isinstance(text, cls):
         return text
     if isinstance(text, dict):
@@ -84,10 +85,12 @@ def parse_position(text: Any, cls: type, game: str, line_data: Callable[[list[tu
     fields = text.split()
     if not fields or fields[0] != game:
         raise InputError(f"position: a one-line {game} position starts with '{game}'")
-    pairs = []
-    for field_text in fields[1:]:
+    return cls(line_data(_pairs(fields[1:])))
+
+
+def _pairs(fields: list[str]) -> Iterator[tuple[str, str]]:
+    for field_text in fields:
         key, sep, value = field_text.partition("=")
         if not sep:
             raise InputError(f"position: expected key=value, got {field_text!r}")
-        pairs.append((key, value))
-    return cls(line_data(pairs))
+        yield key, value

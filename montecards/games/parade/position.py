@@ -16,8 +16,7 @@ functions.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from montecards.games.parade.cards import (
     label,
 )
 from montecards.games.parade.game import SPEC, TRIGGER_NAMES, TWO_PLAYER_MARGINS
+from montecards.games.position_forms import PositionForms, as_int, check_keys, parse_position
 
 GAME = "parade"
 DECISIONS = ("play", "discard")
@@ -61,33 +61,16 @@ def _cards(value: Any, what: str) -> list[int]:
     return out
 
 
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise InputError(f"position: {what} must be an integer, got {value!r}")
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise InputError(f"position: {what} must be an integer, got {value!r}") from None
-
-
-class Position:
+class Position(PositionForms):
     """One seat's view of one Parade decision (validated on construction: ``InputError``)."""
 
     game = GAME
 
     def __init__(self, data: dict[str, Any]):
-        if not isinstance(data, dict):
-            raise InputError("position: expected a JSON object")
-        unknown = sorted(set(data) - set(KEYS))
-        if unknown:
-            raise InputError(f"position: unknown key {unknown[0]!r} (keys: {', '.join(KEYS)})")
-        if data.get("game", GAME) != GAME:
-            raise InputError(f"position: game must be {GAME!r}, got {data.get('game')!r}")
-        for key in ("players", "seat", "decision", "turn", "draw_pile", "hand", "parade", "collections"):
-            if key not in data:
-                raise InputError(f"position: missing {key!r}")
-        self.players = SPEC.check_players(_int(data["players"], "players"))
-        self.seat = _int(data["seat"], "seat")
+        check_keys(data, GAME, KEYS, ("players", "seat", "decision", "turn", "draw_pile", "hand", "parade",
+                                      "collections"))
+        self.players = SPEC.check_players(as_int(data["players"], "players"))
+        self.seat = as_int(data["seat"], "seat")
         if not 0 <= self.seat < self.players:
             raise InputError(f"position: seat must be 0..{self.players - 1}, got {self.seat}")
         self.decision = data["decision"]
@@ -99,8 +82,8 @@ class Position:
         self.rules = SPEC.resolve_params(self.players, given)
         if self.rules["two_player_margin"] not in TWO_PLAYER_MARGINS:
             raise InputError("position: two_player_margin must be 0, 1 or 2")
-        self.turn = _int(data["turn"], "turn")
-        self.draw_pile = _int(data["draw_pile"], "draw_pile")
+        self.turn = as_int(data["turn"], "turn")
+        self.draw_pile = as_int(data["draw_pile"], "draw_pile")
         last = data.get("last_round")
         if last in (None, "-", ""):
             self.trigger, self.turns_left = None, -1
@@ -110,7 +93,7 @@ class Position:
             if last["trigger"] not in TRIGGERS:
                 raise InputError(f"position: last_round trigger must be six_colours or deck_empty, "
                                  f"got {last['trigger']!r}")
-            self.trigger, self.turns_left = last["trigger"], _int(last["turns_left"], "turns_left")
+            self.trigger, self.turns_left = last["trigger"], as_int(last["turns_left"], "turns_left")
         self.hand = _cards(data["hand"], "hand")
         self.parade = _cards(data["parade"], "parade")
         collections = data["collections"]
@@ -223,9 +206,6 @@ class Position:
         })
         return out
 
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict())
-
     def to_string(self) -> str:
         """The one-line form: ``key=value`` fields, cards comma-separated, collections by seat
         separated by ``/``, ``-`` for nothing."""
@@ -240,15 +220,6 @@ class Position:
                    f"hand={cards(self.hand)}", f"parade={cards(self.parade)}",
                    "collections=" + "/".join(cards(c) for c in self.collections)]
         return " ".join(fields)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    def __repr__(self) -> str:
-        return f"Position({self.to_string()!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.to_dict() == other.to_dict()
 
     # --- moves -------------------------------------------------------------------------------
 
@@ -288,40 +259,31 @@ def parse_move(text: str, decision: str) -> list[int]:
     return sorted(ids)
 
 
-def parse(text: str | dict[str, Any] | Position) -> Position:
-    """A position from JSON (text or dict) or the one-line form; ``InputError`` if impossible."""
-    if isinstance(text, Position):
-        return text
-    if isinstance(text, dict):
-        return Position(text)
-    text = str(text).strip()
-    if text.startswith("{"):
-        try:
-            return Position(json.loads(text))
-        except json.JSONDecodeError as exc:
-            raise InputError(f"position: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    fields = text.split()
-    if not fields or fields[0] != GAME:
-        raise InputError(f"position: a one-line {GAME} position starts with '{GAME}'")
-    names = {"players": "players", "seat": "seat", "decision": "decision", "turn": "turn",
-             "pile": "draw_pile", "hand": "hand", "parade": "parade", "collections": "collections"}
+LINE_FIELDS = {"players": "players", "seat": "seat", "decision": "decision", "turn": "turn",
+               "pile": "draw_pile", "hand": "hand", "parade": "parade", "collections": "collections"}
+"""The one-line form's fields and their JSON keys (besides ``margin`` and ``last``)."""
+
+
+def _line_data(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     data: dict[str, Any] = {"game": GAME}
-    for field_text in fields[1:]:
-        key, sep, value = field_text.partition("=")
-        if not sep:
-            raise InputError(f"position: expected key=value, got {field_text!r}")
+    for key, value in pairs:
         if key == "margin":
-            data["rules"] = {"two_player_margin": _int(value, "margin")}
+            data["rules"] = {"two_player_margin": as_int(value, "margin")}
         elif key == "last":
             if value != "-":
                 trigger, _, left = value.partition(":")
                 data["last_round"] = {"trigger": trigger, "turns_left": left}
-        elif key in names:
-            data[names[key]] = value
+        elif key in LINE_FIELDS:
+            data[LINE_FIELDS[key]] = value
         else:
-            known = ", ".join(list(names) + ["margin", "last"])
+            known = ", ".join(list(LINE_FIELDS) + ["margin", "last"])
             raise InputError(f"position: unknown field {key!r} (fields: {known})")
-    return Position(data)
+    return data
+
+
+def parse(text: str | dict[str, Any] | Position) -> Position:
+    """A position from JSON (text or dict) or the one-line form; ``InputError`` if impossible."""
+    return parse_position(text, Position, GAME, _line_data)
 
 
 # --- a full game to step through: mc.state ---------------------------------------------------
@@ -568,7 +530,7 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     moves = record.get("moves")
     if not isinstance(moves, list) or not moves:
         raise InputError("record: 'moves' must list every decision")
-    players = _int(record.get("players", 2), "players")
+    players = as_int(record.get("players", 2), "players")
     if "deck" in record:
         st = State.from_deal(record["deck"], players, record.get("rules"))
         reviewed, draws = None, []
@@ -605,7 +567,7 @@ def _seat_state(record: dict[str, Any], players: int) -> tuple[State, int]:
     """A state for a one-seat record: the seat's hand and the opening parade as recorded, every
     other card dealt in id order (a position never reads them)."""
     players = SPEC.check_players(players)
-    seat = _int(record.get("seat"), "seat")
+    seat = as_int(record.get("seat"), "seat")
     if not 0 <= seat < players:
         raise InputError(f"record: seat must be 0..{players - 1}, got {seat}")
     hand = _cards(record.get("hand", []), "hand")
