@@ -11,8 +11,8 @@ Resuming: a game is skipped when its folder already holds a report of the same s
 built from today's kernel sources (its provenance.json, ``montecards/report/provenance.py``)
 and the state file ``<out>/.regenerate.json`` does not show it as started and unfinished. So a
 regeneration that was killed, or stopped by its budget, continues where it stopped when the
-same command is run again. A report interrupted inside its own run starts again from the top
-(its analyses keep no checkpoints).
+same command is run again. A report interrupted inside its own run resumes too: its finished
+analyses are kept in ``<out>/<game>/.checkpoint/`` and loaded again (``montecards/report/checkpoint.py``).
 
 Budget (``--budget MINUTES``): before each game the script compares the time left with that
 game's estimate (its previous run's wall-clock time from provenance.json when it was of the same

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from montecards.analysis.runs import with_backend
+from montecards.report.checkpoint import AnalysisCheckpoint
 from montecards.report.base import (  # noqa: F401  (the recipes' toolkit, re-exported)
     DEFAULT_SEED,
     Report,
@@ -46,7 +47,8 @@ def build_report(
     jobs: int | None = None,
     command: str | None = None,
 ) -> Path:
-    """Run the game's analyses and write ``out_dir/README.md`` with its PNG figures."""
+    """Run the game's analyses and write ``out_dir/README.md`` with its PNG figures. An
+    interrupted report resumes: rerun the same command (``report/checkpoint.py``)."""
     from montecards import games
 
     spec = games.get(game)
@@ -62,7 +64,10 @@ def build_report(
             parts += ["-j", str(jobs)]
         command = " ".join(parts)
     rep = Report(spec.name, out, quick, seed, jobs, command)
+    rep.checkpoint = AnalysisCheckpoint(out, spec.name, seed, quick)
     start, cpu = time.perf_counter(), time.process_time()
     recipe(spec.name).build(rep)
     rep.cpu_seconds = time.process_time() - cpu
-    return rep.write(time.perf_counter() - start)
+    page = rep.write(time.perf_counter() - start)
+    rep.checkpoint.finish()
+    return page

@@ -34,6 +34,7 @@ class Report:
         self.sizes: list[tuple[str, str, float]] = []
         self.figures: list[Path] = []
         self.cpu_seconds = 0.0
+        self.checkpoint: Any = None  # report/checkpoint.py (build_report sets it)
         self.headlines: list[str] = []
         self.tables: list[pd.DataFrame] = []
         self.strength_runs: dict[str, tuple[str, Any]] = {}  # report/strengths.py
@@ -107,6 +108,9 @@ class Report:
             lead.append(self.blocks.pop())
         record = provenance(self.game, self.command, self.seed, self.quick, self.jobs, elapsed,
                             self.cpu_seconds)
+        resumed = self.checkpoint.loaded if self.checkpoint is not None else 0
+        if resumed:
+            record["resumed_analyses"] = resumed
         self.provenance = record
         mode = "quick (test-sized)" if self.quick else "full"
         commit = record["commit"][:12] if record["commit"] else "no git checkout"
@@ -119,7 +123,10 @@ class Report:
             f"{mode} size, {self.jobs or 'all'} threads, {elapsed:.0f} s wall-clock "
             f"({self.cpu_seconds:.0f} s of CPU) on {_dt.date.today().isoformat()}. Every rate is "
             "given with its 95 % interval "
-            "(Wilson for shares and rates, normal for means and for paired differences).\n",
+            "(Wilson for shares and rates, normal for means and for paired differences)."
+            + (f" This run resumed an interrupted one: {resumed} of its {self.checkpoint.count} analyses came "
+               "from that run's checkpoint (their seconds are the ones it took; the wall-clock and CPU "
+               "times are this sitting's)." if resumed else "") + "\n",
             "Rerun the command to regenerate this page and its figures (the same seed gives the "
             f"same games, whatever the thread count); [{PROVENANCE_FILE}]({PROVENANCE_FILE}) holds "
             "this record, and the tests compare its kernel hash with today's sources. Every sentence and "
@@ -177,7 +184,13 @@ def markdown_table(frame: pd.DataFrame, digits: int = 4, index: bool = True) -> 
 
 
 def timed(rep: Report, what: str, size: str, func):
-    """Run ``func()``, record its run size and time in ``rep``, return its value."""
+    """Run ``func()``, record its run size and time in ``rep``, return its value; through the
+    report's checkpoint when it has one (``report/checkpoint.py``: a resumed report loads the
+    analyses its interrupted run finished, with the seconds they took then)."""
+    if rep.checkpoint is not None:
+        value, seconds, _ = rep.checkpoint.run(what, size, func)
+        rep.run_size(what, size, seconds)
+        return value
     start = time.perf_counter()
     value = func()
     rep.run_size(what, size, time.perf_counter() - start)
