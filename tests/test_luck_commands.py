@@ -138,3 +138,65 @@ def test_cli_json_keys_of_seats_and_compare_with_luck():
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "luck-adjusted win share of row strategy" in proc.stdout and "variance ratio" in proc.stdout
+
+
+# --------------------------------------------------------------------------- luck --versus
+
+
+def test_luck_versus_gives_the_weaker_share_and_the_stronger_adjusted_margin():
+    res = mc.luck("parade", players=2, deals=300, replays=2, seed=SEED, jobs=1, versus=["random", "greedy"])
+    v = res.versus
+    assert (v["weaker"], v["stronger"]) == ("random", "greedy") and v["settled"]
+    assert v["games"] == 600 and v["luck"] is True
+    # the same matchup as compare's: its shares and intervals
+    m = matchups("parade", ["random", "greedy"], players=2, n=300, seed=SEED, jobs=1, luck=True)
+    row = m.table().set_index(["strategy", "opponent"]).loc[("random", "greedy")]
+    assert (v["weaker_win_share"], v["weaker_win_share_low"], v["weaker_win_share_high"]) == pytest.approx(
+        (row["win_share"], row["low"], row["high"]))
+    assert v["weaker_win_share"] + v["stronger_win_share"] == pytest.approx(1.0)  # 2 players: one win a deal
+    assert v["weaker_win_share_high"] < 0.5
+    adj, lo, hi = (v[f"stronger_win_share_adjusted{s}"] for s in ("", "_low", "_high"))
+    assert lo < adj < hi and lo < v["stronger_win_share_high"] and v["stronger_win_share_low"] < hi
+    assert v["stronger_margin_adjusted"] == pytest.approx(adj - 0.5)
+    assert v["stronger_margin_adjusted_low"] > 0 and v["variance_ratio"] > 0
+    assert res.to_dict()["versus"] == v
+    assert any("(the weaker) wins" in line for line in res.findings())
+    assert any(line.startswith("Luck-adjusted, greedy wins") for line in res.findings())
+    assert res.plot.weaker_wins().axes
+
+
+def test_luck_versus_in_a_game_without_a_value_gives_the_raw_share_only():
+    res = mc.luck("tulips", players=3, deals=60, replays=2, seed=SEED, jobs=1, versus=["greedy", "random"])
+    v = res.versus
+    assert v["luck"] is False and "stronger_win_share_adjusted" not in v
+    assert {v["weaker"], v["stronger"]} == {"greedy", "random"}
+    assert v["weaker_win_share_low"] <= v["weaker_win_share"] <= v["weaker_win_share_high"]
+    assert any("cannot serve" in line for line in res.findings())
+    assert res.plot.weaker_wins().axes
+    with pytest.raises(ValueError, match="versus"):
+        mc.luck("tulips", players=3, deals=10, replays=2, seed=SEED, jobs=1).plot.weaker_wins()
+
+
+@pytest.mark.parametrize("versus, message", [
+    ("greedy", "two different strategies"),
+    ("greedy,greedy", "two different strategies"),
+    ("greedy,nosuch", "nosuch"),
+])
+def test_luck_versus_bad_input_is_one_line_and_exit_2(versus, message):
+    proc = subprocess.run([sys.executable, "-m", "montecards", "luck", "parade", "-p", "2", "-n", "10",
+                           "--replays", "2", "--versus", versus], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_luck_versus_cli_json_and_plot(tmp_path):
+    plot = tmp_path / "weaker.png"
+    proc = subprocess.run([sys.executable, "-m", "montecards", "luck", "parade", "-p", "2", "-n", "100",
+                           "--replays", "2", "--seed", "6", "-j", "1", "--versus", "greedy,random", "--json",
+                           "--plot", str(plot)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    v = json.loads(proc.stdout)["versus"]
+    for key in ("weaker", "weaker_win_share", "weaker_win_share_low", "weaker_win_share_high",
+                "stronger_win_share_adjusted", "stronger_margin_adjusted", "variance_ratio"):
+        assert key in v, key
+    assert plot.stat().st_size > 1000

@@ -351,7 +351,7 @@ def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
     both ways round). The weaker is the one whose paired head-to-head result is below 0 (at 2
     players: whose share is below 1/2). ``weaker_win_share`` is its share as one seat among the
     stronger's, with its 95 % interval over deals; ``stronger_win_share`` the stronger's as one
-    seat among the weaker's. Where the luck ledger serves this matchup (a value for the game and
+    seat among the weaker's; ``settled``: the head-to-head interval excludes 0. Where the luck ledger serves this matchup (a value for the game and
     player count, the official rules), the same games are played with it and
     ``stronger_win_share_adjusted`` (``_low``, ``_high``), ``stronger_margin_adjusted`` (the
     adjusted share minus the fair share 1/players, with its interval), ``variance_ratio`` and
@@ -369,11 +369,9 @@ def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
                    luck=serves)
     table = res.table().set_index(["strategy", "opponent"])
     a, b = pair
-    if players == 2:
-        a_ahead = float(table.loc[(a, b), "win_share"]) >= 0.5
-    else:
-        a_ahead = res.head_to_head()[(a, b)][0] >= 0
-    strong, weak = (a, b) if a_ahead else (b, a)
+    # the paired head-to-head result (at 2 players 2 * share - 1): its sign says which is weaker
+    diff, low, high = res.head_to_head()[(a, b)]
+    strong, weak = (a, b) if diff >= 0 else (b, a)
     weak_row, strong_row = table.loc[(weak, strong)], table.loc[(strong, weak)]
     fair = 1.0 / players
     out: dict[str, Any] = {
@@ -383,6 +381,7 @@ def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
         "weaker_win_share_high": float(weak_row["high"]),
         "stronger_win_share": float(strong_row["win_share"]),
         "stronger_win_share_low": float(strong_row["low"]), "stronger_win_share_high": float(strong_row["high"]),
+        "settled": bool(low > 0 or high < 0),
         "luck": serves,
     }
     if serves:
@@ -406,7 +405,7 @@ def versus_sentences(v: dict[str, Any]) -> list[str]:
     out = [f"{v['weaker']} (the weaker) wins {pct('weaker_win_share')} of its games {among} "
            f"{v['stronger']} (fair share {100 * v['fair_share']:.1f} %; {v['deals']:,} deals in every "
            "seat rotation)."]
-    if v["weaker_win_share_low"] <= v["fair_share"] <= v["weaker_win_share_high"]:
+    if not v["settled"]:
         out.append("The two are not told apart at this many deals: which is weaker is not settled.")
     if v["luck"]:
         out.append(f"Luck-adjusted, {v['stronger']} wins {pct('stronger_win_share_adjusted')}: a margin of "

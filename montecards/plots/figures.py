@@ -548,11 +548,10 @@ def weaker_wins(result: Any):
         ax.barh(yi, mid, color=c, alpha=0.8)
         ax.errorbar(mid, yi, xerr=[[mid - low], [high - mid]], fmt="none", ecolor="k", capsize=3, lw=1)
         ax.text(high + 0.5, yi, f"{mid:.1f} %", va="center", fontsize=8)
-    ax.axvline(100 * v["fair_share"], color="k", ls="--", lw=1, label="fair share")
+    ax.axvline(100 * v["fair_share"], color="k", ls="--", lw=1)
     ax.set_yticks(y, [r[0] for r in rows])
     ax.set_xlim(0, 100)
-    ax.set_xlabel("win share (%)")
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    ax.set_xlabel(f"win share (%); dashed: the fair share, {100 * v['fair_share']:.0f} %")
     ax.set_title(f"{result.title}: how often the weaker wins ({v['players']} players, {v['deals']:,} deals "
                  "in every seat rotation)")
     return fig
