@@ -200,3 +200,31 @@ def test_luck_versus_cli_json_and_plot(tmp_path):
                 "stronger_win_share_adjusted", "stronger_margin_adjusted", "variance_ratio"):
         assert key in v, key
     assert plot.stat().st_size > 1000
+
+
+# --------------------------------------------------------------------------- docs/luck.md
+
+
+def _documented_luck_commands() -> list[str]:
+    import re
+
+    from tests.docs_examples import ROOT, fenced_blocks
+
+    lines = [re.sub(r"\s+#.*$", "", line[2:]).strip()
+             for lang, code in fenced_blocks((ROOT / "docs" / "luck.md").read_text()) if lang == "console"
+             for line in code.splitlines() if line.startswith("$ montecards ")]
+    return [line for line in lines if "--versus" in line or ("--luck" in line and " simulate " not in line)]
+
+
+@pytest.mark.parametrize("line", _documented_luck_commands())
+def test_the_documented_luck_commands_run(line, tmp_path):
+    from tests.docs_examples import run_command, smaller_command
+
+    args = smaller_command(line)
+    if args[0] in ("luck", "sweep"):
+        args = [("60" if prev == "-n" else a) for prev, a in zip([""] + args[:-1], args)]
+        if args[0] == "luck":
+            args += ["--replays", "2"]
+    proc = run_command(args, tmp_path)
+    refused = any(a.startswith("opening_parade=") and a != "opening_parade=6" for a in args)
+    assert proc.returncode == (2 if refused else 0), proc.stderr
