@@ -166,7 +166,8 @@ class VariantComparison:
             parts = []
             for q in quantities:
                 d, low, high = self.difference(label, q)
-                scale, unit = (100, " pp") if q in self.proportions else (1, "")
+                in_wins = q in self.proportions or q.startswith(("adjusted_", "luck_"))  # --luck: in wins
+                scale, unit = (100, " pp") if in_wins else (1, "")
                 parts.append(
                     f"{describe(q)} {scale * d:+.2f}{unit} ± {scale * half_width((low, high)):.2f}{unit}"
                 )
