@@ -171,7 +171,8 @@ def test_luck_versus_in_a_game_without_a_value_gives_the_raw_share_only():
     assert v["luck"] is False and "stronger_win_share_adjusted" not in v
     assert {v["weaker"], v["stronger"]} == {"greedy", "random"}
     assert v["weaker_win_share_low"] <= v["weaker_win_share"] <= v["weaker_win_share_high"]
-    assert any("cannot serve" in line for line in res.findings())
+    assert "tulips has no value yet" in v["luck_refused"]
+    assert any("cannot serve" in line and "no value yet" in line for line in res.findings())
     assert res.plot.weaker_wins().axes
     with pytest.raises(ValueError, match="versus"):
         mc.luck("tulips", players=3, deals=10, replays=2, seed=SEED, jobs=1).plot.weaker_wins()

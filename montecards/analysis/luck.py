@@ -355,16 +355,16 @@ def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
     player count, the official rules), the same games are played with it and
     ``stronger_win_share_adjusted`` (``_low``, ``_high``), ``stronger_margin_adjusted`` (the
     adjusted share minus the fair share 1/players, with its interval), ``variance_ratio`` and
-    ``value`` are added; elsewhere ``luck`` is False and they are absent."""
+    ``value`` are added; elsewhere ``luck`` is False, they are absent, and ``luck_refused`` says why."""
     from montecards.analysis.matchups import matchups
     from montecards.analysis.runs import prepare
 
     try:  # the ledger's own checks: a value for the game and count, official rules, built-ins
         for lineup in ([pair[0]] + [pair[1]] * (players - 1), [pair[1]] + [pair[0]] * (players - 1)):
             prepare(game, players, lineup, params, 0, None, luck=True)
-        serves = True
-    except InputError:
-        serves = False
+        serves, why = True, ""
+    except InputError as exc:
+        serves, why = False, str(exc)
     res = matchups(game, list(pair), players=players, n=deals, params=params, seed=seed, jobs=jobs,
                    luck=serves)
     table = res.table().set_index(["strategy", "opponent"])
@@ -383,6 +383,7 @@ def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
         "stronger_win_share_low": float(strong_row["low"]), "stronger_win_share_high": float(strong_row["high"]),
         "settled": bool(low > 0 or high < 0),
         "luck": serves,
+        **({} if serves else {"luck_refused": why}),
     }
     if serves:
         share = float(strong_row["win_share_adjusted"])
@@ -414,6 +415,5 @@ def versus_sentences(v: dict[str, Any]) -> list[str]:
                    f"{100 * (v['stronger_win_share'] - v['fair_share']):+.1f} pp; variance ratio "
                    f"{v['variance_ratio']:.2f}).")
     else:
-        out.append("No luck-adjusted margin: the luck ledger cannot serve this matchup (no value for "
-                   "this game and player count, changed rules or a user strategy).")
+        out.append(f"No luck-adjusted margin: the luck ledger cannot serve this matchup ({v['luck_refused']}).")
     return out
