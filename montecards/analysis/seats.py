@@ -219,6 +219,7 @@ def seat_advantage(
     intervals and the variance ratio (``table()``'s ``win_share_adjusted``, ``adjusted_low``,
     ``adjusted_high`` and ``variance_ratio``). Refused in one line where the ledger cannot serve:
     a game or player count without a value, changed rules, user strategies, duplicate deals.
+    With ``precision``, the batches stop on the plain win shares' intervals, as without luck.
     """
     spec = games.get(game)
     strategy = as_labels(strategy)  # user strategies are keyed by their labels
