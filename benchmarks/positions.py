@@ -4,6 +4,7 @@ whole game reviewed.
     python benchmarks/positions.py                       # Parade 2p: 50 positions, 1 review
     python benchmarks/positions.py -n 10 --no-review     # quicker
     python benchmarks/positions.py --record              # also write benchmarks/history/positions/*.json
+    python benchmarks/positions.py --game wigout --players 4 -n 20 --unforced   # decisions with a choice
 
 For each of ``n`` games (``greedy`` on every seat, seeds 0, 1, ...) the middle play decision of
 the trace is analysed with the defaults (``rollout``, ``greedy`` play-outs, 3 SE stop or 200,000
@@ -31,13 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def positions(game: str, players: int, n: int) -> list:
+def positions(game: str, players: int, n: int, unforced: bool = False) -> list:
+    """The middle play decision of each of ``n`` traced games; ``unforced``: the middle one with
+    more than one legal move (in Wig Out! most decisions have a single play: docs/positions.md)."""
     import montecards as mc
 
     out = []
     for seed in range(n):
         found = mc.trace(game, seed=seed, index=0, players=players).positions()
-        plays = [p for p in found if p.decision == "play"]
+        plays = [p for p in found if p.decision == "play" and (not unforced or len(p.legal_moves()) > 1)]
         out.append(plays[len(plays) // 2])
     return out
 
@@ -68,13 +71,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("-n", type=int, default=50, help="positions (one per traced game)")
     parser.add_argument("--no-review", action="store_true")
+    parser.add_argument("--unforced", action="store_true",
+                        help="the middle decision with more than one legal move (Wig Out!: most are forced)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("MONTECARDS_NO_PROGRESS", "1")
     import montecards as mc
 
     load_before = os.getloadavg()
-    rows = time_analyses(args.game, positions(args.game, args.players, args.n))
+    rows = time_analyses(args.game, positions(args.game, args.players, args.n, args.unforced))
     wall = summary([r["seconds"] for r in rows])
     cpu = summary([r["cpu_seconds"] for r in rows])
     decided = sum(r["decided"] for r in rows)
@@ -83,7 +88,7 @@ def main() -> None:
           f"(CPU median {cpu['median']:.2f}, max {cpu['max']:.2f}); decided {decided}/{len(rows)}; "
           "play-outs median "
           f"{int(np.median([r['evaluations'] for r in rows])):,}")
-    entry = {"game": args.game, "players": args.players, "positions": rows, "seconds": wall,
+    entry = {"game": args.game, "players": args.players, "unforced": args.unforced, "positions": rows, "seconds": wall,
              "cpu_seconds": cpu, "decided": decided}
     if not args.no_review:
         events = mc.trace(args.game, seed=0, index=0, players=args.players)
@@ -105,7 +110,8 @@ def main() -> None:
         folder = ROOT / "benchmarks" / "history" / "positions"  # apart: history.py reads history/*.json
         folder.mkdir(exist_ok=True)
         path = folder / (
-            f"positions-{args.game}{args.players}p-{day}-{commit}{'-dirty' if dirty else ''}.json")
+            f"positions-{args.game}{args.players}p{'-unforced' if args.unforced else ''}-{day}-{commit}"
+            f"{'-dirty' if dirty else ''}.json")
         path.write_text(json.dumps(entry, indent=1))
         print(f"recorded {path.relative_to(ROOT)}")
 

@@ -181,8 +181,10 @@ def write_output(result, path: Path) -> None:
 @click.option("--positions", is_flag=True,
               help="Print every decision as its seat's position instead (one line each; JSON with --json).")
 @click.option("--record", is_flag=True, help="Print the game as a record for 'montecards review' (JSON).")
+@click.option("--seat", "record_seat", type=int, default=None,
+              help="With --record: only what this seat knew (from 0; Wig Out!).")
 def trace(game, seed, index, players, strategies, strategy_params, params, as_json, positions,
-          record) -> None:
+          record, record_seat) -> None:
     """Show every event of one game of a run (the very game the run played)."""
     from montecards.api import trace as trace_game
 
@@ -190,8 +192,10 @@ def trace(game, seed, index, players, strategies, strategy_params, params, as_js
         game, seed=seed, index=index, players=players, strategies=list(strategies) or None,
         params=parse_params(params), strategy_params=parse_strategy_params(strategy_params),
     )
+    if record_seat is not None and not record:
+        raise InputError("--seat goes with --record (a record of what that seat knew)")
     if record:
-        click.echo(json.dumps(events.record()))
+        click.echo(json.dumps(events.record(record_seat)))
         return
     if positions:
         found = events.positions()

@@ -20,7 +20,7 @@ def _smaller(code: str) -> str:
 
 def test_the_python_examples_run():
     blocks = python_blocks(TEXT)
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     scope: dict = {}
     exec(compile(_smaller(blocks[0]), str(DOC), "exec"), scope)
     assert scope["result"].best in scope["pos"].legal_moves()
@@ -29,6 +29,9 @@ def test_the_python_examples_run():
     exec(compile(blocks[1], str(DOC), "exec"), scope)
     assert scope["state"].is_terminal and sum(scope["state"].result) == pytest.approx(1.0)
     assert scope["before"].current_player == 1
+    scope = {}
+    exec(compile(blocks[2], str(DOC), "exec"), scope)  # Wig Out!'s mc.state
+    assert scope["state"].is_terminal and sum(scope["state"].result) == pytest.approx(1.0)
 
 
 def test_the_json_example_is_a_valid_position_equal_to_the_one_line_example():
@@ -42,10 +45,23 @@ def test_the_json_example_is_a_valid_position_equal_to_the_one_line_example():
     assert mc.trace("parade", seed=3, index=0, players=2).positions()[10] == position.parse(one_line)
 
 
+def test_the_wigout_json_example_is_the_one_line_example_and_a_traced_decision():
+    import montecards as mc
+    from montecards.games.wigout import position
+
+    json_block = [code for lang, code in fenced_blocks(TEXT) if lang == "json"][1]
+    line = next(x for x in command_lines(TEXT) if x.startswith("montecards analyse wigout"))
+    one_line = line.split('"')[1]
+    assert position.parse(json.loads(json_block)) == position.parse(one_line)
+    assert mc.trace("wigout", seed=3, index=0, players=4).positions()[3] == position.parse(one_line)
+    assert "wigout players=4 seat=0 round=0" in TEXT.split("## Wig Out!")[1]
+
+
 def test_the_commands_run(tmp_path):
     work = workspace(tmp_path, {})
     lines = command_lines(TEXT)
-    assert [x.split()[1] for x in lines] == ["trace", "analyse", "trace", "review"]
+    assert [x.split()[1:3] for x in lines] == [[c, g] for g in ("parade", "wigout")
+                                               for c in ("trace", "analyse", "trace", "review")]
     for line in lines:
         args = shlex.split(line.split(">")[0])[1:]
         if args[0] == "review":
@@ -55,3 +71,4 @@ def test_the_commands_run(tmp_path):
         if ">" in line:
             (work / line.split(">")[1].strip()).write_text(out.stdout)
     assert "best:" in run_command(shlex.split(lines[1])[1:], work).stdout
+    assert "best: add-11" in run_command(shlex.split(lines[5])[1:], work).stdout

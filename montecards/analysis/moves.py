@@ -272,6 +272,8 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
         raise InputError(f"seed must be an integer >= 0, got {seed!r}")
     module = games.positions(game)
     spec = games.get(game)
+    if evaluator == "ismcts" and not hasattr(module, "evaluate_root"):
+        raise InputError(f"{game} has no IS-MCTS search to take the root of: use --evaluator rollout")
     start = time.perf_counter()
     dealt, truth, pos = _as_state(module, position, int(seed))
     moves = pos.legal_moves()
@@ -521,13 +523,21 @@ def positions_of_trace(events: Any) -> list[Any]:
     return module.positions_of_trace(events, info["players"], info.get("params"))
 
 
-def record_of_trace(events: Any) -> dict[str, Any]:
-    """A traced game (``mc.trace``) as a review record: its deal and every decision."""
+def record_of_trace(events: Any, seat: int | None = None) -> dict[str, Any]:
+    """A traced game (``mc.trace``) as a review record: its deal and every decision; ``seat``:
+    only what that seat knew (a game's ``seat_record_of_trace``)."""
     info = events.attrs.get("position_info") or {}
     if "game" not in info:
         raise InputError("record: this frame is not a trace made by mc.trace")
     module = games.positions(info["game"])
-    return module.record_of_trace(events, info["players"], info.get("params"))
+    if seat is None:
+        return module.record_of_trace(events, info["players"], info.get("params"))
+    if not hasattr(module, "seat_record_of_trace"):
+        raise InputError(f"record: {info['game']} writes no one-seat record from a trace (write it by hand: "
+                         "docs/positions.md)")
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < info["players"]:
+        raise InputError(f"record: seat must be 0..{info['players'] - 1}, got {seat!r}")
+    return module.seat_record_of_trace(events, info["players"], info.get("params"), int(seat))
 
 
 def state(game: str, position: Any = None, seed: int = 0, deck: Sequence[str] | None = None,

@@ -18,8 +18,9 @@ class Trace(pd.DataFrame):
 
         return positions_of_trace(self)
 
-    def record(self) -> dict:
-        """The game as a review record (``mc.review``, ``montecards review``; docs/positions.md)."""
+    def record(self, seat: int | None = None) -> dict:
+        """The game as a review record (``mc.review``, ``montecards review``; docs/positions.md);
+        ``seat``: only what that seat knew (games that have such records: Wig Out!)."""
         from montecards.analysis.moves import record_of_trace
 
-        return record_of_trace(self)
+        return record_of_trace(self, seat)

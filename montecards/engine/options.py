@@ -163,6 +163,20 @@ def game_deal(deal, seed, index):
     return (np.int64(deal[0]), np.int64(deal[1]), np.uint64(seed), np.int64(index))
 
 
+def dealt(deal, seed, index):
+    """Game ``index``'s deal option (:func:`game_deal`) when the run has one (``deal`` a
+    tuple), else None (``deal`` None or left out: ordinary runs). Handed on as an argument, its
+    None has the deal's code pruned by numba, as :func:`gated`'s. Jitted code only."""
+    raise NotImplementedError("only callable from jitted code")
+
+
+@overload(dealt)
+def _dealt(deal, seed, index):
+    if isinstance(deal, types.BaseTuple):
+        return lambda deal, seed, index: game_deal(deal, seed, index)
+    return lambda deal, seed, index: None
+
+
 @njit(cache=True, inline="always")
 def rotation(deal):
     """How far the deal's hands rotate (:func:`game_deal`'s value): seat s's to seat s + r."""

@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.weights import Weights, weight_index
+from montecards.engine.weights import Weights, weight_index, weighted_and_tuned
 from montecards.rng import seed_stream
 
 SEARCH_STREAM = 1 << 32
@@ -197,6 +197,15 @@ def searches(parameters: Weights) -> dict[str, Weights]:
     """The two searches' entries of a ``GameSpec.seat_params``: ``ismcts`` and ``omniscient``
     read the same ``parameters`` (``search_parameters``)."""
     return {"ismcts": parameters, "omniscient": parameters}
+
+
+def searches_and_weighted(parameters: Weights, strategies, doc: str) -> dict[str, Weights]:
+    """The ``GameSpec.seat_params`` of a game with both searches (:func:`searches`) and the two
+    usual weighted built-ins (``engine.weights.weighted_and_tuned``), these from its
+    ``strategies`` module's ``FEATURES``, ``DEFAULT_WEIGHTS``, ``TUNED_WEIGHTS`` and
+    ``WEIGHT_BOUNDS``; ``doc``: ``weighted``'s."""
+    return {**searches(parameters), **weighted_and_tuned(
+        strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS, strategies.WEIGHT_BOUNDS, doc)}
 
 
 @hot_inline

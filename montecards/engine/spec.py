@@ -132,7 +132,11 @@ class GameSpec:
     """The game's jitted ``play_block`` (``engine/CONTRACT.md``), from which the engine makes
     :attr:`run_chunk` (``kernel.play_block`` unless given)."""
     pack_params: Callable[[int, dict[str, Any]], np.ndarray]
-    trace: Callable[..., Any]
+    trace: Callable[..., Any] | None = None
+    """``trace(seed, index, players, params, strategy_names, deal=None)``: ``(events, row)`` of
+    one game; the engine's (:meth:`_trace`) for a game that gives :attr:`trace_frame`."""
+    trace_frame: Callable[[np.ndarray, dict[str, Any]], Any] | None = None
+    """``trace_frame(buffer, resolved params)``: a trace buffer's events as a table."""
     notes: str = ""
     rate_metrics: tuple[str, ...] = field(default=())
     """Metrics that are 0/1 per game, reported as rates with Wilson intervals."""
@@ -224,6 +228,8 @@ class GameSpec:
                 if s in self.seat_params and self.seat_params[s].quick else s
                 for s in self.strategies
             ))
+        if self.trace is None or getattr(self.trace, "__func__", None) is GameSpec._trace:
+            object.__setattr__(self, "trace", self._trace)  # (a copy by dataclasses.replace: its own)
         engines = self.decisions is None or getattr(self.decisions, "__func__", None) is GameSpec._decisions
         if engines and self.trace_one is not None:  # (also a copy by dataclasses.replace: its own)
             object.__setattr__(self, "decisions", self._decisions)
@@ -289,6 +295,19 @@ class GameSpec:
             if int(buffer[0, 0]) < buffer.shape[0]:
                 return buffer, row
             buffer = np.zeros((int(buffer[0, 0]) + 1, buffer.shape[1]), buffer.dtype)
+
+    def _trace(self, seed: int, index: int, players: int, params: dict[str, Any] | None = None,
+               strategy_names: Any = None, deal: Any = None) -> tuple[Any, np.ndarray]:
+        """Every event of game ``index`` of the run with ``seed`` (the very game the run played)
+        and its row: ``(trace_frame(buffer, resolved params), row)`` (:meth:`trace_buffer`).
+        ``strategy_names``: per seat a built-in name or a user strategy (:meth:`strategy_codes`);
+        ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None."""
+        if self.trace_frame is None:
+            raise ValueError(f"{self.name}: a GameSpec needs its trace or trace_frame")
+        players = self.check_players(players)
+        resolved = self.resolve_params(players, params)
+        buffer, row = self.trace_buffer(seed, index, players, resolved, strategy_names, deal)
+        return self.trace_frame(buffer, resolved), row
 
     def decision_log(self, seed: int, index: int, players: int, params: dict[str, Any] | None,
                      strategy_names: Any) -> tuple[Any, np.ndarray]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from montecards.engine.borrow import borrow, keep_alive
+from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import game_deal, later_stream, rotation
+from montecards.engine.options import dealt, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.trace import tracing
 from montecards.games.anomia.cards import MAX_PLAYERS
@@ -334,44 +334,38 @@ def play_one(seed, index, g, deck_rng, face_off_rng, no_script, trace, rows, r, 
     write_row(g, players_of(g), err, rows[r])
 
 
+@njit(cache=True, inline="always")
+def new_work(players, params):
+    """``(owned, work)``: a game state, the deck and face-off streams and an empty script
+    (``owned``), and ``work``, borrowed views of them (``engine.borrow``: no reference counting
+    in the per-game calls; the caller keeps ``owned`` alive after its last use of ``work``)."""
+    owned = (new_state(players, params), np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(1, np.int64))
+    g, deck_rng, face_off_rng, empty = borrow_all(owned)
+    return owned, (g, deck_rng, face_off_rng, empty[:0])
+
+
 @njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
-    """Play every game of ``rows`` in order on working arrays allocated once.
+    """Play every game of ``rows`` in order on working arrays allocated once (``new_work``).
 
     The chunk glue's arguments (``engine/CONTRACT.md``) are accepted as in every game:
     ``strategies`` (Anomia's only strategy is ``default``), ``options`` (None: Anomia has no
     optional compiled parts), and ``fns``/``user``/``block`` (always None and unused: Anomia
-    has no player decisions, so no user strategy can play it).
-
-    The games run on borrowed views (``engine.borrow``) of the block's arrays, kept alive by
-    ``keep_alive`` after the loop: no reference counting in the per-game calls. ``deal``: the
-    deal option ``(replay, rotation)`` (``engine.options``), or left out (ordinary runs:
-    compiled out).
+    has no player decisions, so no user strategy can play it). ``deal``: the deal option
+    ``(replay, rotation)`` (``engine.options``), or left out (ordinary runs: compiled out).
     """
-    g_owned = new_state(players, params)
-    deck_owned = np.zeros(4, np.uint64)
-    face_off_owned = np.zeros(4, np.uint64)
-    empty_owned = np.zeros(1, np.int64)
-    g = borrow(g_owned)
-    deck_rng = borrow(deck_owned)
-    face_off_rng = borrow(face_off_owned)
-    no_script = borrow(empty_owned)[:0]
+    owned, work = new_work(players, params)
+    g, deck_rng, face_off_rng, no_script = work
     game_rows = borrow(rows)
     for k in range(rows.shape[0]):
         # play_one, written out: one compiled level less in runs (its own LLVM pass over the
-        # whole game cost the cold first run); play_game gets the very arguments it gives
+        # whole game cost the cold first run)
         seed_stream(deck_rng, seed, start + k, DECK_STREAM)
         seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
-        if deal is None:  # (an argument: numba prunes the other branch in ordinary runs)
-            err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None)
-        else:
-            err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None,
-                            game_deal(deal, seed, start + k))
+        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None,
+                        dealt(deal, seed, start + k))
         write_row(g, players, err, game_rows[k])
-    keep_alive(g_owned)
-    keep_alive(deck_owned)
-    keep_alive(face_off_owned)
-    keep_alive(empty_owned)
+    keep_alive(owned)
     keep_alive(rows)
 
 
@@ -383,29 +377,11 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     ``options``: every game's arguments (``engine/CONTRACT.md``), unused (Anomia has no
     decisions and no optional parts); ``deal`` as for ``play_block``."""
     rows = row.reshape(1, row.shape[0])
-    g = new_state(players, params)
-    deck_rng = np.zeros(4, np.uint64)
-    face_off_rng = np.zeros(4, np.uint64)
-    empty = np.zeros(1, np.int64)
-    if deal is None:
-        play_one(
-            seed,
-            index,
-            borrow(g),
-            borrow(deck_rng),
-            borrow(face_off_rng),
-            borrow(empty)[:0],
-            borrow(trace),
-            borrow(rows),
-            0,
-        )
-    else:
-        play_one(seed, index, borrow(g), borrow(deck_rng), borrow(face_off_rng), borrow(empty)[:0],
-                 borrow(trace), borrow(rows), 0, game_deal(deal, seed, index))
-    keep_alive(g)
-    keep_alive(deck_rng)
-    keep_alive(face_off_rng)
-    keep_alive(empty)
+    owned, work = new_work(players, params)
+    g, deck_rng, face_off_rng, no_script = work
+    play_one(seed, index, g, deck_rng, face_off_rng, no_script, borrow(trace), borrow(rows), 0,
+             dealt(deal, seed, index))
+    keep_alive(owned)
     keep_alive(trace)
     keep_alive(rows)
 
@@ -422,22 +398,9 @@ def play_script(deck, players, params, winners, ties, table_seats, rows, trace):
     set_scripted(g)
     for k in range(deck.shape[0]):
         set_deck_card(g, k, deck[k])
-    rng = np.zeros(4, np.uint64)
-    err = play_game(
-        borrow(g),
-        borrow(rng),
-        borrow(rng),
-        borrow(winners),
-        borrow(ties),
-        borrow(table_seats),
-        borrow(trace),
-    )
-    write_row(borrow(g), players, err, borrow(rows)[rows.shape[0] - 1])
-    keep_alive(g)
-    keep_alive(rng)
-    keep_alive(winners)
-    keep_alive(ties)
-    keep_alive(table_seats)
-    keep_alive(trace)
-    keep_alive(rows)
+    owned = (g, np.zeros(4, np.uint64), winners, ties, table_seats, trace, rows)
+    state, rng, script_winners, script_ties, seats, events, game_rows = borrow_all(owned)
+    err = play_game(state, rng, rng, script_winners, script_ties, seats, events, None)  # a run's play_game
+    write_row(state, players, err, game_rows[rows.shape[0] - 1])
+    keep_alive(owned)
     return err, g

@@ -17,7 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.search import searches
+from montecards.engine.search import searches_and_weighted
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -27,7 +27,6 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
-from montecards.engine.weights import weighted_and_tuned
 from montecards.games.marbles import kernel, rules, search, strategies, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
@@ -481,15 +480,10 @@ SPEC = GameSpec(
     view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    seat_params={
-        **searches(search.PARAMETERS),
-        **weighted_and_tuned(
-            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.WEIGHT_BOUNDS,
-            "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
-            "defaults: greedy's score less the risk of being bumped",
-        ),
-    },
+    seat_params=searches_and_weighted(
+        search.PARAMETERS, strategies,
+        "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
+        "defaults: greedy's score less the risk of being bumped"),
 )
 decisions = SPEC.decisions
 decision_log = SPEC.decision_log

@@ -25,7 +25,7 @@ from numba import njit
 
 from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import game_deal, gated, later_stream, rotation
+from montecards.engine.options import dealt, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user_seats import (
     USER,
@@ -490,23 +490,18 @@ def play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, 
     a decision log, or None in runs); returns ``ERR_NONE``, or ``ERR_USER`` when a user
     strategy stopped it (its row is then not written).
 
-    ``seats``: the user seats (``engine.user_seats.open_seats``); runs of built-in strategies leave
-    it out (numba's ``Omitted(None)``: no argument in machine code, the user path compiled out).
+    ``seats``: the user seats (``engine.user_seats.open_seats``), or None (traces of built-ins:
+    the user path compiled out; runs of built-ins call ``play_game`` directly, ``play_block``).
     ``weighted``: ``weighted_option``'s flag (None: ``weighted``/``tuned`` compiled out);
     ``search``: the search space, or None (``ismcts``/``omniscient`` compiled out).
     ``deal_option``: the game's deal option (``play_game``), or None.
     """
     seed_game(deck_rng, choice_rng, seed, index, search)
-    if seats is None:
-        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
-                        log, None, weighted, search, deal_option)
+    start_game(seats, seed, index, players, strategies)
+    err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
+                    log, seats, weighted, search, deal_option)
+    if err == ERR_NONE:
         write_row(g, players, err, row)
-    else:
-        start_game(seats, seed, index, players, strategies)
-        err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace,
-                        log, seats, weighted, search, deal_option)
-        if err == ERR_NONE:
-            write_row(g, players, err, row)
     return err
 
 
@@ -523,29 +518,17 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     search_owned = search_space(options)
     search = borrow_all(search_owned)
     for game in range(rows.shape[0]):
-        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
-            if fns is None:
-                seed_game(deck_rng, choice_rng, seed, start + game, search)
-                err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
-                                script, None, None, None, weighted, search,
-                                game_deal(deal, seed, start + game))
-                write_row(g, players, err, rows[game])
-            elif play_one(
-                seed, start + game, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
-                script, rows[game], None, None, seats, weighted, search, game_deal(deal, seed, start + game),
-            ) != ERR_NONE or stopped(seats):
-                break
-        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
+        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             # play_one's built-in path, written out: one compiled level less (play_one is not
             # compiled at all in runs of built-ins; its own copy of LLVM's work on the whole
             # game cost the default run ~0.8 s of its cold compile)
             seed_game(deck_rng, choice_rng, seed, start + game, search)
             err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
-                            script, None, None, None, weighted, search)
+                            script, None, None, None, weighted, search, dealt(deal, seed, start + game))
             write_row(g, players, err, rows[game])
         elif play_one(
             seed, start + game, players, params, strategies, g, deck_rng, choice_rng, orders, offsets, script,
-            rows[game], None, None, seats, weighted, search,
+            rows[game], None, None, seats, weighted, search, dealt(deal, seed, start + game),
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -560,14 +543,9 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     g, deck_rng, choice_rng, orders, offsets, script = new_work()
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    search = search_space(options)
-    if deal is None:
-        err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
-                       script, row, trace, log, seats, weighted_option(options), search)
-    else:
-        err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
-                       script, row, trace, log, seats, weighted_option(options), search,
-                       game_deal(deal, seed, index))
+    err = play_one(seed, index, players, params, strategies, g, deck_rng, choice_rng, orders, offsets,
+                   script, row, trace, log, seats, weighted_option(options), search_space(options),
+                   dealt(deal, seed, index))
     end_block(seats)
     return err
 

@@ -10,11 +10,10 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-from montecards.engine.search import searches
+from montecards.engine.search import searches_and_weighted
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Param, check_choice, check_int_range
 from montecards.engine.trace import events_of
 from montecards.engine.value import ValueParts
-from montecards.engine.weights import weighted_and_tuned
 from montecards.games.parade import kernel, rules, search, strategies, value, view
 from montecards.games.parade.cards import (
     FINAL_HAND, KEPT_AT_END, MAX_PLAYERS, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
@@ -47,16 +46,12 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
                     dtype=np.float64)
 
 
-def _parse_margin(text: str) -> int:
-    return int(text)
-
-
 PARAMS = (
     Param(
         "two_player_margin",
         2,
         "2 players: majority needs count - opponent >= margin (2 official, 1 strictly more, 0 as 3-6p)",
-        _parse_margin,
+        int,
         check_choice("two_player_margin", TWO_PLAYER_MARGINS),
         acts=lambda players: players == 2,
     ),
@@ -82,8 +77,8 @@ def _new_trace(players: int = 0, params: Any = None) -> np.ndarray:
     return np.zeros((rules.MAX_EVENTS, 4), dtype=np.int64)
 
 
-def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
-    """Readable events from a kernel trace buffer (row 0 holds the count)."""
+def _trace_frame(buffer: np.ndarray, params: Any = None) -> pd.DataFrame:
+    """Readable events from a kernel trace buffer (row 0 holds the count; ``SPEC.trace``'s)."""
     events = events_of(buffer)
     records = []
     turn = -1
@@ -104,16 +99,6 @@ def _trace_frame(buffer: np.ndarray) -> pd.DataFrame:
         )
     import pandas as pd  # lazily: workers that only play chunks never load it
     return pd.DataFrame.from_records(records, columns=["turn", "event", "seat", "card", "detail"])
-
-
-def trace(seed: int, index: int, players: int, params: dict[str, Any], strategy_names: Sequence[Any],
-          deal: Any = None):
-    """Every event of game ``index`` of the run with ``seed`` (the very same game the run played).
-
-    ``strategy_names``: per seat a built-in name or a user strategy (``SPEC.strategy_codes``).
-    ``deal``: the deal option ``(replay, rotation)`` (docs/luck.md), or None."""
-    buffer, row = SPEC.trace_buffer(seed, index, players, params, strategy_names, deal)
-    return _trace_frame(buffer), row
 
 
 LOG_CAPACITY = 128
@@ -261,18 +246,13 @@ SPEC = GameSpec(
     turns_name="turns",
     kernel=kernel,
     pack_params=pack_params,
-    trace=trace,
+    trace_frame=_trace_frame,
     rate_metrics=("six_colours",),
     notes="lowest score wins; ties: fewest cards, then shared",
-    seat_params={
-        **searches(search.PARAMETERS),
-        **weighted_and_tuned(
-            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.WEIGHT_BOUNDS,
-            "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
-            "the default weights play exactly greedy",
-        ),
-    },
+    seat_params=searches_and_weighted(
+        search.PARAMETERS, strategies,
+        "the move with the highest weighted sum of the features (docs/strategies/parade.md); "
+        "the default weights play exactly greedy"),
     new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
     view=view,
@@ -286,6 +266,7 @@ SPEC = GameSpec(
                "every card of the remaining deck)",
     ),
 )
+trace = SPEC.trace
 decisions = SPEC.decisions
 
 

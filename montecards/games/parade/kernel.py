@@ -15,7 +15,7 @@ from numba import njit
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import game_deal, gated, later_stream, rotation
+from montecards.engine.options import dealt, gated, later_stream, rotation
 from montecards.engine.user_seats import (
     USER,
     ask,
@@ -367,91 +367,93 @@ def play_one(seed, index, players, params, strategies, work, rollout, weighted, 
     """Game ``index`` of the run with ``seed``, from its own streams, into ``row``; returns
     ``ERR_NONE``, or ``ERR_USER`` when a user strategy stopped it.
 
-    ``rollout`` and ``weighted``: as for ``choose_play``. ``seats`` (user seats) and ``log`` (a
-    decision log to fill, ``trace_one``): runs of built-in strategies leave both out (``deal``:
-    the game's deal option, ``play_game``, or None). numba then types them ``Omitted(None)``, which is no argument at
-    all in machine code, and compiles their paths out. (An explicit None would be one more
-    word passed per call; ``play_game`` is therefore called without the arguments it lacks.)
+    ``rollout`` and ``weighted``: as for ``choose_play``. ``seats`` (user seats), ``log`` (a
+    decision log to fill, ``trace_one``) and ``deal`` (the game's deal option): as for
+    ``play_game``. Runs of built-in strategies do not call it (``play_block``).
     """
     g, deck_rng, choice_rng, seat_tmp, no_plays, no_discards, takings = work
     seed_game(work, seed, index, search)
-    margin = np.int64(params[PARAM_MARGIN])
-    if seats is None and log is None:
-        err = play_game(
-            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_plays, no_discards, None, None, deal,
-        )
-    else:
-        start_game(seats, seed, index, players, strategies)
-        err = play_game(
-            g, players, margin, strategies, params, deck_rng, choice_rng, True, rollout, weighted,
-            search, seat_tmp, takings, trace, no_plays, no_discards, seats, log, deal,
-        )
+    start_game(seats, seed, index, players, strategies)
+    err = play_game(
+        g, players, np.int64(params[PARAM_MARGIN]), strategies, params, deck_rng, choice_rng, True, rollout,
+        weighted, search, seat_tmp, takings, trace, no_plays, no_discards, seats, log, deal,
+    )
     if err == ERR_NONE:
         write_row(g, players, err, row)
     return err
 
 
+@njit(cache=True, inline="always")
+def block_work(options):
+    """A block's working arrays and optional strategies' spaces: ``(owned, work, rollout,
+    weighted, search)``, where ``work`` (``new_work``'s), ``rollout`` and ``search`` (their
+    gates', ``OPTIONS``) are borrowed views (``engine.borrow``) of ``owned``'s arrays, which
+    the block keeps alive after its loop (``keep_alive(owned)``)."""
+    owned = (new_work(), rollout_space(options), search_space(options))
+    return owned, borrow_all(owned[0]), borrow_all(owned[1]), weighted_option(options), borrow_all(owned[2])
+
+
 @njit(cache=True, nogil=True)
 def play_block(seed, start, players, params, strategies, rows, options, fns, user, block, deal=None):
-    """Play every game of ``rows`` in order, allocating the working arrays once.
-
-    The games run on borrowed views (``engine.borrow``) of the block's arrays, which
-    ``owned`` keeps alive: no reference counting in the per-turn calls. ``user``: the user
-    strategies (``fns`` and ``user``: ``engine.user_seats``), or None; a fault of one stops the block.
-    ``options``: ``engine.options.kernel_options``' value (the optional strategies compiled in).
-    ``deal``: the deal option ``(replay, rotation)`` (``engine.options``), or left out
-    (ordinary runs: the deal's code compiled out).
+    """Play every game of ``rows`` in order, allocating the working arrays once (``block_work``:
+    no reference counting in the per-turn calls). ``user``: the user strategies (``fns`` and
+    ``user``: ``engine.user_seats``), or None; a fault of one stops the block. ``options``:
+    ``engine.options.kernel_options``' value (the optional strategies compiled in). ``deal``:
+    the deal option ``(replay, rotation)`` (``engine.options``), or left out (ordinary runs:
+    the deal's code compiled out).
     """
-    owned = new_work()
-    work = (
-        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]), owned[4], owned[5],
-        borrow(owned[6]),
-    )
-    rollout_owned = rollout_space(options)
-    rollout = borrow_all(rollout_owned)
-    weighted = weighted_option(options)
-    search_owned = search_space(options)
-    search = borrow_all(search_owned)
+    owned, work, rollout, weighted, search = block_work(options)
     seat_strategies = borrow(strategies)
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for g in range(rows.shape[0]):
         if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             # play_one's built-in path, written out: play_one is then not compiled into runs of
             # built-ins (one compiled level less: its own LLVM pass over the whole game cost the
-            # default run's cold compile ~0.5 s); play_game gets the very arguments play_one
-            # gives it, so it is the same specialisation
+            # default run's cold compile ~0.5 s); seats, log and ledger are left out (no argument)
             seed_game(work, seed, start + g, search)
-            if deal is None:  # (an argument: numba prunes the other branch in ordinary runs)
-                err = play_game(
-                    work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-                    work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
-                )
-            else:
-                err = play_game(
-                    work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-                    work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
-                    None, None, game_deal(deal, seed, start + g),
-                )
-            if err == ERR_NONE:
+            if play_game(
+                work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1], work[2],
+                True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
+                deal=dealt(deal, seed, start + g),
+            ) == ERR_NONE:
                 write_row(work[0], players, ERR_NONE, rows[g])
         else:
-            if deal is None:
-                err = play_one(
-                    seed, start + g, players, params, seat_strategies, work, rollout, weighted, search,
-                    rows[g], None, seats,
-                )
-            else:
-                err = play_one(
-                    seed, start + g, players, params, seat_strategies, work, rollout, weighted, search,
-                    rows[g], None, seats, None, game_deal(deal, seed, start + g),
-                )
+            err = play_one(
+                seed, start + g, players, params, seat_strategies, work, rollout, weighted, search,
+                rows[g], None, seats, None, dealt(deal, seed, start + g),
+            )
             if err != ERR_NONE or stopped(seats):
                 break
     end_block(seats)
     keep_alive(owned)
-    keep_alive(rollout_owned)
-    keep_alive(search_owned)
+    keep_alive(strategies)
+
+
+@njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)
+def ledger_games(seed, start, players, params, strategies, rows, options, ledger, ledgers=None, game_of=None):
+    """``play_block``'s games of built-in strategies (the same games, from the same streams)
+    with the luck ledger's hooks (``value.py``): ``play_luck_block``'s (``ledgers`` its
+    argument: luck into each finished game's row) or ``sample_block``'s (``game_of`` its)."""
+    owned, work, rollout, weighted, search = block_work(options)
+    seat_strategies = borrow(strategies)
+    count = ledger[7]
+    for g in range(rows.shape[0]):
+        seed_game(work, seed, start + g, search)
+        ledger_start(ledger, seed, start + g)
+        first = count[0]
+        if play_game(
+            work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1], work[2],
+            True, rollout, weighted, search, work[3], work[6], None, work[4], work[5], ledger=ledger,
+        ) == ERR_NONE:
+            write_row(work[0], players, ERR_NONE, rows[g])
+            if ledgers is not None:
+                ledger_result(ledger, players, rows[g], FIRST_SEAT_COL)
+                if ledgers.shape[0] > 0:
+                    ledgers[g, :] = ledger[1][: ledgers.shape[1]]
+        if game_of is not None:
+            for i in range(first, min(count[0], game_of.shape[0])):
+                game_of[i] = g
+    keep_alive(owned)
     keep_alive(strategies)
 
 
@@ -462,34 +464,8 @@ def play_luck_block(seed, start, players, params, strategies, rows, options, val
     ``luck`` and ``adjusted`` columns (the last ``2 * players``). Runs without ``--luck``
     never compile it. ``value``: ``engine.value``'s array (V(start) per seat, the weights);
     ``ledgers``: ``(0, k)``, or one float row per game for the ledger's accumulator (tests)."""
-    owned = new_work()
-    work = (
-        borrow(owned[0]), borrow(owned[1]), borrow(owned[2]), borrow(owned[3]), owned[4], owned[5],
-        borrow(owned[6]),
-    )
-    rollout_owned = rollout_space(options)
-    rollout = borrow_all(rollout_owned)
-    weighted = weighted_option(options)
-    search_owned = search_space(options)
-    search = borrow_all(search_owned)
-    seat_strategies = borrow(strategies)
-    ledger = new_ledger(value, strategies, params)
-    for g in range(rows.shape[0]):
-        seed_game(work, seed, start + g, search)
-        ledger_start(ledger, seed, start + g)
-        if play_game(
-            work[0], players, np.int64(params[PARAM_MARGIN]), seat_strategies, params, work[1],
-            work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
-            None, None, None, ledger,
-        ) == ERR_NONE:
-            write_row(work[0], players, ERR_NONE, rows[g])
-            ledger_result(ledger, players, rows[g], FIRST_SEAT_COL)
-            if ledgers.shape[0] > 0:
-                ledgers[g, :] = ledger[1][: ledgers.shape[1]]
-    keep_alive(owned)
-    keep_alive(rollout_owned)
-    keep_alive(search_owned)
-    keep_alive(strategies)
+    ledger_games(seed, start, players, params, strategies, rows, options, new_ledger(value, strategies, params),
+                 ledgers)
 
 
 @njit(cache=True)
@@ -497,23 +473,7 @@ def sample_block(seed, start, players, params, strategies, rows, options, record
     """The value fit's samples (``engine.value.fit``): ``rows``' games played as
     ``play_luck_block`` plays them, ``recorder`` (``value.new_recorder``) recording the features
     of every seat at sampled states; ``game_of[i]``: the game (row) of recorded state ``i``."""
-    work = new_work()
-    rollout = rollout_space(options)
-    weighted = weighted_option(options)
-    search = search_space(options)
-    count = recorder[7]
-    for g in range(rows.shape[0]):
-        seed_game(work, seed, start + g, search)
-        ledger_start(recorder, seed, start + g)
-        first = count[0]
-        if play_game(
-            work[0], players, np.int64(params[PARAM_MARGIN]), strategies, params, work[1],
-            work[2], True, rollout, weighted, search, work[3], work[6], None, work[4], work[5],
-            None, None, None, recorder,
-        ) == ERR_NONE:
-            write_row(work[0], players, ERR_NONE, rows[g])
-        for i in range(first, min(count[0], game_of.shape[0])):
-            game_of[i] = g
+    ledger_games(seed, start, players, params, strategies, rows, options, recorder, None, game_of)
 
 
 @njit(cache=True)
@@ -521,21 +481,12 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     """The same game as ``play_one`` (same streams), recording its events into ``trace`` and,
     unless ``log`` is None, every decision into ``log`` (``engine/CONTRACT.md``); ``deal`` as
     for ``play_block``. Returns ``ERR_*``."""
-    rollout = rollout_space(options)
-    weighted = weighted_option(options)
-    search = search_space(options)
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    if deal is None:
-        err = play_one(
-            seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
-            seats, log,
-        )
-    else:
-        err = play_one(
-            seed, index, players, params, strategies, new_work(), rollout, weighted, search, row, trace,
-            seats, log, game_deal(deal, seed, index),
-        )
+    err = play_one(
+        seed, index, players, params, strategies, new_work(), rollout_space(options), weighted_option(options),
+        search_space(options), row, trace, seats, log, dealt(deal, seed, index),
+    )
     end_block(seats)
     return err
 

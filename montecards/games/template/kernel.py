@@ -15,7 +15,7 @@ from numba import njit
 
 from montecards.engine.decisions import log_choice, log_slot
 from montecards.engine.jit import hot, hot_inline
-from montecards.engine.options import game_deal, later_stream, rotation
+from montecards.engine.options import dealt, later_stream, rotation
 from montecards.engine.rows import COL_TURNS, COL_UNFINISHED, SCORE_BLOCK, seat_column, share_win
 from montecards.engine.user_seats import (
     USER,
@@ -246,16 +246,11 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     work = new_work()
     seats = open_seats(fns, user, block, OBS_SIZE, MAX_LEGAL)
     for k in range(rows.shape[0]):
-        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
-            if play_one(
-                seed, start + k, players, params, strategies, work, rows[k], None, seats, None,
-                game_deal(deal, seed, start + k),
-            ) != ERR_NONE or stopped(seats):
-                break
-        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
+        if fns is None and deal is None:  # (arguments: numba prunes the other branches)
             play_one(seed, start + k, players, params, strategies, work, rows[k], None)
         elif play_one(
-            seed, start + k, players, params, strategies, work, rows[k], None, seats
+            seed, start + k, players, params, strategies, work, rows[k], None, seats, None,
+            dealt(deal, seed, start + k),  # the deal option (engine.options.dealt: None or a game's)
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -270,11 +265,8 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     ``play_block``. Returns ``ERR_*``. The signature is every game's (``engine/CONTRACT.md``)."""
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    if deal is None:
-        err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log)
-    else:
-        err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log,
-                       game_deal(deal, seed, index))
+    err = play_one(seed, index, players, params, strategies, new_work(), row, trace, seats, log,
+                   dealt(deal, seed, index))
     end_block(seats)
     return err
 

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from montecards.engine.decisions import new_log, read_log
-from montecards.engine.search import searches
+from montecards.engine.search import searches_and_weighted
 from montecards.engine.spec import (
     WIN_UNIT,
     GameSpec,
@@ -21,7 +21,6 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.trace import events_of
-from montecards.engine.weights import weighted_and_tuned
 from montecards.games.tulips import kernel, rules, search, strategies, view
 from montecards.games.tulips.cards import (
     COLOURS,
@@ -506,15 +505,10 @@ SPEC = GameSpec(
     view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
-    seat_params={
-        **searches(search.PARAMETERS),
-        **weighted_and_tuned(
-            strategies.FEATURES, strategies.DEFAULT_WEIGHTS, strategies.TUNED_WEIGHTS,
-            strategies.WEIGHT_BOUNDS,
-            "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
-            "the defaults make greedy's choices",
-        ),
-    },
+    seat_params=searches_and_weighted(
+        search.PARAMETERS, strategies,
+        "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
+        "the defaults make greedy's choices"),
 )
 decisions = SPEC.decisions
 

@@ -18,7 +18,7 @@ from numba.extending import overload
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.engine.jit import hot
-from montecards.engine.options import game_deal, gated, later_stream, rotation
+from montecards.engine.options import dealt, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, WIN_BLOCK, seat_column
 from montecards.engine.user_seats import (
     USER,
@@ -543,13 +543,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     search_owned = search_space(options)
     search = search_arg(borrow_all(search_owned), params)
     for k in range(rows.shape[0]):
-        if deal is not None:  # the deal option (an argument: numba prunes this in ordinary runs)
-            if play_one(
-                seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-                None, seats, None, weighting, majority, search, game_deal(deal, seed, start + k),
-            ) != ERR_NONE or stopped(seats):
-                break
-        elif fns is None:  # (arguments: numba prunes the other branches)
+        if fns is None and deal is None:  # (arguments: numba prunes the other branches)
             # play_one's built-in paths, written out: play_one is then not compiled into runs of
             # built-ins (one compiled level less, as Parade's play_block: numba optimises and
             # emits the whole game again in every caller); play_game gets the very arguments
@@ -565,7 +559,7 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
             write_row(g, players, ERR_NONE, out[k])
         elif play_one(
             seed, start + k, seat_strategies, g, deck_rng, choice_rng, out, k,
-            None, seats, None, weighting, majority, search,
+            None, seats, None, weighting, majority, search, dealt(deal, seed, start + k),
         ) != ERR_NONE or stopped(seats):
             break
     end_block(seats)
@@ -588,16 +582,10 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
     weighting = open_weighting(options, params, g)
     majority = majority_option(options)
     search = search_arg(search_space(options), params)
-    if deal is None:
-        err = play_one(
-            seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-            trace, seats, log, weighting, majority, search,
-        )
-    else:
-        err = play_one(
-            seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
-            trace, seats, log, weighting, majority, search, game_deal(deal, seed, index),
-        )
+    err = play_one(
+        seed, index, strategies, g, deck_rng, choice_rng, row.reshape(1, -1), 0,
+        trace, seats, log, weighting, majority, search, dealt(deal, seed, index),
+    )
     end_block(seats)
     return err
 

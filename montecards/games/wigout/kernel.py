@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.borrow import borrow, keep_alive
-from montecards.engine.options import game_deal, gated, later_stream, rotation
+from montecards.engine.options import dealt, gated, later_stream, rotation
 from montecards.engine.rows import SCORE_BLOCK, seat_column, share_win
 from montecards.engine.trace import tracing
 from montecards.engine.user_seats import (
@@ -384,23 +384,16 @@ def play_block(seed, start, players, params, strategies, rows, options, fns, use
     seats = borrow_seats(owned_seats)
     weighted = weighted_option(options)
     for k in range(rows.shape[0]):
-        if deal is not None:  # (an argument: numba prunes this branch in ordinary runs)
-            start_game(seats, seed, start + k, players, strategies)
+        if fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
-                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None,
-                            None, seats, game_deal(deal, seed, start + k))
-            if err != ERR_NONE or stopped(seats):
-                break
-            write_row(g, players, err, rows[k])
-        elif fns is None:  # (an argument: numba prunes the other branch in runs of built-ins)
-            err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
-                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None, None)
+                            choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None, None,
+                            deal_option=dealt(deal, seed, start + k))
             write_row(g, players, err, rows[k])
         else:
             start_game(seats, seed, start + k, players, strategies)
             err = play_game(g, fw, seed, start + k, seat_strategies, run_params, weighted, event_rng,
                             choice_rng, deck_rng, no_decks, no_actors, no_floats, no_floats, None,
-                            None, seats)
+                            None, seats, dealt(deal, seed, start + k))
             if err != ERR_NONE or stopped(seats):
                 break
             write_row(g, players, err, rows[k])
@@ -428,12 +421,8 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
         trace[0, 0] = 0
     fns, data = user_parts(user)
     seats = open_seats(fns, data, 0, OBS_SIZE, MAX_LEGAL)
-    if deal is None:
-        err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
-                       choice_rng, deck_rng, row, trace, log, seats)
-    else:
-        err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
-                       choice_rng, deck_rng, row, trace, log, seats, game_deal(deal, seed, index))
+    err = play_one(seed, index, players, params, strategies, weighted_option(options), g, fw, event_rng,
+                   choice_rng, deck_rng, row, trace, log, seats, dealt(deal, seed, index))
     end_block(seats)
     return err
 
