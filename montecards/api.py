@@ -132,8 +132,6 @@ def simulate(
         extra["designer"] = {**design.result(), **decision_metrics(
             spec, config.seed, config.players, resolved, strategy_identities(config, names),
             min(int(designer_sample), n))}
-    if config.luck is not None:
-        extra["value"] = config.luck_source
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}

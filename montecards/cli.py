@@ -18,6 +18,7 @@ from montecards import games
 from montecards.cli_analysis import register as _register_analysis
 from montecards.cli_common import (  # noqa: F401  (parse_params: used by tests)
     fail,
+    luck_option,
     parse_params,
     parse_strategy_params,
     strategy_params_option,
@@ -113,8 +114,7 @@ def _show(value: Any) -> str:
               help="Games per chunk (unit of work, progress and checkpoints).")
 @click.option("--designer", is_flag=True,
               help="Also measure the designer metrics (docs/metrics.md; JSON key designer).")
-@click.option("--luck", is_flag=True,
-              help="Luck ledger: luck-adjusted win shares and the variance ratio (docs/luck.md).")
+@luck_option()
 def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, backend, scheduler,
              as_json, output, progress, checkpoint, chunk_size, designer, luck) -> None:
     """Play N seeded games of GAME and summarise them."""

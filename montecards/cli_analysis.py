@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from montecards.cli_common import (
+    luck_option,
     parse_params,
     parse_strategy_params,
     split_names,
@@ -152,8 +153,9 @@ def seats_from_one(frame):
 @click.option("--duplicate/--no-duplicate", default=None,
               help="Duplicate deals: n / players deals, each with its hands in every rotation among the "
               "seats (docs/luck.md; default: on for Wig Out!, where it pays, off elsewhere).")
+@luck_option()
 @_common
-def seats_command(game, players, strategy, strategy_params, n, duplicate, seed, jobs, as_json, precision,
+def seats_command(game, players, strategy, strategy_params, n, duplicate, luck, seed, jobs, as_json, precision,
                   params, plot_path) -> None:
     """Seat advantage: every seat's win share per player count, with 95 % intervals."""
     from montecards.analysis import seat_advantage
@@ -169,6 +171,7 @@ def seats_command(game, players, strategy, strategy_params, n, duplicate, seed, 
         precision=precision,
         strategy_params=parse_strategy_params(strategy_params),
         duplicate=duplicate,
+        luck=luck,
     )
     lines = [f"{sa.title}: seat advantage, seed {next(iter(sa.results.values())).seed}"
              + (" (duplicate deals: every deal in every rotation of its hands)"
@@ -218,10 +221,11 @@ def _variant(text: str) -> dict[str, str]:
     metavar="STRATEGY=N",
     help="Fewer deals for pairs involving a slow strategy, e.g. rollout=500.",
 )
+@luck_option()
 @_common
 def compare_command(
-    game, strategies, strategy_params, variants, players, n, n_for, seed, jobs, as_json, precision, params,
-    plot_path
+    game, strategies, strategy_params, variants, players, n, n_for, luck, seed, jobs, as_json, precision,
+    params, plot_path
 ) -> None:
     """Strategy matchups over all seat rotations (-s A -s B ...), or rule variants on common
     random numbers (--variant 'k=v' --variant 'k=v2' ...)."""
@@ -246,6 +250,7 @@ def compare_command(
             jobs=jobs,
             precision=precision,
             strategy_params=weights,
+            luck=luck,
         )
         head = (
             f"{cmp.title}: {len(cmp.labels)} variants, {cmp.n_games:,} common deals, "
@@ -292,6 +297,7 @@ def compare_command(
         n_for=slow,
         precision=precision,
         strategy_params=weights,
+        luck=luck,
     )
     head = (
         f"{res.title}: matchups at {res.players} players over all seat rotations, seed {res.seed} "
@@ -306,6 +312,11 @@ def compare_command(
             "win share of row strategy:",
             _frame_text(res.matrix()),
             "",
+        ]
+        + (["luck-adjusted win share of row strategy:", _frame_text(res.matrix("win_share_adjusted")), "",
+            "variance ratio (plain / adjusted, over deals):", _frame_text(res.matrix("variance_ratio")), ""]
+           if res.takes_luck else [])
+        + [
             _frame_text(res.ranking()),
             "",
         ]
@@ -322,10 +333,12 @@ def compare_command(
 @click.option("-s", "--strategy", "strategies", multiple=True, help="Strategy (once, or once per seat).")
 @strategy_params_option()
 @click.option("-n", "n", type=int, default=100_000, show_default=True, help="Deals per value.")
+@luck_option("Luck ledger: luck-adjusted win shares and the variance ratio (docs/luck.md; official "
+             "rules only, so only values that keep them).")
 @_common
 def sweep_command(
-    game, parameter, values, players, strategies, strategy_params, n, seed, jobs, as_json, precision, params,
-    plot_path
+    game, parameter, values, players, strategies, strategy_params, n, luck, seed, jobs, as_json, precision,
+    params, plot_path
 ) -> None:
     """Play PARAMETER at each VALUE (lists comma-separated: speed 1,1,1,1 1.1,1,1,1) on the
     same deals; print each seat's win share and the paired difference from the first value."""
@@ -345,6 +358,7 @@ def sweep_command(
         jobs=jobs,
         precision=precision,
         strategy_params=parse_strategy_params(strategy_params),
+        luck=luck,
     )
     c = res.comparison
     head = (
@@ -356,6 +370,11 @@ def sweep_command(
     parts = [head]
     for k in range(c.players):
         parts += ["", f"seat {k + 1} win share:", _frame_text(res.table(f"win_{k}").set_index("value"))]
+        if c.takes_luck:
+            parts += ["", f"seat {k + 1} luck-adjusted win share:",
+                      _frame_text(res.table(f"adjusted_{k}").set_index("value"))]
+    if c.takes_luck:
+        parts += [""] + [line for line in c.findings() if "luck-adjusted" in line]
     _emit(res, as_json, "\n".join(parts), plot_path)
 
 
@@ -556,10 +575,14 @@ def tournament_command(game, entrants, strategy_params, players, design, opponen
               help="Plays of each deal, with independent later draws (at least 2).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: on a terminal).")
+@click.option("--versus", default=None, metavar="A,B",
+              help="Two strategies: how often the weaker wins (their matchup on -n deals in every seat "
+              "rotation) and, where the luck ledger serves, the stronger's luck-adjusted margin.")
 @_run_options("Rule or model parameter (repeatable; lists comma-separated).",
-              "Also write the per-deal win rates' figure to this PNG file.")
-def luck_command(game, players, strategies, strategy_params, deals, replays, progress, seed, jobs, as_json,
-                 params, plot_path) -> None:
+              "Also write the per-deal win rates' figure to this PNG file (with --versus: the "
+              "weaker-wins figure).")
+def luck_command(game, players, strategies, strategy_params, deals, replays, progress, versus, seed, jobs,
+                 as_json, params, plot_path) -> None:
     """How much the deal decides: each deal played --replays times with independent later draws;
     the deal's share of the outcome variance with its 95 % interval, and the spread of the
     per-deal win rates (docs/luck.md)."""
@@ -570,9 +593,11 @@ def luck_command(game, players, strategies, strategy_params, deals, replays, pro
         game, players=players, strategies=names if names is None or len(names) > 1 else names[0],
         deals=deals, replays=replays, params=_params(params), seed=seed, jobs=jobs, progress=progress,
         strategy_params=parse_strategy_params(strategy_params),
+        versus=None if versus is None else split_names(versus),
     )
     lines = [f"{res.title}: how much the deal decides, seed {res.seed}", ""] + res.findings()
-    _emit(res, as_json, "\n".join(lines), plot_path)
+    _emit(res, as_json, "\n".join(lines), plot_path,
+          res.plot.weaker_wins if res.versus is not None else None)
 
 
 def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:

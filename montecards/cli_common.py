@@ -39,6 +39,12 @@ def strategy_params_option(seat: str = "seat", order: str = "seat order"):
                         help=STRATEGY_PARAMS_HELP.format(seat=seat, order=order))
 
 
+def luck_option(help_text: str = "Luck ledger: luck-adjusted win shares and the variance ratio (docs/luck.md)."):
+    """The ``--luck`` flag (``simulate``, ``seats``, ``compare``, ``sweep``): the games played
+    with the luck ledger (docs/luck.md)."""
+    return click.option("--luck", is_flag=True, help=help_text)
+
+
 def parse_strategy_params(texts: tuple[str, ...]) -> Any:
     """``--strategy-params`` as ``strategy_params``: one list for every seat (or strategy) that
     takes weights, or one per seat; None when not given. The one parser of every command."""

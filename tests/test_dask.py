@@ -381,3 +381,18 @@ def test_luck_on_the_cluster_gives_the_local_numbers_and_checkpoints_record_it(c
     assert manifest["luck"]["value"].endswith("2p-greedy-greedy.json")
     with pytest.raises(InputError, match="another run"):  # the same run without luck is another run
         mc.simulate("parade", client=client, checkpoint=ck, **(run | {"luck": False}))
+
+
+def test_luck_on_seats_and_matchups_on_the_cluster_gives_the_local_numbers(client):
+    from montecards.analysis import seat_advantage
+    from montecards.analysis.matchups import matchups as play_matchups
+
+    args = dict(players=2, n=300, strategy="greedy", seed=92, luck=True)
+    local = seat_advantage("parade", jobs=1, **args).to_dict()["players"]["2"]
+    remote = seat_advantage("parade", client=client, **args).to_dict()["players"]["2"]
+    for key in ("win_share", "win_share_adjusted", "win_share_adjusted_low", "variance_ratio"):
+        assert local[key] == remote[key], key
+    pair = dict(players=2, n=150, seed=93, luck=True)
+    local_m = play_matchups("parade", ["greedy", "random"], jobs=1, **pair).table()
+    remote_m = play_matchups("parade", ["greedy", "random"], client=client, **pair).table()
+    pd.testing.assert_frame_equal(local_m, remote_m)

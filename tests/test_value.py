@@ -102,7 +102,7 @@ def test_value_files_are_checked(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["simulate", "tulips", "-n", "10", "--luck"], "tulips has no value yet"),
     (["simulate", "parade", "-p", "5", "-n", "10", "--luck"], "no fitted value for parade with 5 players"),
-    (["seats", "parade", "--luck"], "No such option '--luck'"),
+    (["tournament", "parade", "--luck"], "No such option '--luck'"),
     (["value", "fit", "tulips"], "tulips has no value yet"),
     (["simulate", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],
      "official rules only"),

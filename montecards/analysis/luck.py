@@ -146,6 +146,9 @@ class LuckResult:
     luck_share: tuple[float, float, float] | None = None
     drift_share: tuple[float, float, float] | None = None
     error_per_decision: dict[str, float] | None = None
+    versus: dict[str, Any] | None = None
+    """With two strategies named (``versus``): how often the weaker wins, and, where the luck
+    ledger serves, the stronger's luck-adjusted margin (:func:`versus_figures`)."""
 
     @property
     def deal_rates(self) -> np.ndarray:
@@ -179,6 +182,8 @@ class LuckResult:
         if self.drift_share is not None:
             out.append(f"Drift share {100 * self.drift_share[0]:.1f} % "
                        f"({100 * self.drift_share[1]:.1f} - {100 * self.drift_share[2]:.1f} %).")
+        if self.versus is not None:
+            out += versus_sentences(self.versus)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -211,6 +216,8 @@ class LuckResult:
                 out[name], out[f"{name}_low"], out[f"{name}_high"] = value
         if self.error_per_decision is not None:
             out["error_per_decision"] = dict(self.error_per_decision)
+        if self.versus is not None:
+            out["versus"] = dict(self.versus)
         return out
 
     @property
@@ -239,17 +246,25 @@ def luck(
     jobs: int | None = None,
     progress: bool | None = None,
     strategy_params: Any = None,
+    versus: Sequence[str] | str | None = None,
 ) -> LuckResult:
     """The deal's share of the outcome variance (module docstring; docs/luck.md).
 
     ``deals`` deals, each played ``replays`` (>= 2) times with independent later draws;
     ``strategies``: one for every seat (default ``greedy``, or the game's default where it has
     no ``greedy``: Anomia) or one per seat; ``players``: the
-    game's default when None. ``progress``: a bar on stderr (None: when it is a terminal)."""
+    game's default when None. ``progress``: a bar on stderr (None: when it is a terminal).
+
+    ``versus``: two strategies (``("greedy", "random")``): also
+    ``result.versus`` (:func:`versus_figures`), from their matchup on ``deals`` deals, each
+    played in every seat rotation: how often the weaker wins (raw, with its interval), and
+    where the luck ledger serves (Parade, 2 players, the official rules, built-in strategies)
+    the stronger's luck-adjusted win share and margin over the fair share."""
     deals = check_count("deals", deals, 2)
     replays = check_count("replays", replays, 2)
     spec = games.get(game)
     spec.check_deal((0, 0), 2)  # a game without the deal option: one line
+    pair = _versus_pair(spec, versus)
     if strategies is None:  # greedy where the game has it (Anomia's only strategy is its default)
         strategies = "greedy" if "greedy" in spec.strategies else None
     else:
@@ -271,6 +286,8 @@ def luck(
     low, high = bootstrap_share(outcomes, seed=base.seed & 0xFFFFFFFF)
     rates = outcomes[:, :, 0].mean(axis=1)
     shares = _ledger_shares(spec, base, params, strategy_params, min(deals * replays, LEDGER_GAMES))
+    both = None if pair is None else versus_figures(spec.name, pair, base.players, deals, params, base.seed,
+                                                     jobs)
     return LuckResult(
         game=spec.name, title=spec.title, players=base.players, strategies=list(base.strategies),
         seed=base.seed, deals=deals, replays=replays, outcomes=outcomes,
@@ -280,6 +297,7 @@ def luck(
         elapsed_seconds=elapsed,
         luck_share=None if shares is None else _triple(shares, "luck_share"),
         drift_share=None if shares is None else _triple(shares, "drift_share"),
+        versus=both,
     )
 
 
@@ -304,3 +322,98 @@ def _ledger_shares(spec, base, params, strategy_params, n: int) -> dict[str, Any
                            jobs=base.jobs)
     except InputError:  # no value fitted for this lineup or player count
         return None
+
+
+# --------------------------------------------------------------------------- two strategies
+
+
+def _versus_pair(spec, versus: Sequence[str] | str | None) -> tuple[str, str] | None:
+    """``versus`` as two different strategy names (``"a,b"`` or a pair), or None."""
+    if versus is None:
+        return None
+    if isinstance(versus, str):
+        raise InputError(f"versus takes two strategies as a list, e.g. ['greedy', 'random'], got {versus!r}")
+    names = as_labels(list(versus))
+    if len(names) != 2 or names[0] == names[1]:
+        raise InputError(f"versus takes two different strategies (e.g. greedy,random), got "
+                         f"{', '.join(map(str, names)) or 'none'}")
+    return names[0], names[1]
+
+
+def versus_figures(game: str, pair: tuple[str, str], players: int, deals: int,
+                   params: dict[str, Any] | None = None, seed: int | None = None,
+                   jobs: int | None = None) -> dict[str, Any]:
+    """How often the weaker of two strategies wins, and how much the stronger wins on
+    luck-adjusted results (issue 30, point 3; docs/luck.md).
+
+    The two play their matchup (``analysis.matchups``: one seat of one against ``players - 1``
+    of the other, every deal in every seat rotation on the same deck; at more than 2 players
+    both ways round). The weaker is the one whose paired head-to-head result is below 0 (at 2
+    players: whose share is below 1/2). ``weaker_win_share`` is its share as one seat among the
+    stronger's, with its 95 % interval over deals; ``stronger_win_share`` the stronger's as one
+    seat among the weaker's; ``settled``: the head-to-head interval excludes 0. Where the luck ledger serves this matchup (a value for the game and
+    player count, the official rules), the same games are played with it and
+    ``stronger_win_share_adjusted`` (``_low``, ``_high``), ``stronger_margin_adjusted`` (the
+    adjusted share minus the fair share 1/players, with its interval), ``variance_ratio`` and
+    ``value`` are added; elsewhere ``luck`` is False, they are absent, and ``luck_refused`` says why."""
+    from montecards.analysis.matchups import matchups
+    from montecards.analysis.runs import prepare
+
+    try:  # the ledger's own checks: a value for the game and count, official rules, built-ins
+        for lineup in ([pair[0]] + [pair[1]] * (players - 1), [pair[1]] + [pair[0]] * (players - 1)):
+            prepare(game, players, lineup, params, 0, None, luck=True)
+        serves, why = True, ""
+    except InputError as exc:
+        serves, why = False, str(exc)
+    res = matchups(game, list(pair), players=players, n=deals, params=params, seed=seed, jobs=jobs,
+                   luck=serves)
+    table = res.table().set_index(["strategy", "opponent"])
+    a, b = pair
+    # the paired head-to-head result (at 2 players 2 * share - 1): its sign says which is weaker
+    diff, low, high = res.head_to_head()[(a, b)]
+    strong, weak = (a, b) if diff >= 0 else (b, a)
+    weak_row, strong_row = table.loc[(weak, strong)], table.loc[(strong, weak)]
+    fair = 1.0 / players
+    out: dict[str, Any] = {
+        "strategies": [a, b], "weaker": weak, "stronger": strong, "players": players, "deals": deals,
+        "games": int(weak_row["games"]), "fair_share": fair,
+        "weaker_win_share": float(weak_row["win_share"]), "weaker_win_share_low": float(weak_row["low"]),
+        "weaker_win_share_high": float(weak_row["high"]),
+        "stronger_win_share": float(strong_row["win_share"]),
+        "stronger_win_share_low": float(strong_row["low"]), "stronger_win_share_high": float(strong_row["high"]),
+        "settled": bool(low > 0 or high < 0),
+        "luck": serves,
+        **({} if serves else {"luck_refused": why}),
+    }
+    if serves:
+        share = float(strong_row["win_share_adjusted"])
+        low, high = float(strong_row["win_share_adjusted_low"]), float(strong_row["win_share_adjusted_high"])
+        out.update({
+            "stronger_win_share_adjusted": share, "stronger_win_share_adjusted_low": low,
+            "stronger_win_share_adjusted_high": high, "stronger_margin_adjusted": share - fair,
+            "stronger_margin_adjusted_low": low - fair, "stronger_margin_adjusted_high": high - fair,
+            "variance_ratio": float(strong_row["variance_ratio"]), "value": res.value,
+        })
+    return out
+
+
+def versus_sentences(v: dict[str, Any]) -> list[str]:
+    """:func:`versus_figures` in words."""
+    def pct(key: str) -> str:
+        return (f"{100 * v[key]:.1f} % ({100 * v[key + '_low']:.1f} - {100 * v[key + '_high']:.1f} %)")
+
+    among = "against" if v["players"] == 2 else f"as one seat among {v['players'] - 1}"
+    out = [f"{v['weaker']} (the weaker) wins {pct('weaker_win_share')} of its games {among} "
+           f"{v['stronger']} (fair share {100 * v['fair_share']:.1f} %; {v['deals']:,} deals in every "
+           "seat rotation)."]
+    if not v["settled"]:
+        out.append("The two are not told apart at this many deals: which is weaker is not settled.")
+    if v["luck"]:
+        out.append(f"Luck-adjusted, {v['stronger']} wins {pct('stronger_win_share_adjusted')}: a margin of "
+                   f"{100 * v['stronger_margin_adjusted']:+.1f} pp ({100 * v['stronger_margin_adjusted_low']:+.1f}"
+                   f" to {100 * v['stronger_margin_adjusted_high']:+.1f}) over the fair share (raw "
+                   f"{100 * (v['stronger_win_share'] - v['fair_share']):+.1f} pp; variance ratio "
+                   f"{v['variance_ratio']:.2f}).")
+    else:
+        out.append(f"No luck-adjusted margin: the luck ledger cannot serve this matchup ({v['luck_refused']}).")
+    return out

@@ -23,6 +23,7 @@ import pandas as pd
 
 from montecards import games
 from montecards.analysis.intervals import half_width, mean_interval
+from montecards.analysis.results import luck_estimates
 from montecards.analysis.runs import (
     DEFAULT_MAX_GAMES,
     Adaptive,
@@ -36,6 +37,7 @@ from montecards.analysis.runs import (
 )
 from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.engine.user_strategies import as_labels
+from montecards.engine.value import LUCK_UNIT
 
 
 @dataclass
@@ -47,14 +49,27 @@ class Matchup:
     players: int
     a_share: list[np.ndarray] = field(default_factory=list)
     b_share: list[np.ndarray] = field(default_factory=list)
+    a_adjusted: list[np.ndarray] = field(default_factory=list)
+    """With ``--luck``: per deal ``a``'s luck-adjusted share over the rotations (docs/luck.md)."""
+    b_adjusted: list[np.ndarray] = field(default_factory=list)
+    value: str = ""
+    """With ``--luck``: the value file of the ledger (the lineup's, else the greedy lineup's)."""
 
     @property
     def n_deals(self) -> int:
         return int(sum(x.shape[0] for x in self.a_share))
 
-    def values(self, who: str) -> np.ndarray:
-        parts = self.a_share if who == "a" else self.b_share
+    def values(self, who: str, adjusted: bool = False) -> np.ndarray:
+        """Per deal the share of ``who`` (``"a"`` or ``"b"``), or its luck-adjusted share."""
+        if adjusted:
+            parts = self.a_adjusted if who == "a" else self.b_adjusted
+        else:
+            parts = self.a_share if who == "a" else self.b_share
         return np.concatenate(parts) if parts else np.zeros(0)
+
+    def luck(self, who: str) -> dict[str, Any]:
+        """The ``--luck`` keys of ``who``'s share: adjusted share, interval, variance ratio."""
+        return luck_estimates(self.values(who), self.values(who, adjusted=True))
 
     def __repr__(self) -> str:  # not the per-deal arrays
         return f"Matchup({self.a!r} vs {self.b!r}, players={self.players}, deals={self.n_deals:,})"
@@ -76,6 +91,12 @@ class MatchupResult:
     observations: Any = None
     """Every game's finishing order by seat and deal (``analysis.ratings.Observations``), for
     :meth:`ratings`."""
+    value: str = ""
+    """With ``--luck``: the value file of the ledger (docs/luck.md); empty without."""
+
+    @property
+    def takes_luck(self) -> bool:
+        return bool(self.value)
 
     def ratings(self, bootstrap: int = 200, baseline: str | None = None) -> Any:
         """Every strategy on one Elo scale, fitted to the finishing orders of all the matchups'
@@ -101,9 +122,21 @@ class MatchupResult:
                 out[(m.b, m.a)] = (*share_interval_paired(m.values("b")), m.n_deals * self.players)
         return out
 
+    def luck_entries(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """With ``--luck``: per ordered pair the row strategy's luck-adjusted share (normal 95 %
+        interval over deals) and the variance ratio over deals (docs/luck.md)."""
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for m in self.matchups if self.takes_luck else ():
+            out[(m.a, m.b)] = m.luck("a")
+            if self.players == 2:
+                out[(m.b, m.a)] = m.luck("b")
+        return out
+
     def table(self) -> pd.DataFrame:
-        """Long form: one row per ordered pair (row strategy vs column strategy)."""
+        """Long form: one row per ordered pair (row strategy vs column strategy); with
+        ``--luck`` also ``win_share_adjusted`` (``_low``, ``_high``) and ``variance_ratio``."""
         rows = []
+        adjusted = self.luck_entries()
         for (a, b), (share, low, high, games_played) in self._entries().items():
             rows.append(
                 {
@@ -115,6 +148,7 @@ class MatchupResult:
                     "fair_share": self.fair_share,
                     "games": games_played,
                     "verdict": self._verdict(low, high),
+                    **adjusted.get((a, b), {}),
                 }
             )
         return pd.DataFrame(rows)
@@ -236,6 +270,13 @@ class MatchupResult:
                 f"of the games (fair {100 * self.fair_share:.1f} %; {games_played:,} games over "
                 "all seat rotations)."
             )
+            if self.takes_luck:
+                est = self.luck_entries()[(a, b)]
+                hw = half_width((est["win_share_adjusted_low"], est["win_share_adjusted_high"]))
+                out.append(
+                    f"Luck-adjusted ({self.value}): {a} wins {100 * est['win_share_adjusted']:.1f} % ± "
+                    f"{100 * hw:.1f} % (variance ratio {est['variance_ratio']:.2f} over deals)."
+                )
         if self.players > 2:
             for (a, b), (d, low, high) in self.head_to_head().items():
                 if self.strategies.index(a) < self.strategies.index(b):
@@ -263,6 +304,7 @@ class MatchupResult:
             "verdict": self.verdict(),
             "elapsed_seconds": self.elapsed_seconds,
             **({"adaptive": self.adaptive.to_dict()} if self.adaptive else {}),
+            **({"value": self.value} if self.takes_luck else {}),
         }
 
     @property
@@ -292,16 +334,18 @@ def rotations(lineup: Sequence[Any]) -> list[list[Any]]:
 
 
 def rotation_setups(game: str, lineup: Sequence[Any], params: dict[str, Any] | None, seed: int,
-                    jobs: int | None, seat_params: Mapping[str, Sequence[Any]] | None = None) -> list[Any]:
+                    jobs: int | None, seat_params: Mapping[str, Sequence[Any]] | None = None,
+                    luck: bool = False) -> list[Any]:
     """One :class:`~montecards.analysis.runs.Setup` per rotation of ``lineup``, all on ``seed``
     (deal ``i`` is the same cards in every rotation: common random numbers). ``seat_params``:
-    per-seat parameters given per lineup position (``{"theta": [...]}``), rotated with it."""
+    per-seat parameters given per lineup position (``{"theta": [...]}``), rotated with it.
+    ``luck``: played with the luck ledger (``--luck``)."""
     runs = []
     for r, seats in enumerate(rotations(lineup)):
         run_params = dict(params or {})
         for name, values in (seat_params or {}).items():
             run_params[name] = rotations(list(values))[r]
-        runs.append(setup(game, len(lineup), seats, run_params, seed, jobs))
+        runs.append(setup(game, len(lineup), seats, run_params, seed, jobs, luck=luck))
     return runs
 
 
@@ -337,6 +381,7 @@ def matchups(
     precision: float | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> MatchupResult:
     """Every pair of ``strategies`` head to head over all seat rotations.
 
@@ -346,6 +391,12 @@ def matchups(
     95 % half-width is at most this (capped at ``max_games`` deals per pair).
     ``strategy_params``: weights as in ``simulate``, one list for every strategy that takes
     weights or one per strategy in order (bound into their labels).
+
+    ``luck=True`` (``--luck``, docs/luck.md): every game is played with the luck ledger; the
+    table gains each row strategy's luck-adjusted share (``win_share_adjusted`` with ``_low``,
+    ``_high``, normal over deals) and ``variance_ratio`` (plain over adjusted per-deal variance).
+    Refused in one line where the ledger cannot serve (a game or player count without a value,
+    changed rules, user strategies). The intervals of ``precision`` stay the plain shares'.
     """
     spec = games.get(game)
     # user strategies are keyed by their labels, with their params bound
@@ -360,7 +411,7 @@ def matchups(
     n = check_count("n", n)
     precision = check_precision(precision)
     n_for = dict(n_for or {})
-    first = setup(game, players, names[0], params, seed, jobs)
+    first = setup(game, players, names[0], params, seed, jobs, luck=luck)
     seed = first.seed
     if players == 2:
         pairs = list(itertools.combinations(names, 2))
@@ -372,14 +423,15 @@ def matchups(
     item = {name: i for i, name in enumerate(names)}
     plans = []
     for a, b in pairs:
-        runs = list(enumerate(rotation_setups(game, [a] + [b] * (players - 1), params, seed, jobs)))
+        runs = list(enumerate(rotation_setups(game, [a] + [b] * (players - 1), params, seed, jobs, luck=luck)))
         deals = min([n] + [n_for[s] for s in (a, b) if s in n_for])
-        plans.append((Matchup(a, b, players), runs, check_count("n_for", deals)))
+        plans.append((Matchup(a, b, players, value=runs[0][1].config.luck_source), runs,
+                      check_count("n_for", deals)))
 
     def step_pair(plan, start: int, count: int) -> None:
         m, runs, _ = plan
-        a_sum = np.zeros(count)
-        b_sum = np.zeros(count)
+        a_sum, b_sum = np.zeros(count), np.zeros(count)
+        a_adj, b_adj = np.zeros(count), np.zeros(count)
         for r, run in runs:
             _, rows = run.play(start, count, keep=True)
             finished = rows[:, run.layout.column("unfinished")] == 0
@@ -390,8 +442,15 @@ def matchups(
             win = rows[:, run.layout.seat_slice("win")] / WIN_UNIT
             a_sum += win[:, r]
             b_sum += (win.sum(axis=1) - win[:, r]) / (players - 1)
+            if luck:
+                adj = rows[:, run.layout.seat_slice("adjusted")] / LUCK_UNIT
+                a_adj += adj[:, r]
+                b_adj += (adj.sum(axis=1) - adj[:, r]) / (players - 1)
         m.a_share.append(a_sum / players)
         m.b_share.append(b_sum / players)
+        if luck:
+            m.a_adjusted.append(a_adj / players)
+            m.b_adjusted.append(b_adj / players)
 
     def widest() -> float:
         worst = 0.0
@@ -417,5 +476,5 @@ def matchups(
     info, elapsed = timed(play_all)
     return MatchupResult(
         spec.name, spec.title, players, names, seed, first.params, [p[0] for p in plans], elapsed, info,
-        observations,
+        observations, ", ".join(dict.fromkeys(p[0].value for p in plans)) if luck else "",
     )

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from montecards.analysis.intervals import normal_mean, wilson
+from montecards.analysis.intervals import mean_interval, normal_mean, wilson
 from montecards.engine.spec import WIN_UNIT, Layout
 from montecards.engine.value import LUCK_OUTPUTS, LUCK_UNIT
 from montecards.run.summary import Summary
@@ -212,6 +212,18 @@ class SimulationResult:
 
     def __repr__(self) -> str:
         return f"SimulationResult({self.game}, n={self.n_games:,}, players={self.players}, seed={self.seed})"
+
+
+def luck_estimates(plain: np.ndarray, adjusted: np.ndarray) -> dict[str, Any]:
+    """The ``--luck`` keys of one win share estimated from paired per-unit values (a game's or a
+    deal's win share ``plain`` and its luck-adjusted value ``adjusted``, same units): the
+    adjusted share with its normal 95 % interval and the variance ratio (plain variance over
+    adjusted variance, on the same units; docs/luck.md)."""
+    share, low, high = mean_interval(adjusted)
+    plain_var = float(np.var(plain, ddof=1)) if plain.shape[0] > 1 else 0.0
+    adjusted_var = float(np.var(adjusted, ddof=1)) if adjusted.shape[0] > 1 else 0.0
+    return {"win_share_adjusted": share, "win_share_adjusted_low": low, "win_share_adjusted_high": high,
+            "variance_ratio": plain_var / adjusted_var if adjusted_var > 0 else float("inf")}
 
 
 def games_frame(rows: np.ndarray, layout: Layout) -> pd.DataFrame:

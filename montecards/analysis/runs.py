@@ -31,6 +31,7 @@ from montecards import games
 from montecards.analysis.results import SimulationResult, games_frame
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError, Layout
 from montecards.engine.user_strategies import labels_of, seats_of
+from montecards.engine.value import LUCK_OUTPUTS, LUCK_UNIT
 from montecards.engine.weights import WeightedSeat
 from montecards.run.runner import (
     DEFAULT_CHUNK,
@@ -159,8 +160,11 @@ class Setup:
 
     def result(self, summary: Summary, elapsed: float, rows: np.ndarray | None = None,
                extra: dict[str, Any] | None = None) -> SimulationResult:
-        """A :class:`SimulationResult` of the games summarised by ``summary``."""
+        """A :class:`SimulationResult` of the games summarised by ``summary`` (with ``--luck``,
+        its ``extra["value"]`` names the value file used)."""
         layout = self.layout
+        if self.config.luck is not None:
+            extra = {"value": self.config.luck_source, **(extra or {})}
         return SimulationResult(
             game=self.spec.name,
             title=self.spec.title,
@@ -258,12 +262,12 @@ def prepare(
         if seat is not None:
             seat.compiled()  # a strategy that does not compile fails here, before any game
     if luck:
+        config = with_luck(spec, config, labels_of(entries))  # first: a game without a value says so
         official = spec.resolve_params(players, None)
         changed = sorted(k for k in resolved if resolved[k] != official.get(k))
         if changed:  # the deal's luck term samples deals by the official rules (docs/luck.md)
             raise InputError(f"--luck follows the official rules only (its value and the deal's luck "
                              f"term); drop --param {', '.join(changed)}")
-        config = with_luck(spec, config, labels_of(entries))
     return spec, config, labels_of(entries), resolved
 
 
@@ -425,8 +429,9 @@ def per_game(rows: np.ndarray, layout: Layout) -> dict[str, np.ndarray]:
         out[f"win_{k}"] = win[:, k] / WIN_UNIT
     for name in layout.seat_block_names[1:]:
         block = rows[:, layout.seat_slice(name)]
+        unit = LUCK_UNIT if name in LUCK_OUTPUTS else 1  # --luck: luck and adjusted in wins
         for k in range(layout.players):
-            out[f"{name}_{k}"] = block[:, k].astype(np.float64)
+            out[f"{name}_{k}"] = block[:, k] / unit if unit != 1 else block[:, k].astype(np.float64)
     out["turns"] = rows[:, 0].astype(np.float64)
     for name in layout.metrics:
         out[name] = rows[:, layout.column(name)].astype(np.float64)

@@ -75,6 +75,7 @@ class SeatAdvantage:
                         "mean_score": row["mean_score"],
                         "score_low": row["score_low"],
                         "score_high": row["score_high"],
+                        **(luck_columns(res, seat) if res.takes_luck else {}),
                     }
                 )
         return pd.DataFrame(rows).set_index(["players", "seat"])
@@ -92,6 +93,11 @@ class SeatAdvantage:
                 row[f"{name}_high"] = m["ci95"][1]
             rows.append(row)
         return pd.DataFrame(rows).set_index("players")
+
+    @property
+    def takes_luck(self) -> bool:
+        """Played with ``--luck``: every result has the luck-adjusted win shares."""
+        return bool(self.results) and all(r.takes_luck for r in self.results.values())
 
     def first_seat(self, players: int) -> tuple[float, float, float]:
         """Seat 0's win share with its interval at ``players``."""
@@ -120,6 +126,8 @@ class SeatAdvantage:
                 f"(fair share {pct(fair)}: {verdict}); the best seat is seat {best + 1} with "
                 f"{pct(res.win_share[best])} ({res.n_games:,} games)."
             )
+            if res.takes_luck:
+                out.append(luck_sentence(res, p))
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -151,6 +159,24 @@ class SeatAdvantage:
         return head + self.table().to_html(float_format=lambda x: f"{x:.4f}")
 
 
+def luck_columns(res: SimulationResult, seat: int) -> dict[str, float]:
+    """A seat's ``--luck`` columns of :meth:`SeatAdvantage.table` (docs/luck.md)."""
+    low, high = res.win_share_adjusted_ci95[seat]
+    return {"win_share_adjusted": res.win_share_adjusted[seat], "adjusted_low": low, "adjusted_high": high,
+            "variance_ratio": res.variance_ratio[seat]}
+
+
+def luck_sentence(res: SimulationResult, players: int) -> str:
+    """The first seat's luck-adjusted win share and variance ratio, in words."""
+    low, high = res.win_share_adjusted_ci95[0]
+    hw = half_width((low, high))
+    digits = 1 if hw >= 0.0005 else 2
+    return (f"Luck-adjusted ({res.extra.get('value', 'value')}), the first seat wins "
+            f"{pct(res.win_share_adjusted[0], digits)} ± {pct(hw, digits)} with {players} players "
+            f"(variance ratio {res.variance_ratio[0]:.2f}: the adjusted interval is the plain one's "
+            f"width / {np.sqrt(res.variance_ratio[0]):.2f}).")
+
+
 def pct(x: float, digits: int = 1) -> str:
     """A share as a percentage with ``digits`` decimals ("35.1 %")."""
     return f"{100 * x:.{digits}f} %"
@@ -170,6 +196,7 @@ def seat_advantage(
     keep_games: bool = False,
     strategy_params: Any = None,
     duplicate: bool | None = None,
+    luck: bool = False,
 ) -> SeatAdvantage:
     """Win share of every seat for each player count, every seat playing ``strategy``.
 
@@ -186,6 +213,13 @@ def seat_advantage(
     one unit). Not with ``precision``. None (the default): duplicate deals for the games of
     :data:`DUPLICATE_BY_DEFAULT`, where they were measured to pay (not with ``precision``),
     plain games for the others.
+
+    ``luck=True`` (``--luck``, docs/luck.md): the games are played with the luck ledger, as
+    ``simulate(luck=True)``; every result gains the luck-adjusted win shares with their
+    intervals and the variance ratio (``table()``'s ``win_share_adjusted``, ``adjusted_low``,
+    ``adjusted_high`` and ``variance_ratio``). Refused in one line where the ledger cannot serve:
+    a game or player count without a value, changed rules, user strategies, duplicate deals.
+    With ``precision``, the batches stop on the plain win shares' intervals, as without luck.
     """
     spec = games.get(game)
     strategy = as_labels(strategy)  # user strategies are keyed by their labels
@@ -203,14 +237,18 @@ def seat_advantage(
         raise InputError("seat advantage takes one strategy for every seat")
     if duplicate and precision is not None:
         raise InputError("duplicate deals take a number of games (-n), not a precision")
+    if duplicate and luck:
+        raise InputError("--luck with duplicate deals is not supported (the ledger plays ordinary "
+                         "deals): drop --duplicate or --luck")
     if duplicate is None:
-        duplicate = spec.name in DUPLICATE_BY_DEFAULT and precision is None
+        duplicate = spec.name in DUPLICATE_BY_DEFAULT and precision is None and not luck
     results: dict[int, SimulationResult] = {}
     adaptive: dict[int, Adaptive] = {}
-    first = setup(game, counts[0], strategy, params, seed, jobs, strategy_params)
-    seed = first.seed
-    for p in counts:
-        run = setup(game, p, strategy, params, seed, jobs, strategy_params)
+    runs = []
+    for p in counts:  # every count validated (with --luck: has a value) before any game
+        runs.append(setup(game, p, strategy, params, seed, jobs, strategy_params, luck))
+        seed = runs[0].seed
+    for p, run in zip(counts, runs, strict=True):
         rows = None
         if duplicate:
             spec.check_deal((-1, 0), p)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from montecards import games
 from montecards.analysis.intervals import half_width, mean_interval, share_interval
-from montecards.analysis.results import _jsonable
+from montecards.analysis.results import _jsonable, luck_estimates
 from montecards.analysis.runs import (
     DEFAULT_MAX_GAMES,
     Adaptive,
@@ -72,10 +72,29 @@ class VariantComparison:
     elapsed_seconds: float = 0.0
     adaptive: Adaptive | None = None
     targets: list[str] = field(default_factory=list)
+    values_used: dict[str, str] = field(default_factory=dict)
+    """With ``--luck``: per variant the value file of its ledger (docs/luck.md); empty without."""
 
     @property
     def baseline(self) -> str:
         return self.labels[0]
+
+    @property
+    def takes_luck(self) -> bool:
+        return bool(self.values_used)
+
+    def luck(self) -> dict[str, dict[str, Any]]:
+        """With ``--luck``: per variant its JSON keys ``win_share_adjusted``, ``_low``, ``_high``
+        and ``variance_ratio`` (lists over the seats; normal intervals over games) and the
+        ``value`` used. The paired differences of the adjusted results are the ``adjusted_k``
+        rows of :meth:`differences`."""
+        out: dict[str, dict[str, Any]] = {}
+        for label in self.labels if self.takes_luck else ():
+            seats = [luck_estimates(self.values(label, f"win_{k}"), self.values(label, f"adjusted_{k}"))
+                     for k in range(self.players)]
+            out[label] = {key: [e[key] for e in seats] for key in seats[0]} if seats else {}
+            out[label]["value"] = self.values_used[label]
+        return out
 
     def __repr__(self) -> str:  # one line, not the per-game columns
         return (f"VariantComparison({self.game}, variants={self.labels!r}, players={self.players}, "
@@ -128,7 +147,8 @@ class VariantComparison:
                         "crn_gain": gain,
                     }
                 )
-        return pd.DataFrame(rows).set_index(["variant", "quantity"])
+        columns = ["variant", "quantity", "difference", "low", "high", "significant", "crn_gain"]
+        return pd.DataFrame(rows, columns=columns).set_index(["variant", "quantity"])  # (one variant: empty)
 
     def level(self, label: str, quantity: str) -> tuple[float, float, float]:
         row = self.levels().loc[(label, quantity)]
@@ -139,13 +159,15 @@ class VariantComparison:
         return float(row["difference"]), float(row["low"]), float(row["high"])
 
     def findings(self, quantities: Sequence[str] | None = None) -> list[str]:
-        quantities = list(quantities or [q for q in self.quantities if q.startswith("win_") or q == "turns"])
+        quantities = list(quantities or [q for q in self.quantities
+                                         if q.startswith(("win_", "adjusted_")) or q == "turns"])
         out = []
         for label in self.labels[1:]:
             parts = []
             for q in quantities:
                 d, low, high = self.difference(label, q)
-                scale, unit = (100, " pp") if q in self.proportions else (1, "")
+                in_wins = q in self.proportions or q.startswith(("adjusted_", "luck_"))  # --luck: in wins
+                scale, unit = (100, " pp") if in_wins else (1, "")
                 parts.append(
                     f"{describe(q)} {scale * d:+.2f}{unit} ± {scale * half_width((low, high)):.2f}{unit}"
                 )
@@ -154,6 +176,11 @@ class VariantComparison:
                 + "; ".join(parts)
                 + "."
             )
+        for label, est in self.luck().items():
+            out.append(f"{label}: luck-adjusted first seat {100 * est['win_share_adjusted'][0]:.2f} % "
+                       f"[{100 * est['win_share_adjusted_low'][0]:.2f}, "
+                       f"{100 * est['win_share_adjusted_high'][0]:.2f}] (variance ratio "
+                       f"{est['variance_ratio'][0]:.2f}).")
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -172,6 +199,7 @@ class VariantComparison:
             "differences": _jsonable(df.to_dict(orient="records")),
             "elapsed_seconds": self.elapsed_seconds,
             **({"adaptive": self.adaptive.to_dict()} if self.adaptive else {}),
+            **({"luck": _jsonable(self.luck())} if self.takes_luck else {}),
         }
 
     @property
@@ -203,6 +231,7 @@ def compare_variants(
     max_games: int = DEFAULT_MAX_GAMES,
     _minimum: int = 2,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> VariantComparison:
     """Play each variant (parameters overlaid on ``params``) on the same ``n`` deals.
 
@@ -210,6 +239,12 @@ def compare_variants(
     the first is the baseline. ``precision``: instead of ``n``, add games until the paired
     differences of every ``targets`` quantity (default: every seat's win share) have a 95 %
     half-width of at most this. ``strategy_params``: the seats' weights, as in ``simulate``.
+
+    ``luck=True`` (``--luck``, docs/luck.md): every variant played with the luck ledger; the
+    quantities gain ``luck_k`` and ``adjusted_k`` (levels and paired differences) and
+    :meth:`VariantComparison.luck` the adjusted win shares and variance ratios. The ledger
+    follows the official rules only, so a variant that changes them is refused in one line,
+    as are games and player counts without a value and user strategies.
     """
     spec = games.get(game)
     strategies = as_labels(strategies)  # user strategies are keyed by their labels
@@ -227,7 +262,12 @@ def compare_variants(
     runs: dict[str, Setup] = {}
     seed_used = seed
     for label, overlay in named.items():
-        run = setup(game, players, strategies, {**base, **overlay}, seed_used, jobs, strategy_params)
+        try:
+            run = setup(game, players, strategies, {**base, **overlay}, seed_used, jobs, strategy_params, luck)
+        except InputError as exc:
+            if not luck or "official rules" not in str(exc):
+                raise
+            raise InputError(f"variant {label}: {exc}") from None
         seed_used = run.seed
         runs[label] = run
     first = next(iter(runs.values()))
@@ -254,6 +294,7 @@ def compare_variants(
         spec.score_name,
         spec.turns_name,
         targets=targets,
+        values_used={label: run.config.luck_source for label, run in runs.items()} if luck else {},
     )
     for t in targets:
         if precision is not None and t not in per_game(
@@ -373,11 +414,13 @@ def sweep(
     targets: Sequence[str] | None = None,
     max_games: int = DEFAULT_MAX_GAMES,
     strategy_params: Any = None,
+    luck: bool = False,
 ) -> SweepResult:
     """Play ``parameter`` at each of ``values`` (values or CLI text, lists comma-separated) on
     the same deals. ``x``: the number to plot each value at; by default the value itself, or,
     for a per-seat list that varies in one position only, that position's value.
-    ``strategy_params``: the seats' weights, as in ``simulate``."""
+    ``strategy_params``: the seats' weights, as in ``simulate``; ``luck``: as in
+    :func:`compare_variants` (only values that keep the official rules can take it)."""
     spec = games.get(game)
     strategies = as_labels(strategies)  # user strategies are keyed by their labels
     p = spec.param(parameter)  # unknown names fail with the allowed list
@@ -408,6 +451,7 @@ def sweep(
         max_games=max_games,
         _minimum=1,
         strategy_params=strategy_params,
+        luck=luck,
     )
     return SweepResult(parameter, [float(v) for v in x], x_label or parameter, cmp)
 

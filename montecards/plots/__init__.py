@@ -19,6 +19,7 @@ from montecards.plots.figures import (
     sweep_curve,
     tournament_figure,
     variant_differences,
+    weaker_wins,
     win_share_by_seat,
 )
 from montecards.plots.style import STYLE, new_figure
@@ -56,6 +57,13 @@ class LuckPlots:
 
     def deal_rates(self):
         return deal_win_rates(self._r)
+
+    def weaker_wins(self):
+        """With ``versus``: how often the weaker of the two strategies wins, and the stronger's
+        luck-adjusted share where the ledger serves."""
+        if self._r.versus is None:
+            raise ValueError("weaker_wins needs a luck result with versus (two strategies)")
+        return weaker_wins(self._r)
 
     __call__ = deal_rates
 

@@ -532,6 +532,32 @@ def _share_bars(ax, results: Sequence[Any]) -> None:
 
 
 @styled
+def weaker_wins(result: Any):
+    """Two strategies (``analysis.luck(..., versus=...)``): the weaker's win share and the
+    stronger's, raw and (where the luck ledger serves) luck-adjusted, each with its 95 %
+    interval, against the fair share (dashed)."""
+    v = result.versus
+    rows = [(f"{short_strategy(v['weaker'])} (weaker)", "weaker_win_share", colour(1)),
+            (f"{short_strategy(v['stronger'])} (stronger)", "stronger_win_share", colour(0))]
+    if v["luck"]:
+        rows.append((f"{short_strategy(v['stronger'])}, luck-adjusted", "stronger_win_share_adjusted", colour(2)))
+    fig, ax = new_figure(1, 1, width=7.0, height=1.0 + 0.7 * len(rows))
+    y = np.arange(len(rows))[::-1]
+    for yi, (_, key, c) in zip(y, rows, strict=True):
+        mid, low, high = (100 * v[key + s] for s in ("", "_low", "_high"))
+        ax.barh(yi, mid, color=c, alpha=0.8)
+        ax.errorbar(mid, yi, xerr=[[mid - low], [high - mid]], fmt="none", ecolor="k", capsize=3, lw=1)
+        ax.text(high + 0.5, yi, f"{mid:.1f} %", va="center", fontsize=8)
+    ax.axvline(100 * v["fair_share"], color="k", ls="--", lw=1)
+    ax.set_yticks(y, [r[0] for r in rows])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel(f"win share (%); dashed: the fair share, {100 * v['fair_share']:.0f} %")
+    ax.set_title(f"{result.title}: how often the weaker wins ({v['players']} players, {v['deals']:,} deals "
+                 "in every seat rotation)")
+    return fig
+
+
+@styled
 def deal_shares(results: Sequence[Any]):
     """The deal's share of the outcome variance, one bar per result (e.g. the five games at
     their default player counts), with the 95 % intervals."""
