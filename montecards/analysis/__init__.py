@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -103,3 +105,21 @@ __all__ = [
     "tune",
     "wilson",
 ]
+
+
+class _Package(types.ModuleType):
+    """This package's module type: the functions named as their modules (``matchups``,
+    ``luck``, ``balance``, ``tune``, ``tournament``) stay the functions. Importing a submodule
+    sets the package's attribute of that name to the submodule once it has run; without this,
+    ``from montecards.analysis import matchups`` gave the module or the function depending on
+    what had been imported before (``from montecards.analysis.matchups import ...`` anywhere
+    earlier gave the module). The submodules stay in ``sys.modules`` under their own names."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (isinstance(value, types.ModuleType) and _MODULE_OF.get(name) == name
+                and value.__name__ == f"{__name__}.{name}"):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
