@@ -208,8 +208,10 @@ def test_luck_result_and_its_figures():
     import montecards as mc
     from montecards.plots import deal_shares
 
-    res = mc.luck("parade", players=2, deals=40, replays=3, seed=2, jobs=1)
-    assert res.outcomes.shape == (40, 3, 2) and res.n_games == 120
+    # 3 players: no value fitted, so only the deal kernel test_luck_json_keys compiles too (the
+    # luck kernel's shares at 2 players: tests/test_value.py)
+    res = mc.luck("parade", players=3, deals=40, replays=3, seed=2, jobs=1)
+    assert res.outcomes.shape == (40, 3, 3) and res.n_games == 120
     assert np.allclose(res.outcomes.sum(axis=2), 1.0)  # one win (or its shares) per game
     assert res.to_dict()["deal_share"] == res.deal_share
     assert res.plot.deal_rates().axes and deal_shares([res, res]).axes

@@ -4,8 +4,6 @@ out by hand, no peeking, bad input.
 The play-outs use ``greedy`` (the default): one small kernel, compiled once for the module."""
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,10 +13,12 @@ from montecards.analysis import moves
 from montecards.games.parade import position as P
 from montecards.games.parade.cards import COLOURS, N_CARDS, label
 from montecards.games.parade.game import play_scripted, script_from_trace
+from tests.inprocess import run_main
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
+    """In this process (the same commands as real processes: tests/test_docs_positions.py)."""
+    return run_main(*args)
 
 
 # --- playing traced games through mc.state reaches the kernel's results ----------------------

@@ -11,30 +11,14 @@ import sys
 import pytest
 
 from montecards.report.verdicts import unsupported_verdicts
+from tests.inprocess import run_main
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    """The command in this process (as ``montecards.cli.main`` runs it: exit codes and stderr
-    included) — a subprocess per command would reload numba's cache each time."""
-    import contextlib
-    import io
-
-    from montecards.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    old = sys.argv
-    sys.argv = ["montecards", *args]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    finally:
-        sys.argv = old
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+    """The command in this process — a subprocess per command would reload numba's cache each time."""
+    return run_main(*args)
 
 
 def run_subprocess(*args: str) -> subprocess.CompletedProcess:

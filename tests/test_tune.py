@@ -14,6 +14,7 @@ import pytest
 
 import montecards as mc
 from montecards.engine.spec import InputError
+from tests.inprocess import run_main
 
 tune_module = import_module("montecards.analysis.tune")  # (montecards.analysis.tune is the function)
 
@@ -242,7 +243,7 @@ def test_cli_tune_json_plot_and_errors(tmp_path):
                          "must end in .npz"),
                         (("parade", "-s", WEIGHTED, "--x0=-1,-0.5", "--checkpoint", str(tmp_path / "x.pkl")),
                          "no longer pickles")]:
-        bad = _cli(*args)
+        bad = run_main("tune", *args)  # in this process (the command itself ran as one above)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
 
@@ -276,6 +277,6 @@ def test_x0_must_give_every_declared_param(tmp_path):
     for x0 in ([1.0, 0.5], [1.0, 0.5, 0.0, 2.0]):
         with pytest.raises(InputError, match=r"x0 has \d weights, but .* declares 3 params \(first, sp"):
             mc.tune("parade", strategy=f"{path}:choose", x0=x0, progress=False)
-    bad = _cli("parade", "-s", f"{path}:choose", "--x0", "1,0.5")
+    bad = run_main("tune", "parade", "-s", f"{path}:choose", "--x0", "1,0.5")
     assert bad.returncode == 2 and "declares 3 params" in bad.stderr, bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1

@@ -22,6 +22,7 @@ from montecards.engine import user_seats as jit_user
 from montecards.engine import user_strategies
 from montecards.errors import InputError, StrategyError
 from montecards.games.parade import kernel as parade_kernel
+from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 TWIN = str(ROOT / "examples" / "strategies" / "parade_greedy.py") + ":choose"
@@ -450,7 +451,8 @@ def _untimed(found):
 
 def test_strategy_params_on_the_analysis_commands(tmp_path):
     """Point 3: ``compare``, ``seats`` and ``sweep`` take ``--strategy-params`` with simulate's
-    rules; the params bound give the same numbers as the label that carries them."""
+    rules; the params bound give the same numbers as the label that carries them. (In this
+    process: 9 commands; the CLI with a user strategy in a new process: the tests above.)"""
     ref = write(tmp_path, "reads", "def choose(obs, legal, params, memory, rng):\n"
                 "    return len(legal) - 1 if params.shape[0] > 0 and params[0] > 0 else 0\n") + ":choose"
     cases = [
@@ -467,12 +469,12 @@ def test_strategy_params_on_the_analysis_commands(tmp_path):
          ["sweep", "parade", "two_player_margin", "0", "2", "-s", f"{ref}[1]", "-s", "greedy", "-n", "300"]),
     ]
     for given, labelled in cases:
-        a = run_cli(*given, "--seed", "2", "--json")
-        b = run_cli(*labelled, "--seed", "2", "--json")
+        a = run_main(*given, "--seed", "2", "--json")
+        b = run_main(*labelled, "--seed", "2", "--json")
         assert a.returncode == 0 and b.returncode == 0, (given, a.stderr, b.stderr)
         assert f"{ref}[1]" in a.stdout, given
         assert _untimed(json.loads(a.stdout)) == _untimed(json.loads(b.stdout)), given
-    bad = run_cli("compare", "parade", "-s", ref, "-s", "greedy", "--strategy-params", "1",
+    bad = run_main("compare", "parade", "-s", ref, "-s", "greedy", "--strategy-params", "1",
                   "--strategy-params", "2", "-n", "100")
     assert bad.returncode == 2 and "strategy 1 plays the built-in greedy" in bad.stderr, bad.stderr
 
@@ -512,6 +514,6 @@ def test_stray_params_and_wrong_game_fail_on_the_cli(tmp_path):
     for args, words in [(("parade", "-s", low, "-s", "greedy", "--strategy-params", "1",
                           "--strategy-params", "-"), "never reads 'params'"),
                         (("tulips", "-s", low), "written for parade, not for tulips")]:
-        done = run_cli("simulate", *args, "-n", "100")
+        done = run_main("simulate", *args, "-n", "100")  # (a real process's: test_cli_mixes_...)
         assert done.returncode == 2 and words in done.stderr, done.stderr
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

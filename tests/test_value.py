@@ -7,8 +7,6 @@ Cheap: one compile of Parade's luck kernel (2 players, greedy), a few hundred ga
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -19,6 +17,7 @@ from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
 from montecards.engine.value import LUCK_UNIT, VALUE_VERSION, load_value, save_value
 from montecards.games.parade import value as parade_value
+from tests.inprocess import run_main
 
 SEED = 20261202
 
@@ -108,7 +107,7 @@ def test_value_files_are_checked(tmp_path):
      "official rules only"),
 ])
 def test_bad_luck_input_is_one_line_and_exit_2(args, message):
-    proc = subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
+    proc = run_main(*args)  # in this process (a real one: tests/test_deal_share.py's bad input)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
@@ -124,7 +123,7 @@ def test_luck_refuses_a_user_strategy():
 def test_value_fit_reports_calibration_against_the_score_only_baseline():
     args = ["value", "fit", "parade", "-p", "2", "-s", "greedy", "-n", "300", "--seed", "3",
             "--dry-run", "--json"]
-    proc = subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)
+    proc = run_main(*args)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["game"] == "parade" and out["players"] == 2 and out["lineup"] == ["greedy", "greedy"]

@@ -27,6 +27,7 @@ from montecards.engine.weights import format_weight
 from montecards.errors import InputError
 from montecards.games import marbles
 from montecards.games.marbles import SPEC, kernel, strategies, view
+from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261230
@@ -346,7 +347,7 @@ def test_cli_takes_weights_in_the_name():
     ok = run_cli("simulate", "marbles", "-n", "200", "-p", "2", "--seed", "3",
                  "-s", label(strategies.DEFAULT_WEIGHTS), "-s", "greedy")
     assert ok.returncode == 0, ok.stderr
-    bad = run_cli("simulate", "marbles", "-n", "200", "-p", "2", "-s", "weighted[1,2]", "-s", "greedy")
+    bad = run_main("simulate", "marbles", "-n", "200", "-p", "2", "-s", "weighted[1,2]", "-s", "greedy")
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "takes 12 weights" in bad.stderr, bad.stderr
 

@@ -26,6 +26,7 @@ from montecards.errors import InputError
 from montecards.games import parade
 from montecards.games.parade import strategies, view
 from montecards.games.parade.game import SPEC
+from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 TWIN = str(ROOT / "examples" / "strategies" / "parade_weighted.py") + ":choose"
@@ -311,7 +312,7 @@ def test_cli_takes_weights_in_the_name_and_refuses_a_wrong_count():
     out = cli("simulate", "parade", "-n", "300", "--seed", "1", "-s", f"weighted[{weights}]", "-s", "greedy")
     assert out.returncode == 0, out.stderr
     assert "weighted[-1,-0.3," in out.stdout
-    bad = cli("simulate", "parade", "-n", "300", "-s", "weighted[1,2,3]", "-s", "greedy")
+    bad = run_main("simulate", "parade", "-n", "300", "-s", "weighted[1,2,3]", "-s", "greedy")
     assert bad.returncode == 2
     lines = bad.stderr.strip().splitlines()
     assert len(lines) == 1 and "takes 15 weights" in lines[0], bad.stderr

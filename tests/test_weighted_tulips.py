@@ -23,6 +23,7 @@ import montecards as mc
 from montecards.engine.spec import InputError
 from montecards.games import tulips
 from montecards.games.tulips import strategies, view
+from tests.inprocess import run_main
 
 TWIN = f"{Path(__file__).resolve().parent.parent / 'examples' / 'strategies' / 'tulips_weighted.py'}:choose"
 N = strategies.N_FEATURES
@@ -276,7 +277,7 @@ def test_cli_takes_weights_in_the_name():
     ok = cli("simulate", "tulips", "-n", "200", "--seed", "3", "-s", f"weighted[{weights}]", "-s", "majority",
              "-s", "greedy", "-s", "tuned")
     assert ok.returncode == 0, ok.stderr
-    bad = cli("simulate", "tulips", "-n", "20", "-s", "weighted[1,2]")
+    bad = run_main("simulate", "tulips", "-n", "20", "-s", "weighted[1,2]")
     assert bad.returncode == 2
     assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
     assert "14 weights" in bad.stderr

@@ -29,6 +29,7 @@ from montecards.errors import InputError
 from montecards.games import wigout
 from montecards.games.wigout import strategies, view
 from montecards.games.wigout.game import SPEC
+from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 TWIN_PATH = ROOT / "examples" / "strategies" / "wigout_weighted.py"
@@ -285,7 +286,7 @@ def test_the_command_line_takes_weights():
               "-s", "greedy", "-s", "greedy", "--strategy-params", "1,0,0,0,-3,0,0,0,0,0",
               "--strategy-params", "-", "--strategy-params", "-", "--strategy-params", "-")
     assert out.returncode == 0, out.stderr
-    bad = cli("simulate", "wigout", "-n", "100", "-s", "weighted[1,2,3]")
+    bad = run_main("simulate", "wigout", "-n", "100", "-s", "weighted[1,2,3]")
     assert bad.returncode == 2
     lines = bad.stderr.strip().splitlines()
     assert len(lines) == 1 and "takes 10 weights" in lines[0], bad.stderr
