@@ -108,3 +108,28 @@ def test_committed_report_matches_todays_kernels(game):
         return
     assert staleness(folder, game) == []
     assert unsupported_verdicts((folder / "README.md").read_text()) == []
+
+
+def test_only_the_package_sources_make_a_report_dirty(tmp_path):
+    """A report rewrites tracked files of its own folder while it runs; that is not uncommitted
+    code (the regenerated reports said "with uncommitted changes" before this)."""
+    import subprocess
+
+    from montecards.report.provenance import git_commit
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("A = 1\n")
+    (tmp_path / "reports" / "page.md").write_text("old\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    head, dirty = git_commit(tmp_path / "pkg")
+    assert len(head) == 40 and dirty is False
+    (tmp_path / "reports" / "page.md").write_text("new\n")  # the report being written
+    assert git_commit(tmp_path / "pkg") == (head, False)
+    (tmp_path / "pkg" / "a.py").write_text("A = 2\n")  # the code itself
+    assert git_commit(tmp_path / "pkg") == (head, True)

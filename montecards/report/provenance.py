@@ -56,12 +56,14 @@ def kernel_hash(game: str, root: Path = PACKAGE_ROOT) -> str:
 
 
 def git_commit(root: Path = PACKAGE_ROOT) -> tuple[str | None, bool]:
-    """The commit checked out at ``root`` and whether the work tree differs from it
-    (``(None, False)`` outside a git checkout, e.g. an installed wheel)."""
+    """The commit checked out at ``root`` and whether the package's sources (the tracked files
+    below ``root``) differ from it: a report being written changes tracked files of its own
+    folder, which do not make the code it ran uncommitted (``(None, False)`` outside a git
+    checkout, e.g. an installed wheel)."""
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                               timeout=30, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "."], cwd=root,
                                capture_output=True, text=True, timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None, False
