@@ -15,6 +15,7 @@ from montecards.report.base import (
     timed,
     tuned_section,
 )
+from montecards.report.designer import Imbalance, designer_section, seat_imbalance, worst_seat
 from montecards.report.generic import matchup_ratings
 from montecards.report.strengths import variant_at_strengths
 from montecards.report.verdicts import Estimate, claim
@@ -212,3 +213,30 @@ def build(rep: Report) -> None:
         f"{rate(res.win_share[0], *res.win_share_ci95[0])}."
     )
     rep.end_list()
+
+    designer(rep, sa)
+
+
+def designer(rep: Report, sa) -> None:
+    """Rules a designer could change: the first seat below its share at 3-6 players, and the
+    6-player lowest seat (the seat runs above), searched over the opening parade and the
+    colours that end the game (greedy strength, as the seat runs)."""
+    counts = [p for p in (3, 4, 5, 6) if p in sa.player_counts]
+    six = worst_seat(sa, 6)
+    designer_section(rep, [
+        Imbalance(
+            "the first seat at 3–6 players",
+            "in the seat runs above (`greedy` in every seat), "
+            + "; ".join(seat_imbalance(sa, p, n_note=p == counts[-1]) for p in counts),
+            counts, {"opening_parade": range(3, 10), "end_colours": (5, 6)}, ["first_seat"],
+            n=5_000, budget=40_000, held_out=60_000,
+            why="The first seat plays first onto a parade of 6: the size of the opening parade and "
+                "how soon the last round starts are the rules that decide what it can take.",
+        ),
+        Imbalance(
+            "the lowest seat at 6 players",
+            "in the same runs " + seat_imbalance(sa, 6, six),
+            [6], {"opening_parade": range(3, 10), "end_colours": (4, 5, 6)}, ["fair"],
+            n=10_000, budget=80_000, held_out=100_000,
+        ),
+    ])
