@@ -119,11 +119,50 @@ def designer_section(rep: Report, imbalances: Sequence[Imbalance], intro: str = 
                             params=dict(imb.params) or None, n=n, budget=budget, keep=imb.keep,
                             held_out=held, seed=rep.seed, jobs=rep.jobs))
         results.append(res)
-        _write_one(rep, k, imb, res, n, budget, held)
+        checks = _smaller_checks(rep, imb, res, n, held)
+        _write_one(rep, k, imb, res, checks, n, budget, held)
     return results
 
 
-def _write_one(rep: Report, k: int, imb: Imbalance, res: Any, n: int, budget: int, held: int) -> None:
+SMALLER_CHECKS = 2
+"""At most this many smaller changes than the finalists' remedy are replayed on held-out deals."""
+
+
+def _official(rep: Report, res: Any) -> dict[str, Any]:
+    return {name: rep.spec.param(name).default_for(res.players[0]) for name in res.vary}
+
+
+def _smaller_checks(rep: Report, imb: Imbalance, res: Any, n: int, held: int) -> list[Any]:
+    """The smallest change the search can see: halving keeps the variants with the best
+    scores, not the smallest changes, so a variant that changes fewer rules than the finalists'
+    remedy (or any, when no finalist is one) and met every target within its interval on the
+    search's deals is replayed on the held-out deals too (at most ``SMALLER_CHECKS``, smallest
+    first). Returns those variants, with their held-out numbers."""
+    from montecards.analysis import balance
+
+    base = next(v for v in res.variants if v.label == res.baseline)
+    if _meets(res, base, held_out=True):
+        return []
+    official = _official(rep, res)
+    remedies = [v for v in res.variants if v.held_out is not None and v is not base and _meets(res, v, True)]
+    bound = min((_change(v.params, official) for v in remedies), default=(len(res.vary) + 1, 0.0))
+    candidates = sorted((v for v in res.variants if v.held_out is None and v.metrics and _meets(res, v, False)
+                         and _change(v.params, official) < bound),
+                        key=lambda v: (*_change(v.params, official), v.score))[:SMALLER_CHECKS]
+    checked = []
+    for v in candidates:
+        got = timed(rep, f"rules search: {imb.name}, held-out check of {v.label}",
+                    f"{held:,} held out × {len(res.players)} player count{'s' if len(res.players) > 1 else ''}",
+                    lambda v=v: balance(rep.game, {k: [x] for k, x in v.params.items()}, targets=list(imb.targets),
+                                        players=res.players, strategies=imb.strategy,
+                                        params=dict(imb.params) or None, n=n, budget=n, keep=1, held_out=held,
+                                        seed=rep.seed, jobs=rep.jobs))
+        checked.append(next(x for x in got.variants if x.label == v.label))
+    return checked
+
+
+def _write_one(rep: Report, k: int, imb: Imbalance, res: Any, checks: list[Any], n: int, budget: int,
+               held: int) -> None:
     counts = res.players
     rep.text(f"### {k}. {imb.name[0].upper() + imb.name[1:]}\n\n**Found:** {imb.found}." + (
         f" {imb.why}" if imb.why else ""))
@@ -148,31 +187,37 @@ def _write_one(rep: Report, k: int, imb: Imbalance, res: Any, n: int, budget: in
     rep.table(_variant_table(res), digits=3, index=False)
     base = next(v for v in res.variants if v.label == res.baseline)
     finalists = [v for v in res.variants if v.held_out is not None]
-    meeting = [v for v in finalists if v is not base and _meets(res, v)]
+    meeting = [v for v in finalists + checks if v is not base and _meets(res, v, True)]
     for v in [res.best] + ([base] if base is not res.best else []):
         who = "Official rules" if v is base else f"Best on held-out deals, `{v.label}`"
         rep.finding(f"{who}: " + _held_out_text(res, v) + ".")
+    for v in checks:
+        rep.finding(f"A smaller change, `{v.label}` (it met the targets on the search's deals but was not a "
+                    "finalist), replayed on the held-out deals: " + _held_out_text(res, v) + ".")
     rep.end_list()
     resolution = _resolution(res)
-    if _meets(res, base):
+    checked = (f", and the {len(checks)} smaller change{'s' if len(checks) > 1 else ''} replayed on the same deals"
+               if checks else "")
+    smallest = None
+    if _meets(res, base, True):
         verdict = (f"**Verdict ({imb.name}):** the official rules already meet every target within its interval "
                    f"on {held:,} held-out deals per player count: at this size the imbalance is not told apart "
                    "from noise, so no change is called for" + (f" (finalists that also meet them: "
                                                                f"{', '.join(f'`{v.label}`' for v in meeting)})"
                                                                if meeting else "") + ".")
-        smallest = None
     elif meeting:
-        official = {name: rep.spec.param(name).default_for(counts[0]) for name in res.vary}
+        official = _official(rep, res)
         smallest = min(meeting, key=lambda v: (*_change(v.params, official), v.held_out["score"]))
         others = [v.label for v in meeting if v is not smallest]
         verdict = (f"**Verdict ({imb.name}):** remedy `{smallest.label}` — it meets every target within its "
-                   f"interval on {held:,} held-out deals per player count, and is the smallest change among the "
-                   f"{len(finalists) - 1} finalist(s) that do" + (f" (also: {', '.join(f'`{o}`' for o in others)})"
-                                                                 if others else "") + ".")
+                   f"interval on {held:,} held-out deals per player count, and is the smallest change that does "
+                   f"among the {len(finalists) - 1} finalist(s){checked}"
+                   + (f" (also: {', '.join(f'`{o}`' for o in others)})" if others else "") + ".")
     else:
-        smallest = None
-        verdict = (f"**Verdict ({imb.name}):** none in the searched space: no finalist meets every target within "
-                   f"its interval on {held:,} held-out deals per player count (closest: `{res.best.label}`).")
+        also = f" (nor any of the {len(checks)} smaller changes replayed on them)" if checks else ""
+        verdict = (f"**Verdict ({imb.name}):** none in the searched space: no finalist{also} "
+                   f"meets every target within its interval on {held:,} held-out deals per player count "
+                   f"(closest: `{res.best.label}`).")
     rep.text(verdict + " " + resolution)
     rep.finding(verdict.replace("**", ""), in_section=False)
     rep.facts.setdefault("designer", []).append({
@@ -206,9 +251,10 @@ def _change(params: Mapping[str, Any], official: Mapping[str, Any]) -> tuple[int
     return changed, size
 
 
-def _meets(res: Any, v: Any) -> bool:
-    """Every target met within its interval on the held-out deals (see the module)."""
-    for m in v.held_out["metrics"].values():
+def _meets(res: Any, v: Any, held_out: bool) -> bool:
+    """Every target met within its interval on the held-out deals (``held_out``) or at the
+    search's last round (see the module)."""
+    for m in (v.held_out["metrics"] if held_out else v.metrics).values():
         fair = 1 / m["players"]
         for t in res.targets:
             if t.name == "fair" and not m["fair_within_interval"]:
