@@ -27,7 +27,7 @@ penalty is 0. The section's words are not verdict words (``report/verdicts.py``)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -46,7 +46,7 @@ class Imbalance:
     what a remedy meets; ``n`` / ``budget`` / ``held_out`` / ``keep``: the search's sizes (the
     first round's games per variant and player count, the most games a variant plays in the
     search, the held-out games per finalist and player count, the finalists);
-    ``strategy``: the strength every seat plays."""
+    ``strategy``: the strength every seat plays (the game's default strategy unless given)."""
 
     name: str
     found: str
@@ -57,7 +57,7 @@ class Imbalance:
     budget: int = 16_000
     held_out: int = 20_000
     keep: int = 3
-    strategy: str = "greedy"
+    strategy: str | None = None  # None: the game's default strategy (greedy where it has one)
     params: Mapping[str, Any] = field(default_factory=dict)
     why: str = ""
 
@@ -103,6 +103,8 @@ def designer_section(rep: Report, imbalances: Sequence[Imbalance], intro: str = 
     )
     results = []
     for k, imb in enumerate(imbalances, 1):
+        if imb.strategy is None:
+            imb = replace(imb, strategy=rep.spec.default_strategy)
         vary = {name: list(values) for name, values in imb.vary.items()}
         count = 1
         for values in vary.values():
