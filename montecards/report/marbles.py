@@ -146,7 +146,7 @@ def designer(rep: Report, sa) -> None:
     found = [Imbalance(
         f"the first seat at {p} players",
         "in the seat runs above " + seat_imbalance(sa, p),
-        [p], {"sides": sides}, ["fair"], n=1_000, budget=4_000, held_out=10_000,
+        [p], {"sides": sides}, ["fair"], n=2_000, budget=8_000, held_out=40_000,
         why="Seat k sits on side floor(k · sides / players): with as many sides as players, every seat has "
             "a neighbour behind it.",
     ) for p, sides in ((3, (3, 4, 5, 6)), (5, (5, 6, 7))) if p in sa.player_counts]

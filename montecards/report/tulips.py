@@ -155,8 +155,8 @@ def designer(rep: Report, sa) -> None:
         Imbalance(
             "the first seat at 3 players",
             "in the seat runs above " + seat_imbalance(sa, 3),
-            [3], {"start_points": [[a, b, 0] for a in range(0, 27, 3) for b in range(0, 9, 2)]}, ["fair"],
-            n=4_000, budget=32_000, held_out=50_000,
+            [3], {"start_points": [[a, b, 0] for a in range(0, 31) for b in range(0, 13)]}, ["fair"],
+            n=2_000, budget=64_000, held_out=100_000,
             why="`greedy` gives its cards to the seat with the fewest points so far, so points printed "
                 "for the first seats steer gifts as well as scores; the deficit is much smaller at `tuned` "
                 "strength (docs/balance.md), so a remedy found here is one for greedy play.",
