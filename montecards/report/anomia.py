@@ -221,7 +221,7 @@ def designer(rep: Report, sa) -> None:
             "the seat pattern at 5–6 players",
             "in the seat runs above " + "; ".join(seat_imbalance(sa, p, n_note=p == counts[-1]) for p in counts),
             counts, {"cards_per_symbol": list(DECKS.values()), "winnings_face_up": (False, True)}, ["fair"],
-            n=5_000, budget=40_000, held_out=50_000,
+            n=10_000, budget=80_000, held_out=100_000,
             why="The first C mod P seats draw one more category card (*Why the first seats win more*); a deck "
                 "of 90 makes C mod 5 = C mod 6 = 0.",
         ),

@@ -194,11 +194,11 @@ def _write_one(rep: Report, k: int, imb: Imbalance, res: Any, checks: list[Any],
         who = "Official rules" if v is base else f"Best on held-out deals, `{v.label}`"
         rep.finding(f"{who}: " + _held_out_text(res, v) + ".")
     for v in checks:
-        rep.finding(f"A smaller change, `{v.label}` (it met the targets on the search's deals but was not a "
-                    "finalist), replayed on the held-out deals: " + _held_out_text(res, v) + ".")
+        rep.finding(f"Checked on the held-out deals too, `{v.label}` (a smaller change than the finalists' that met "
+                    "every target on the search's deals): " + _held_out_text(res, v) + ".")
     rep.end_list()
     resolution = _resolution(res)
-    checked = (f", and the {len(checks)} smaller change{'s' if len(checks) > 1 else ''} replayed on the same deals"
+    checked = (f" and the {len(checks)} smaller change{'s' if len(checks) > 1 else ''} checked on the same deals"
                if checks else "")
     smallest = None
     if _meets(res, base, True):
@@ -214,9 +214,11 @@ def _write_one(rep: Report, k: int, imb: Imbalance, res: Any, checks: list[Any],
         verdict = (f"**Verdict ({imb.name}):** remedy `{smallest.label}` — it meets every target within its "
                    f"interval on {held:,} held-out deals per player count, and is the smallest change that does "
                    f"among the {len(finalists) - 1} finalist(s){checked}"
-                   + (f" (also: {', '.join(f'`{o}`' for o in others)})" if others else "") + ".")
+                   + (f" (also: {', '.join(f'`{o}`' for o in others)})" if others else "") + "; a game lasts "
+                   + ", ".join(f"{m['length']:.1f} turns at {p} players (official {base.held_out['metrics'][p]['length']:.1f})"
+                               for p, m in sorted(smallest.held_out["metrics"].items())) + ".")
     else:
-        also = f" (nor any of the {len(checks)} smaller changes replayed on them)" if checks else ""
+        also = f" (nor any of the {len(checks)} smaller changes checked on them)" if checks else ""
         verdict = (f"**Verdict ({imb.name}):** none in the searched space: no finalist{also} "
                    f"meets every target within its interval on {held:,} held-out deals per player count "
                    f"(closest: `{res.best.label}`).")
