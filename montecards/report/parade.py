@@ -221,7 +221,8 @@ def designer(rep: Report, sa) -> None:
     """Rules a designer could change: the first seat below its share at 3-6 players and the
     lowest seat at 6 (the seat runs above), each player count searched on its own (a rule may
     depend on the player count, as the 2-player margin does) over the opening parade and the
-    colours that end the game; greedy strength, as the seat runs."""
+    colours that end the game, the game's length kept within 10 % of the rules'; greedy
+    strength, as the seat runs."""
     space = {"opening_parade": range(0, 13), "end_colours": (4, 5, 6)}
     why = ("The first seat plays first onto the opening parade: its size and how soon the last round "
            "starts are the rules that decide what the first seats can take.")
@@ -234,6 +235,10 @@ def designer(rep: Report, sa) -> None:
         if low != 0:
             text += "; the lowest seat, " + seat_imbalance(sa, p, low, n_note=False)
         name = f"the first seat at {p} players" + (" and its lowest seat" if p == 6 and low != 0 else "")
-        found.append(Imbalance(name, text, [p], space, ["fair"], n=10_000, budget=160_000, held_out=200_000,
-                               why=why if p == 3 else ""))
-    designer_section(rep, found)
+        turns = sa.results[p].metrics()["turns"]["mean"]  # the length may move by 10 % at most
+        length = f"length={round(0.9 * turns)}:{round(1.1 * turns)}"
+        found.append(Imbalance(name, text, [p], space, ["fair", length], n=10_000, budget=160_000,
+                               held_out=200_000, why=why if p == 3 else ""))
+    designer_section(rep, found, intro="A remedy may not change the game's length by more than about 10 % "
+                                       "(the target `length=A:B`, from the official rules' mean length in "
+                                       "the seat runs above).")
