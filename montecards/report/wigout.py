@@ -197,10 +197,11 @@ def designer(rep: Report, sa) -> None:
             f"in the seat runs above (`greedy` in every seat, {sa.results[counts[0]].n_games:,} games per player "
             f"count): " + ", ".join(parts) + f" (a game is {sa.results[counts[0]].params['rounds']} rounds; "
             "none below 5 players)",
-            counts, {"hand_size": range(3, 8), "copies": range(5, 9)}, ["deadlocks<=0.01", "fair"],
+            counts, {"hand_size": range(3, 8), "copies": range(5, 9)}, ["deadlocks<=0.01"],
             n=4_000, budget=64_000, held_out=100_000,
             why="A deadlock needs every copy of a stuck character one per hand, so with more copies than "
-                "players it cannot happen; a smaller hand holds fewer characters to get stuck on.",
+                "players it cannot happen; a smaller hand holds fewer characters to get stuck on. The seats "
+                "are symmetric by construction, so fairness is not a target here (the table still shows it).",
         ),
     ])
 
