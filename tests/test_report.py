@@ -44,6 +44,18 @@ def test_report_quick_writes_readme_and_figures(tmp_path):
     record = json.loads((tmp_path / "provenance.json").read_text())  # the command as typed
     assert record["command"] == f"montecards report parade -o {tmp_path} --quick -j 2"
     assert unsupported_verdicts(readme) == []  # every verdict word backed by its interval
+    # the designer section (report/designer.py): each imbalance named with its numbers, the search's
+    # table, the held-out check and a verdict, for every player count 3-6
+    designer = readme[readme.index("## Rules a designer could change"):]
+    for p in (3, 4, 5, 6):
+        assert f"### {p - 2}. The first seat at {p} players" in designer
+        assert f"**Verdict (the first seat at {p} players" in designer
+    assert designer.count("**Found:** in the seat runs above") == 4 and "% ± " in designer
+    assert designer.count("Official rules: on 200 held-out deals") == 4
+    assert "montecards balance parade -p 3 --vary opening_parade=0/1/2/3" in designer
+    data = json.loads((tmp_path / "data.json").read_text())
+    assert [d["players"] for d in data["facts"]["designer"]] == [[3], [4], [5], [6]]
+    assert sum(r["analysis"].startswith("rules search: the first seat at") for r in data["run_sizes"]) >= 4
     assert record["wall_seconds"] > 0 and record["cpu_seconds"] > 0 and len(record["kernel_hash"]) == 64
     pngs = sorted(tmp_path.glob("*.png"))
     assert len(pngs) >= 5

@@ -171,6 +171,7 @@ def measure(cols: Mapping[str, np.ndarray], players: int, quantities: Sequence[s
         "unfinished": unfinished[0],
         "fair_within_interval": all(s[1] <= fair <= s[2] for s in shares),
         "means": {q: float(np.mean(cols[q])) for q in quantities},
+        "means_interval": {q: list(mean_interval(cols[q])[1:]) for q in quantities},
     }
 
 

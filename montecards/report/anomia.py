@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from montecards.analysis import compare_variants, sweep
 from montecards.report.base import Report, pm, rate, ratings_block, seat_section, timed
+from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.generic import metrics_section
 
 
@@ -150,6 +151,8 @@ def build(rep: Report) -> None:
     )
 
 
+    designer(rep, sa)
+
 def _bt(theta: float) -> float:
     import math
 
@@ -204,3 +207,22 @@ def seat_pattern(rep: Report) -> None:
                     f"{'seat 1' if split == 1 else f'seats 1–{split}'} "
                     f"minus the rest {100 * m:+.2f} {pm(lo, hi, 2, unit=' pp')}: {verdict}.")
     rep.end_list()
+
+
+def designer(rep: Report, sa) -> None:
+    """Rules a designer could change: the seat pattern at 5-6 players (the first seats ahead,
+    the seat runs above), searched over the deck (90 category cards give every seat as many
+    draws at 5 and at 6 players) and face-up winnings (greedy strength)."""
+    counts = [p for p in (5, 6) if p in sa.player_counts]
+    if not counts:
+        return
+    designer_section(rep, [
+        Imbalance(
+            "the seat pattern at 5–6 players",
+            "in the seat runs above " + "; ".join(seat_imbalance(sa, p, n_note=p == counts[-1]) for p in counts),
+            counts, {"cards_per_symbol": list(DECKS.values()), "winnings_face_up": (False, True)}, ["fair"],
+            n=10_000, budget=80_000, held_out=100_000,
+            why="The first C mod P seats draw one more category card (*Why the first seats win more*); a deck "
+                "of 90 makes C mod 5 = C mod 6 = 0.",
+        ),
+    ])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from montecards.analysis import compare_variants, share_interval
 from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
+from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.generic import matchup_section, metrics_section
 from montecards.report.strengths import variant_at_strengths
 
@@ -134,3 +135,20 @@ def build(rep: Report) -> None:
     variant_at_strengths(rep, "Variants at every strength", variants, 4,
                          {"simple": (spec.default_strategy, n_var), "tuned": ("tuned", rep.n(5_000, 60))},
                          {"win_0": "seat 1's win share", "shared": "ties (shared wins)"})
+
+    designer(rep, sa)
+
+
+def designer(rep: Report, sa) -> None:
+    """Rules a designer could change: the first seat ahead at 3 and 5 players (the seat runs
+    above), searched over the board's sides (with as many sides as players the seats are evenly
+    spaced; greedy strength)."""
+    found = [Imbalance(
+        f"the first seat at {p} players",
+        "in the seat runs above " + seat_imbalance(sa, p),
+        [p], {"sides": sides}, ["fair"], n=2_000, budget=8_000, held_out=40_000,
+        why="Seat k sits on side floor(k · sides / players): with as many sides as players, every seat has "
+            "a neighbour behind it.",
+    ) for p, sides in ((3, (3, 4, 5, 6)), (5, (5, 6, 7))) if p in sa.player_counts]
+    if found:
+        designer_section(rep, found)

@@ -15,6 +15,7 @@ from montecards.report.base import (
     timed,
     tuned_section,
 )
+from montecards.report.designer import Imbalance, designer_section, seat_imbalance, worst_seat
 from montecards.report.generic import matchup_ratings
 from montecards.report.strengths import variant_at_strengths
 from montecards.report.verdicts import Estimate, claim
@@ -212,3 +213,32 @@ def build(rep: Report) -> None:
         f"{rate(res.win_share[0], *res.win_share_ci95[0])}."
     )
     rep.end_list()
+
+    designer(rep, sa)
+
+
+def designer(rep: Report, sa) -> None:
+    """Rules a designer could change: the first seat below its share at 3-6 players and the
+    lowest seat at 6 (the seat runs above), each player count searched on its own (a rule may
+    depend on the player count, as the 2-player margin does) over the opening parade and the
+    colours that end the game, the game's length kept within 10 % of the rules'; greedy
+    strength, as the seat runs."""
+    space = {"opening_parade": range(0, 13), "end_colours": (4, 5, 6)}
+    why = ("The first seat plays first onto the opening parade: its size and how soon the last round "
+           "starts are the rules that decide what the first seats can take.")
+    found = []
+    for p in (3, 4, 5, 6):
+        if p not in sa.player_counts:
+            continue
+        text = "in the seat runs above (`greedy` in every seat) " + seat_imbalance(sa, p)
+        low = worst_seat(sa, p)
+        if low != 0:
+            text += "; the lowest seat, " + seat_imbalance(sa, p, low, n_note=False)
+        name = f"the first seat at {p} players" + (" and its lowest seat" if p == 6 and low != 0 else "")
+        turns = sa.results[p].metrics()["turns"]["mean"]  # the length may move by 10 % at most
+        length = f"length={round(0.9 * turns)}:{round(1.1 * turns)}"
+        found.append(Imbalance(name, text, [p], space, ["fair", length], n=10_000, budget=160_000,
+                               held_out=200_000, why=why if p == 3 else ""))
+    designer_section(rep, found, intro="A remedy may not change the game's length by more than about 10 % "
+                                       "(the target `length=A:B`, from the official rules' mean length in "
+                                       "the seat runs above).")

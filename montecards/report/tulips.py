@@ -8,6 +8,7 @@ import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
+from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.strengths import variant_at_strengths
 
 SOURCES = ("keep_points", "give_points", "majority_points")
@@ -140,3 +141,24 @@ def build(rep: Report) -> None:
     variant_at_strengths(rep, "Card-value models at every strength", models, 4,
                          {"simple": ("greedy", n_var), "tuned": ("tuned", rep.n(50_000, 300))},
                          {"win_0": "seat 1's win share", "win_3": "seat 4's win share"})
+
+    designer(rep, sa)
+
+
+def designer(rep: Report, sa) -> None:
+    """Rules a designer could change: the first seat's deficit at 3 players (the seat runs
+    above), searched over starting points for the first two seats (a compensation a designer
+    could print on a card; greedy strength, which the deficit depends on: docs/balance.md)."""
+    if 3 not in sa.player_counts:
+        return
+    designer_section(rep, [
+        Imbalance(
+            "the first seat at 3 players",
+            "in the seat runs above " + seat_imbalance(sa, 3),
+            [3], {"start_points": [[a, b, 0] for a in range(0, 31) for b in range(0, 13)]}, ["fair"],
+            n=2_000, budget=64_000, held_out=100_000,
+            why="`greedy` gives its cards to the seat with the fewest points so far, so points printed "
+                "for the first seats steer gifts as well as scores; the deficit is much smaller at `tuned` "
+                "strength (docs/balance.md), so a remedy found here is one for greedy play.",
+        ),
+    ])
