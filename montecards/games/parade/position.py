@@ -672,3 +672,28 @@ def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, i
     playon.search_root(template.g, seat, kind, move_ids, int(iterations), float(exploration), int(policy),
                        np.uint64(seed), int(index), visits, rewards)
     return visits, rewards
+
+
+def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndarray, strategies: np.ndarray,
+                params: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+    """``(n, len(moves))``: V of the seat after each move (floats in [0, 1]) on determinizations
+    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``). The
+    template's hidden cards are never read: they are dealt afresh from the seat's unseen set."""
+    kind = view.DECISION_PLAY if not template.done else view.DECISION_DISCARD
+    decision = "play" if not template.done else "discard"
+    move_ids = np.zeros((len(moves), 2), np.int64)
+    pairs = np.zeros(len(moves), np.int64)
+    hand = template._hand(seat)
+    sorted_pairs = [sorted(p) for p in rules.PAIRS.tolist()]
+    for i, m in enumerate(moves):
+        cards = parse_move(m, decision)
+        move_ids[i, : len(cards)] = cards
+        if decision == "discard":
+            pairs[i] = sorted_pairs.index(sorted((hand.index(cards[0]), hand.index(cards[1]))))
+    ids = template.observe(seat).unseen()
+    unseen = np.zeros(N_CARDS, np.int64)
+    unseen[: len(ids)] = ids
+    out = np.zeros((n, len(moves)), np.float64)
+    playon.value_moves(template.g, seat, kind, move_ids, pairs, unseen, len(ids), np.uint64(seed), first, n,
+                       np.asarray(value, np.float64), strategies, params, out)
+    return out
