@@ -136,6 +136,15 @@ def test_exact_final_discard_keeps_a_majority_pair():
     assert result.determinizations == moves.FIRST_BATCH  # zero variance: precise at once
 
 
+def test_exact_final_discard_the_value_column_reads_the_same_wins():
+    """At the final discard V is the finished game's win share, the other seat's discard by V's
+    model (greedy, as in the play-outs): nothing is hidden, so each pair's value is exactly its
+    win share worked out above (1 for the two same-colour discards, 0 for the four mixed)."""
+    result = mc.analyse("parade", _discard_ending(), budget=600, seed=2)
+    assert {r["move"]: r["value"] for r in result.rows()} == {r["move"]: r["win_share"] for r in result.rows()}
+    assert result.frame["value"].tolist() == result.frame["win_share"].tolist()
+
+
 def test_exact_ending_omniscient_on_the_true_cards_equals_the_honest_value():
     """With nothing hidden, the omniscient column (the true cards) equals the win share."""
     state = mc.state("parade", _discard_ending(), seed=4)
@@ -182,6 +191,14 @@ def test_exact_ending_the_last_play_decides_a_tie_on_points():
     result = mc.analyse("parade", pos, budget=500, seed=0)
     assert {r["move"]: r["win_share"] for r in result.rows()} == {
         "green-0": 1.0, "grey-0": 1.0, "orange-0": 1.0, "red-0": 0.0, "purple-1": 0.0}
+    # The value column: after seat 1's play the game is over but for the final discards; V of a
+    # state whose last round has begun is its play-out by V's model of the seats, here greedy's
+    # (the play-outs' lineup: value.new_model), so it reads 1 for the three winning zeros and 0
+    # for the two ties lost on cards, with no spread: the same order as the win shares.
+    assert {r["move"]: (r["value"], r["value_low"], r["value_high"]) for r in result.rows()} == {
+        "green-0": (1.0, 1.0, 1.0), "grey-0": (1.0, 1.0, 1.0), "orange-0": (1.0, 1.0, 1.0),
+        "red-0": (0.0, 0.0, 0.0), "purple-1": (0.0, 0.0, 0.0)}
+    assert "2p-greedy-greedy.json" in result.value_note
 
 
 # --- no peeking --------------------------------------------------------------------------------
@@ -201,8 +218,9 @@ def test_no_peeking_two_deals_with_the_same_view_give_the_same_analysis():
     a = mc.analyse("parade", first, budget=3_000, seed=9)
     b = mc.analyse("parade", second, budget=3_000, seed=9)
     honest = lambda r: [{k: v for k, v in row.items() if k != "omniscient"} for row in r.rows()]  # noqa: E731
-    assert honest(a) == honest(b)
+    assert honest(a) == honest(b)  # the value column included
     assert np.array_equal(a.shares, b.shares)
+    assert a.values is not None and np.array_equal(a.values, b.values)
 
 
 # --- the analysis' contract --------------------------------------------------------------------
@@ -212,9 +230,10 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     events = mc.trace("parade", seed=3, index=0, players=2)
     result = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0)
     out = result.to_dict()
-    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
     assert [list(m) for m in out["moves"]] == [
-        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"]] * 5
+        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient", "value", "value_low",
+         "value_high"]] * 5
     shares = [m["win_share"] for m in out["moves"]]
     assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
     assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])
@@ -227,6 +246,44 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     assert "<table" in result._repr_html_()
     fig = result.plot()
     assert len(fig.axes[0].patches) == 5
+
+
+def test_the_value_column_lies_in_0_1_on_the_analysis_determinizations():
+    """Mid-game (turn 10, 2 players): V of the seat after each move, one value per move and
+    determinization (the analysis' own deals), every one in [0, 1]; the column's mean and its
+    interval are those of that matrix. The table shows the column and names V's file once."""
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0)
+    assert result.values.shape == result.shares.shape
+    assert ((result.values >= 0) & (result.values <= 1)).all()
+    assert result.values.std(axis=0).max() > 0  # a real estimate, dealt: not a constant
+    for row in result.rows():
+        k = result.moves.index(row["move"])
+        assert row["value"] == pytest.approx(result.values[:, k].mean(), abs=1e-6)
+        assert 0 <= row["value_low"] < row["value"] < row["value_high"] <= 1
+    table = result.table()
+    assert "value" in table.splitlines()[2] and table.count("2p-greedy-greedy.json") == 1
+    plain = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0, value=False)
+    assert plain.values is None and all(r["value"] is None for r in plain.rows())
+    assert np.array_equal(plain.shares, result.shares)  # the column changes nothing else
+
+
+@pytest.mark.parametrize("players,rules,reason", [
+    (3, None, "no fitted value for parade with 3 players"),
+    (2, {"two_player_margin": 1}, "official rules; this position changes two_player_margin=1"),
+])
+def test_no_value_column_without_a_fitted_value_for_the_position(players, rules, reason):
+    """3 players (values are fitted for 2), or a changed rule: the column is None in every row,
+    and the reason is said once (``value_note``, the table's last line), not as an error."""
+    events = mc.trace("parade", seed=3, index=0, players=players)
+    pos = events.positions()[6].to_dict()
+    if rules:
+        pos["rules"] = rules
+    result = mc.analyse("parade", pos, budget=1_000, seed=0)
+    assert result.values is None
+    assert all(r["value"] is None and r["value_low"] is None and r["value_high"] is None for r in result.rows())
+    assert reason in result.value_note and reason in result.to_dict()["value_note"]
+    assert result.table().count(reason) == 1 and result.frame["value"].isna().all()
 
 
 def test_sequential_stop_decides_a_clear_position_before_the_budget():
@@ -361,7 +418,9 @@ def test_cli_trace_positions_analyse_and_review(tmp_path):
     path.write_text(lines[10])
     out = _cli("analyse", "parade", str(path), "--json", "--budget", "3000")
     assert out.returncode == 0, out.stderr
-    assert list(json.loads(out.stdout)) == ["moves", "best", "decided", "evaluations", "seconds"]
+    analysis = json.loads(out.stdout)
+    assert list(analysis) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
+    assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in analysis["moves"])
     record = _cli("trace", "parade", "--seed", "3", "--index", "0", "--record").stdout
     (tmp_path / "game.json").write_text(record)
     out = _cli("review", "parade", str(tmp_path / "game.json"), "--seat", "1", "--budget", "500", "--json")
@@ -378,7 +437,8 @@ def test_the_ismcts_root_evaluator_finds_the_exact_endings():
     assert {r["move"]: r["win_share"] for r in discard.rows()} == {
         "grey-9,grey-10": 1.0, "red-0,red-1": 1.0, "red-0,grey-9": 0.0, "red-0,grey-10": 0.0,
         "red-1,grey-9": 0.0, "red-1,grey-10": 0.0}
-    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
+    assert {r["move"]: r["value"] for r in discard.rows()} == {r["move"]: r["win_share"] for r in discard.rows()}
     assert discard.evaluations == 600
 
 
