@@ -483,3 +483,51 @@ def test_a_one_seat_record_that_contradicts_itself_is_refused():
     record["moves"][1] = record["hand"][0]  # seat 1 plays a card seat 0 holds
     with pytest.raises(mc.InputError, match="cannot be there|not legal"):
         P.decisions_of_record(record)
+
+
+# --- the review's luck (issue #32, point 3) -----------------------------------------------------
+
+
+def test_a_reviewed_games_luck_is_the_luck_ledgers_of_that_game():
+    """The review's luck replays the record through the ledger of ``--luck`` (docs/luck.md): the
+    draws' terms are exact, the deal's samples deals from the ledger's stream of (seed, game), so
+    game ``i`` of seed 3 replayed from its trace with that stream has the very luck the run with
+    ``luck=True`` writes in its row (to its rounding, 1/60,000 of a win). In 2 players V adds up to
+    one win, so the seats' luck adds up to zero."""
+    from montecards.analysis.runs import setup
+    from montecards.engine.value import LUCK_UNIT
+
+    run = setup("parade", 2, "greedy", None, 3, 1, luck=True)
+    _, rows = run.play(0, 3, keep=True)
+    kernel = rows[:, run.layout.seat_slice("luck")] / LUCK_UNIT
+    array, _ = moves._fitted_value("parade", P, "record_luck", 2, {}, ["greedy"] * 2, "")
+    codes, params, _ = moves._seat_codes(mc.games.get("parade"), 2, 0, "greedy", "greedy", {})
+    for index in range(3):
+        record = moves.record_of_trace(mc.trace("parade", seed=3, index=index, players=2))
+        luck, result = P.record_luck(record, array, codes, params, 3, index)
+        assert luck == pytest.approx(kernel[index].tolist(), abs=1 / LUCK_UNIT)
+        assert sum(luck) == pytest.approx(0.0, abs=1e-12) and sum(result) == 1.0
+
+
+def test_review_gives_each_seat_its_luck_and_luck_adjusted_result():
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.review("parade", events, budget=300, seed=0)
+    out = result.to_dict()
+    assert list(out) == ["decisions", "seats", "luck_note"] and "2p-greedy-greedy.json" in out["luck_note"]
+    for seat in out["seats"]:
+        assert list(seat)[-3:] == ["result", "luck", "adjusted"]
+        assert seat["adjusted"] == pytest.approx(seat["result"] - seat["luck"], abs=2e-6)
+    assert sum(s["luck"] for s in out["seats"]) == pytest.approx(0.0, abs=2e-6)
+    assert list(result.seat_frame.columns)[-3:] == ["result", "luck", "adjusted"]
+    assert "luck in wins: by the luck ledger" in result.table()
+
+
+def test_review_without_the_whole_deal_or_a_fitted_value_has_no_luck_and_says_why():
+    """A one-seat record (the other hand and the pile unknown: V reads the full state) and a
+    3-player game (no fitted value) give None, with the reason once, not an error."""
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    one = mc.review("parade", _one_seat_record(events, 2, 1), seats=[1], budget=300, seed=0)
+    assert one.seats[0]["luck"] is None and "needs the whole deal" in one.luck_note
+    three = mc.review("parade", mc.trace("parade", seed=3, index=0, players=3), seats=[0], budget=200, seed=0)
+    assert all(s["luck"] is None and s["adjusted"] is None for s in three.seats)
+    assert "no fitted value for parade with 3 players" in three.table()

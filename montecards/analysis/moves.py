@@ -254,27 +254,56 @@ def value_setup(game: str, module: Any, pos: Any, opponents: Any, playout: Any
     game's fitted value (``engine.value``, docs/luck.md) for the position's player count, on the
     official rules, from the play-outs' lineup's file or else the greedy lineup's (as ``--luck``
     chooses: ``engine.value.find_value``)."""
+    names = [str(opponents)] * pos.players
+    names[pos.seat] = str(playout)
+    array, note = _fitted_value(game, module, "value_moves", pos.players, pos.rules, names, "this position")
+    return array, note if array is None else f"V of the seat after the move ({note}, docs/luck.md)"
+
+
+def _fitted_value(game: str, module: Any, hook: str, players: int, rules: dict[str, Any], names: list[str],
+                  what: str) -> tuple[np.ndarray | None, str]:
+    """``(value array, its file)``, or ``(None, "none (why not)")``: the game's value for
+    ``players`` on the official rules, fitted on the lineup ``names`` or else on greedy's; the
+    position module must have ``hook`` (what uses the value)."""
     from montecards.engine.value import load_value, value_path, values_folder
 
     spec = games.get(game)
-    if spec.value is None or not hasattr(module, "value_moves"):
+    if spec.value is None or not hasattr(module, hook):
         return None, f"none ({spec.name} has no value estimate yet)"
-    official = spec.resolve_params(pos.players, None)
-    changed = sorted(k for k, v in pos.rules.items() if k in official and official[k] != v)
+    official = spec.resolve_params(players, None)
+    rules = rules or {}
+    changed = sorted(k for k, v in rules.items() if k in official and official[k] != v)
     if changed:
-        return None, (f"none (the value is fitted on the official rules; this position changes "
-                      f"{', '.join(f'{k}={pos.rules[k]}' for k in changed)})")
-    names = [str(opponents)] * pos.players
-    names[pos.seat] = str(playout)
+        return None, (f"none (the value is fitted on the official rules; {what} changes "
+                      f"{', '.join(f'{k}={rules[k]}' for k in changed)})")
     folder = values_folder(games.GAME_MODULES[spec.name])
-    for lineup in (names, ["greedy"] * pos.players):
-        path = value_path(folder, pos.players, lineup)
+    for lineup in (names, ["greedy"] * players):
+        path = value_path(folder, players, lineup)
         if path.is_file():
-            data = load_value(path, spec.name, pos.players, spec.value.features)
-            return (spec.value.array(data["vstart"], data["weights"]),
-                    f"V of the seat after the move ({spec.name}/values/{path.name}, docs/luck.md)")
-    return None, (f"none (no fitted value for {spec.name} with {pos.players} players: "
-                  f"montecards value fit {spec.name} -p {pos.players})")
+            data = load_value(path, spec.name, players, spec.value.features)
+            return spec.value.array(data["vstart"], data["weights"]), f"{spec.name}/values/{path.name}"
+    return None, (f"none (no fitted value for {spec.name} with {players} players: "
+                  f"montecards value fit {spec.name} -p {players})")
+
+
+def _record_luck(game: str, module: Any, record: dict[str, Any], opponents: Any, seed: int
+                 ) -> tuple[dict[int, tuple[float, float, float]], str]:
+    """Per seat ``(result, luck, adjusted)`` of a recorded game by the luck ledger (docs/luck.md),
+    V modelling every seat by ``opponents``; or ``({}, "none (why not)")``."""
+    players = int(record.get("players", 2))
+    spec = games.get(game)
+    array, note = _fitted_value(game, module, "record_luck", players, record.get("rules"),
+                                [str(opponents)] * players, "this record")
+    if array is None:
+        return {}, note
+    codes, params, _ = _seat_codes(spec, players, 0, opponents, opponents, spec.resolve_params(players, None))
+    found = module.record_luck(record, array, codes, params, seed)
+    if found is None:
+        return {}, "none (the record holds one seat's view: the luck ledger needs the whole deal)"
+    luck, result = found
+    return ({s: (result[s], luck[s], result[s] - luck[s]) for s in range(players)},
+            f"by the luck ledger ({note}, docs/luck.md): the deal's and every draw's luck; "
+            "adjusted = result - luck")
 
 
 def _values(module: Any, dealt: Any, pos: Any, moves: list[str], array: np.ndarray | None, codes: np.ndarray,
@@ -475,10 +504,11 @@ class Review:
     decisions: list[dict[str, Any]]
     seats: list[dict[str, Any]]
     seconds: float
+    luck_note: str = ""  # where the seats' luck comes from, or why there is none
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` form (issue #32)."""
-        return {"decisions": self.decisions, "seats": self.seats}
+        return {"decisions": self.decisions, "seats": self.seats, "luck_note": self.luck_note}
 
     @property
     def frame(self):
@@ -491,8 +521,11 @@ class Review:
     def seat_frame(self):
         import pandas as pd
 
-        return pd.DataFrame.from_records(self.seats, columns=["seat", "decisions", "unforced", "error_total",
-                                                              "error_rate", "rating"])
+        frame = pd.DataFrame.from_records(self.seats, columns=["seat", "decisions", "unforced", "error_total",
+                                                               "error_rate", "rating", "result", "luck",
+                                                               "adjusted"])
+        frame.attrs["luck_note"] = self.luck_note
+        return frame
 
     def table(self) -> str:
         lines = [f"{'turn':>4} {'seat':>4}  {'played':<18} {'best':<18} {'loss':>7}  "
@@ -503,12 +536,15 @@ class Review:
                          f"{100 * d['loss_high']:>5.1f} pp  {d['mark']}")
         lines.append("")
         lines.append(f"{'seat':>4} {'decisions':>9} {'unforced':>8} {'error total':>11} "
-                     f"{'error rate':>10}  rating")
+                     f"{'error rate':>10}  {'rating':<14} {'result':>6} {'luck':>7} {'adjusted':>8}")
         for s in self.seats:
-            lines.append(f"{s['seat']:>4} {s['decisions']:>9} {s['unforced']:>8} {s['error_total']:>11.3f} "
-                         f"{s['error_rate']:>10.4f}  {s['rating']}")
+            luck = ("" if s["luck"] is None else
+                    f" {s['result']:>6.2f} {s['luck']:>+7.3f} {s['adjusted']:>8.3f}")
+            lines.append((f"{s['seat']:>4} {s['decisions']:>9} {s['unforced']:>8} {s['error_total']:>11.3f} "
+                          f"{s['error_rate']:>10.4f}  {s['rating']:<14}{luck}").rstrip())
         lines.append("(losses in win share, pp = percentage points; marks ?! >= 2 pp, ? >= 4 pp, "
                      f"?? >= 8 pp; seats from 0; {self.seconds:.0f} s)")
+        lines.append(f"(result: the seat's win share; luck in wins: {self.luck_note})")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -533,13 +569,17 @@ def read_record(record: Any) -> Any:
 
 def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents: str = "greedy",
            playout: str | None = None, budget: int = 20_000, seconds: float | None = None,
-           seed: int = 0, evaluator: str = "rollout") -> Review:
+           seed: int = 0, evaluator: str = "rollout", luck: bool = True) -> Review:
     """Every decision of the reviewed ``seats`` (default: all) of a recorded game: the move played,
     the best move, the loss in win share with its interval and a mark; per seat the decisions,
     the forced ones (a single legal move), the error total and rate and a rating word.
 
     ``record``: a trace (``mc.trace``), or a record (dict, JSON text or file; docs/positions.md).
-    The analyses are ``analyse``'s with the given strategies, budget and seed (per decision)."""
+    The analyses are ``analyse``'s with the given strategies, budget and seed (per decision).
+    Per seat also its ``result`` (win share), ``luck`` and luck-adjusted result (``adjusted =
+    result - luck``) by the luck ledger (docs/luck.md), where the game has a fitted value for the
+    record's player count and rules and the record holds the whole deal; else None, with the
+    reason in ``luck_note``. ``luck`` False: none."""
     module = games.positions(game)
     record = read_record(record)
     if hasattr(record, "attrs") and "event" in getattr(record, "columns", ()):
@@ -578,14 +618,17 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
         decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": best,
                           "loss": round(loss, 6), "loss_low": round(float(low), 6),
                           "loss_high": round(float(high), 6), "mark": mark_of(loss, float(low))})
+    lucky, luck_note = _record_luck(game, module, record, opponents, int(seed)) if luck else ({}, "not asked for")
     out_seats = []
     for s in wanted:
         row = per_seat[s]
         rate = row["error_total"] / row["unforced"] if row["unforced"] else 0.0
+        result, seat_luck, adjusted = (round(float(x), 6) for x in lucky[s]) if s in lucky else (None,) * 3
         out_seats.append({"seat": s, "decisions": row["decisions"], "unforced": row["unforced"],
                           "error_total": round(row["error_total"], 6), "error_rate": round(rate, 6),
-                          "rating": rating_of(rate)})
-    return Review(game, decisions, out_seats, time.perf_counter() - start)
+                          "rating": rating_of(rate), "result": result, "luck": seat_luck,
+                          "adjusted": adjusted})
+    return Review(game, decisions, out_seats, time.perf_counter() - start, luck_note)
 
 
 def _canon(module: Any, move: str, pos: Any) -> tuple[int, ...]:

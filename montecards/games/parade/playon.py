@@ -34,6 +34,7 @@ from montecards.games.parade.kernel import (
 )
 from montecards.games.parade.rules import (
     DISCARD,
+    MARGIN,
     PAIRS,
     PLAYERS,
     STATE_SIZE,
@@ -57,7 +58,16 @@ from montecards.games.parade.search import (
     set_key,
 )
 from montecards.games.parade.strategies import SCRIPTED
-from montecards.games.parade.value import model_discard, new_ledger, values
+from montecards.games.parade.value import (
+    ACC_LUCK,
+    ledger_after_turn,
+    ledger_before_draw,
+    ledger_deal,
+    ledger_start,
+    model_discard,
+    new_ledger,
+    values,
+)
 from montecards.games.parade.view import DECISION_PLAY
 from montecards.rng import seed_stream
 
@@ -192,6 +202,31 @@ def value_moves(template, seat, kind, moves, pairs, unseen, n_unseen, seed, firs
                 sizes[s] = collection_size(g, s)
             win_shares(scores, sizes, players, shares)
             out[d, m] = shares[seat] / WIN_UNIT
+
+
+@njit(cache=True)
+def luck_of_game(g, plays, value, strategies, params, seed, index, luck):
+    """A recorded game's luck per seat into ``luck`` (wins), by the ledger of ``--luck``
+    (``value.py``, docs/luck.md) with its hooks where the kernel's ``play_game`` calls them:
+    ``g`` is the state just dealt (``rules.set_up`` from the record's deck), ``plays`` every
+    turn's card in order (seats in turn from seat 0); the draws read the deck in its recorded
+    order. The deal's expectation samples deals from the ledger's own stream (``seed``, game
+    ``index``: a run's game ``index`` of ``seed`` gets the very luck of that run with ``--luck``);
+    the final discards are no chance event."""
+    ledger = new_ledger(value, strategies, params)
+    ledger_start(ledger, seed, index)
+    players = g[PLAYERS]
+    ledger_deal(g, players, g[MARGIN], ledger)
+    deck_rng = np.zeros(4, np.uint64)
+    seat = 0
+    for i in range(plays.shape[0]):
+        play_card(g, seat, find_in_hand(g, seat, plays[i]), None)
+        ledger_before_draw(g, seat, ledger)
+        finish_turn(g, seat, deck_rng, False, None)
+        ledger_after_turn(g, ledger)
+        seat = next_seat(seat, players)
+    for s in range(players):
+        luck[s] = ledger[1][ACC_LUCK + s]
 
 
 @njit(cache=True)

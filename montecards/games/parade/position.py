@@ -697,3 +697,25 @@ def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndar
     playon.value_moves(template.g, seat, kind, move_ids, pairs, unseen, len(ids), np.uint64(seed), first, n,
                        np.asarray(value, np.float64), strategies, params, out)
     return out
+
+
+def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarray, params: np.ndarray,
+                seed: int, index: int = 0) -> tuple[list[float], list[float]] | None:
+    """``(luck, result)`` per seat of a whole-deal record (``"deck"``: a trace's), in wins, by
+    the luck ledger (``playon.luck_of_game``); None for a one-seat record (the other hands and
+    the draw pile are unknown, and V reads the full state). ``seed`` and ``index``: the ledger's
+    stream for the deal's sampled expectation. ``decisions_of_record`` checks the record first."""
+    if "deck" not in record:
+        return None
+    players = as_int(record.get("players", 2), "players")
+    st = State.from_deal(record["deck"], players, record.get("rules"))
+    dealt = st.g.copy()
+    plays = []
+    for move in record["moves"]:
+        if not st.done:
+            plays.append(parse_move(move, "play")[0])
+        st.apply(move)
+    luck = np.zeros(players, np.float64)
+    playon.luck_of_game(dealt, np.array(plays, np.int64), np.asarray(value, np.float64), strategies, params,
+                        np.uint64(seed), int(index), luck)
+    return luck.tolist(), list(st.result)
