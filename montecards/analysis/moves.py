@@ -610,7 +610,7 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
             continue
         per_seat[seat]["unforced"] += 1
         result = analyse(game, truth if truth is not None else pos, opponents, playout, evaluator=evaluator,
-                         budget=budget, seconds=seconds, seed=seed)
+                         budget=budget, seconds=seconds, seed=seed, value=False)
         loss, low, high = result.gap(played_text)
         loss = max(0.0, float(loss))
         per_seat[seat]["error_total"] += loss
