@@ -318,10 +318,11 @@ def test_review_of_the_analysis_own_choices_finds_no_error():
     assert review.seats[0]["rating"] == "Supernatural"
     assert all(d["mark"] == "" and d["played"] == d["best"] for d in review.decisions)
     out = review.to_dict()
-    assert list(out) == ["decisions", "seats"]
+    assert list(out) == ["decisions", "seats", "luck_note"]
     assert list(out["decisions"][0]) == ["turn", "seat", "played", "best", "loss", "loss_low", "loss_high",
                                          "mark"]
-    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating"]
+    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating",
+                                     "result", "luck", "adjusted"]
 
 
 def test_marks_and_ratings_follow_the_documented_thresholds():
@@ -468,7 +469,12 @@ def test_review_from_one_seats_record_equals_the_review_from_the_whole_deal():
     events = mc.trace("parade", seed=4, index=1, players=2)
     one = mc.review("parade", _one_seat_record(events, 2, 1), budget=300, seed=2)
     whole = mc.review("parade", events.record(), seats=[1], budget=300, seed=2)
-    assert one.to_dict() == whole.to_dict()
+    assert one.decisions == whole.decisions
+    # the same seat figures; only the whole deal gives the seat's luck (V reads the full state)
+    luck_keys = ("result", "luck", "adjusted")
+    assert [{k: v for k, v in s.items() if k not in luck_keys} for s in one.seats] == [
+        {k: v for k, v in s.items() if k not in luck_keys} for s in whole.seats]
+    assert one.seats[0]["luck"] is None and whole.seats[0]["luck"] is not None
     with pytest.raises(mc.InputError, match="cannot be reviewed"):
         mc.review("parade", _one_seat_record(events, 2, 1), seats=[0], budget=300)
 

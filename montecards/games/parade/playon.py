@@ -174,9 +174,6 @@ def value_moves(template, seat, kind, moves, pairs, unseen, n_unseen, seed, firs
     deck0 = np.zeros(4, np.uint64)
     players = template[PLAYERS]
     vals = np.zeros(players, np.float64)
-    scores = np.zeros(players, np.int64)
-    sizes = np.zeros(players, np.int64)
-    shares = np.zeros(players, np.int64)
     chosen = np.zeros(players, np.int64)
     for d in range(n_dets):
         index = first + d
@@ -197,11 +194,7 @@ def value_moves(template, seat, kind, moves, pairs, unseen, n_unseen, seed, firs
                 chosen[s] = pairs[m] if s == seat else model_discard(g, s, model)
             for s in range(players):
                 keep_cards(g, s, chosen[s], None)
-            for s in range(players):
-                scores[s] = seat_score(g, s)
-                sizes[s] = collection_size(g, s)
-            win_shares(scores, sizes, players, shares)
-            out[d, m] = shares[seat] / WIN_UNIT
+            out[d, m] = shares_of(g)[0][seat] / WIN_UNIT
 
 
 @njit(cache=True)
