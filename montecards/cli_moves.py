@@ -31,16 +31,20 @@ def _play_options(func):
 @click.argument("position")
 @_play_options
 @click.option("--plot", "plot_path", default=None, help="Also write the bar figure to this PNG.")
-def analyse_command(game, position, as_json, opponents, playout, evaluator, budget, seconds, seed, plot_path):
+@click.option("--no-value", "no_value", is_flag=True,
+              help="Leave out the value column (V after each move; docs/positions.md).")
+def analyse_command(game, position, as_json, opponents, playout, evaluator, budget, seconds, seed, plot_path,
+                    no_value):
     """Rank every legal move of POSITION (a file, or the position itself: JSON or the one-line form)
-    by the deciding seat's win share, with 95 % intervals and the gap to the best move
-    (docs/positions.md)."""
+    by the deciding seat's win share, with 95 % intervals and the gap to the best move, and the
+    value estimate V after each move where the game has one (docs/positions.md)."""
     from montecards.analysis.moves import DEFAULT_BUDGET, analyse
 
     if seed < 0:
         raise InputError(f"--seed must be >= 0, got {seed}")
     result = analyse(game, position, opponents=opponents, playout=playout, evaluator=evaluator,
-                     budget=DEFAULT_BUDGET if budget is None else budget, seconds=seconds, seed=seed)
+                     budget=DEFAULT_BUDGET if budget is None else budget, seconds=seconds, seed=seed,
+                     value=not no_value)
     if plot_path:
         from montecards.plots.figures import save
 
@@ -57,7 +61,9 @@ def analyse_command(game, position, as_json, opponents, playout, evaluator, budg
 def review_command(game, record, seats, as_json, opponents, playout, evaluator, budget, seconds, seed):
     """Review every decision of a recorded game (RECORD: a file, or the record's JSON; make one with
     ``montecards trace GAME --seed S --index I --record``): the move played, the best move, the
-    loss in win share and a mark; per seat an error rate and a rating (docs/positions.md)."""
+    loss in win share and a mark; per seat an error rate and a rating, and its luck and
+    luck-adjusted result where the game has a value and the record the whole deal
+    (docs/positions.md)."""
     from montecards.analysis.moves import review
 
     result = review(game, record, seats=list(seats) or None, opponents=opponents, playout=playout,

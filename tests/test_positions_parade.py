@@ -136,6 +136,15 @@ def test_exact_final_discard_keeps_a_majority_pair():
     assert result.determinizations == moves.FIRST_BATCH  # zero variance: precise at once
 
 
+def test_exact_final_discard_the_value_column_reads_the_same_wins():
+    """At the final discard V is the finished game's win share, the other seat's discard by V's
+    model (greedy, as in the play-outs): nothing is hidden, so each pair's value is exactly its
+    win share worked out above (1 for the two same-colour discards, 0 for the four mixed)."""
+    result = mc.analyse("parade", _discard_ending(), budget=600, seed=2)
+    assert {r["move"]: r["value"] for r in result.rows()} == {r["move"]: r["win_share"] for r in result.rows()}
+    assert result.frame["value"].tolist() == result.frame["win_share"].tolist()
+
+
 def test_exact_ending_omniscient_on_the_true_cards_equals_the_honest_value():
     """With nothing hidden, the omniscient column (the true cards) equals the win share."""
     state = mc.state("parade", _discard_ending(), seed=4)
@@ -182,6 +191,14 @@ def test_exact_ending_the_last_play_decides_a_tie_on_points():
     result = mc.analyse("parade", pos, budget=500, seed=0)
     assert {r["move"]: r["win_share"] for r in result.rows()} == {
         "green-0": 1.0, "grey-0": 1.0, "orange-0": 1.0, "red-0": 0.0, "purple-1": 0.0}
+    # The value column: after seat 1's play the game is over but for the final discards; V of a
+    # state whose last round has begun is its play-out by V's model of the seats, here greedy's
+    # (the play-outs' lineup: value.new_model), so it reads 1 for the three winning zeros and 0
+    # for the two ties lost on cards, with no spread: the same order as the win shares.
+    assert {r["move"]: (r["value"], r["value_low"], r["value_high"]) for r in result.rows()} == {
+        "green-0": (1.0, 1.0, 1.0), "grey-0": (1.0, 1.0, 1.0), "orange-0": (1.0, 1.0, 1.0),
+        "red-0": (0.0, 0.0, 0.0), "purple-1": (0.0, 0.0, 0.0)}
+    assert "2p-greedy-greedy.json" in result.value_note
 
 
 # --- no peeking --------------------------------------------------------------------------------
@@ -201,8 +218,9 @@ def test_no_peeking_two_deals_with_the_same_view_give_the_same_analysis():
     a = mc.analyse("parade", first, budget=3_000, seed=9)
     b = mc.analyse("parade", second, budget=3_000, seed=9)
     honest = lambda r: [{k: v for k, v in row.items() if k != "omniscient"} for row in r.rows()]  # noqa: E731
-    assert honest(a) == honest(b)
+    assert honest(a) == honest(b)  # the value column included
     assert np.array_equal(a.shares, b.shares)
+    assert a.values is not None and np.array_equal(a.values, b.values)
 
 
 # --- the analysis' contract --------------------------------------------------------------------
@@ -212,9 +230,10 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     events = mc.trace("parade", seed=3, index=0, players=2)
     result = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0)
     out = result.to_dict()
-    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
     assert [list(m) for m in out["moves"]] == [
-        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"]] * 5
+        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient", "value", "value_low",
+         "value_high"]] * 5
     shares = [m["win_share"] for m in out["moves"]]
     assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
     assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])
@@ -227,6 +246,44 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     assert "<table" in result._repr_html_()
     fig = result.plot()
     assert len(fig.axes[0].patches) == 5
+
+
+def test_the_value_column_lies_in_0_1_on_the_analysis_determinizations():
+    """Mid-game (turn 10, 2 players): V of the seat after each move, one value per move and
+    determinization (the analysis' own deals), every one in [0, 1]; the column's mean and its
+    interval are those of that matrix. The table shows the column and names V's file once."""
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0)
+    assert result.values.shape == result.shares.shape
+    assert ((result.values >= 0) & (result.values <= 1)).all()
+    assert result.values.std(axis=0).max() > 0  # a real estimate, dealt: not a constant
+    for row in result.rows():
+        k = result.moves.index(row["move"])
+        assert row["value"] == pytest.approx(result.values[:, k].mean(), abs=1e-6)
+        assert 0 <= row["value_low"] < row["value"] < row["value_high"] <= 1
+    table = result.table()
+    assert "value" in table.splitlines()[2] and table.count("2p-greedy-greedy.json") == 1
+    plain = mc.analyse("parade", events.positions()[10], budget=5_000, seed=0, value=False)
+    assert plain.values is None and all(r["value"] is None for r in plain.rows())
+    assert np.array_equal(plain.shares, result.shares)  # the column changes nothing else
+
+
+@pytest.mark.parametrize("players,rules,reason", [
+    (3, None, "no fitted value for parade with 3 players"),
+    (2, {"two_player_margin": 1}, "official rules; this position changes two_player_margin=1"),
+])
+def test_no_value_column_without_a_fitted_value_for_the_position(players, rules, reason):
+    """3 players (values are fitted for 2), or a changed rule: the column is None in every row,
+    and the reason is said once (``value_note``, the table's last line), not as an error."""
+    events = mc.trace("parade", seed=3, index=0, players=players)
+    pos = events.positions()[6].to_dict()
+    if rules:
+        pos["rules"] = rules
+    result = mc.analyse("parade", pos, budget=1_000, seed=0)
+    assert result.values is None
+    assert all(r["value"] is None and r["value_low"] is None and r["value_high"] is None for r in result.rows())
+    assert reason in result.value_note and reason in result.to_dict()["value_note"]
+    assert result.table().count(reason) == 1 and result.frame["value"].isna().all()
 
 
 def test_sequential_stop_decides_a_clear_position_before_the_budget():
@@ -261,10 +318,11 @@ def test_review_of_the_analysis_own_choices_finds_no_error():
     assert review.seats[0]["rating"] == "Supernatural"
     assert all(d["mark"] == "" and d["played"] == d["best"] for d in review.decisions)
     out = review.to_dict()
-    assert list(out) == ["decisions", "seats"]
+    assert list(out) == ["decisions", "seats", "luck_note"]
     assert list(out["decisions"][0]) == ["turn", "seat", "played", "best", "loss", "loss_low", "loss_high",
                                          "mark"]
-    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating"]
+    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating",
+                                     "result", "luck", "adjusted"]
 
 
 def test_marks_and_ratings_follow_the_documented_thresholds():
@@ -361,7 +419,9 @@ def test_cli_trace_positions_analyse_and_review(tmp_path):
     path.write_text(lines[10])
     out = _cli("analyse", "parade", str(path), "--json", "--budget", "3000")
     assert out.returncode == 0, out.stderr
-    assert list(json.loads(out.stdout)) == ["moves", "best", "decided", "evaluations", "seconds"]
+    analysis = json.loads(out.stdout)
+    assert list(analysis) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
+    assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in analysis["moves"])
     record = _cli("trace", "parade", "--seed", "3", "--index", "0", "--record").stdout
     (tmp_path / "game.json").write_text(record)
     out = _cli("review", "parade", str(tmp_path / "game.json"), "--seat", "1", "--budget", "500", "--json")
@@ -378,7 +438,8 @@ def test_the_ismcts_root_evaluator_finds_the_exact_endings():
     assert {r["move"]: r["win_share"] for r in discard.rows()} == {
         "grey-9,grey-10": 1.0, "red-0,red-1": 1.0, "red-0,grey-9": 0.0, "red-0,grey-10": 0.0,
         "red-1,grey-9": 0.0, "red-1,grey-10": 0.0}
-    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert list(discard.to_dict()) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
+    assert {r["move"]: r["value"] for r in discard.rows()} == {r["move"]: r["win_share"] for r in discard.rows()}
     assert discard.evaluations == 600
 
 
@@ -408,7 +469,12 @@ def test_review_from_one_seats_record_equals_the_review_from_the_whole_deal():
     events = mc.trace("parade", seed=4, index=1, players=2)
     one = mc.review("parade", _one_seat_record(events, 2, 1), budget=300, seed=2)
     whole = mc.review("parade", events.record(), seats=[1], budget=300, seed=2)
-    assert one.to_dict() == whole.to_dict()
+    assert one.decisions == whole.decisions
+    # the same seat figures; only the whole deal gives the seat's luck (V reads the full state)
+    luck_keys = ("result", "luck", "adjusted")
+    assert [{k: v for k, v in s.items() if k not in luck_keys} for s in one.seats] == [
+        {k: v for k, v in s.items() if k not in luck_keys} for s in whole.seats]
+    assert one.seats[0]["luck"] is None and whole.seats[0]["luck"] is not None
     with pytest.raises(mc.InputError, match="cannot be reviewed"):
         mc.review("parade", _one_seat_record(events, 2, 1), seats=[0], budget=300)
 
@@ -423,3 +489,51 @@ def test_a_one_seat_record_that_contradicts_itself_is_refused():
     record["moves"][1] = record["hand"][0]  # seat 1 plays a card seat 0 holds
     with pytest.raises(mc.InputError, match="cannot be there|not legal"):
         P.decisions_of_record(record)
+
+
+# --- the review's luck (issue #32, point 3) -----------------------------------------------------
+
+
+def test_a_reviewed_games_luck_is_the_luck_ledgers_of_that_game():
+    """The review's luck replays the record through the ledger of ``--luck`` (docs/luck.md): the
+    draws' terms are exact, the deal's samples deals from the ledger's stream of (seed, game), so
+    game ``i`` of seed 3 replayed from its trace with that stream has the very luck the run with
+    ``luck=True`` writes in its row (to its rounding, 1/60,000 of a win). In 2 players V adds up to
+    one win, so the seats' luck adds up to zero."""
+    from montecards.analysis.runs import setup
+    from montecards.engine.value import LUCK_UNIT
+
+    run = setup("parade", 2, "greedy", None, 3, 1, luck=True)
+    _, rows = run.play(0, 3, keep=True)
+    kernel = rows[:, run.layout.seat_slice("luck")] / LUCK_UNIT
+    array, _ = moves._fitted_value("parade", P, "record_luck", 2, {}, ["greedy"] * 2, "")
+    codes, params, _ = moves._seat_codes(mc.games.get("parade"), 2, 0, "greedy", "greedy", {})
+    for index in range(3):
+        record = moves.record_of_trace(mc.trace("parade", seed=3, index=index, players=2))
+        luck, result = P.record_luck(record, array, codes, params, 3, index)
+        assert luck == pytest.approx(kernel[index].tolist(), abs=1 / LUCK_UNIT)
+        assert sum(luck) == pytest.approx(0.0, abs=1e-12) and sum(result) == 1.0
+
+
+def test_review_gives_each_seat_its_luck_and_luck_adjusted_result():
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    result = mc.review("parade", events, budget=300, seed=0)
+    out = result.to_dict()
+    assert list(out) == ["decisions", "seats", "luck_note"] and "2p-greedy-greedy.json" in out["luck_note"]
+    for seat in out["seats"]:
+        assert list(seat)[-3:] == ["result", "luck", "adjusted"]
+        assert seat["adjusted"] == pytest.approx(seat["result"] - seat["luck"], abs=2e-6)
+    assert sum(s["luck"] for s in out["seats"]) == pytest.approx(0.0, abs=2e-6)
+    assert list(result.seat_frame.columns)[-3:] == ["result", "luck", "adjusted"]
+    assert "luck in wins: by the luck ledger" in result.table()
+
+
+def test_review_without_the_whole_deal_or_a_fitted_value_has_no_luck_and_says_why():
+    """A one-seat record (the other hand and the pile unknown: V reads the full state) and a
+    3-player game (no fitted value) give None, with the reason once, not an error."""
+    events = mc.trace("parade", seed=3, index=0, players=2)
+    one = mc.review("parade", _one_seat_record(events, 2, 1), seats=[1], budget=300, seed=0)
+    assert one.seats[0]["luck"] is None and "needs the whole deal" in one.luck_note
+    three = mc.review("parade", mc.trace("parade", seed=3, index=0, players=3), seats=[0], budget=200, seed=0)
+    assert all(s["luck"] is None and s["adjusted"] is None for s in three.seats)
+    assert "no fitted value for parade with 3 players" in three.table()

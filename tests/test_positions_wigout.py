@@ -307,9 +307,14 @@ def test_no_peeking_two_deals_with_the_same_view_give_the_same_analysis():
 def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     result = mc.analyse("wigout", MID, budget=8_000, seed=0)
     out = result.to_dict()
-    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds"]
+    assert list(out) == ["moves", "best", "decided", "evaluations", "seconds", "value_note"]
     assert [list(m) for m in out["moves"]] == [
-        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"]] * 4
+        ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient", "value", "value_low",
+         "value_high"]] * 4
+    # Wig Out! has no value estimate: the value column is empty, the reason said once
+    assert all(m["value"] is None for m in out["moves"]) and out["value_note"] == (
+        "none (wigout has no value estimate yet)")
+    assert result.table().count("no value estimate") == 1
     shares = [m["win_share"] for m in out["moves"]]
     assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
     assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])
@@ -354,7 +359,9 @@ def test_review_of_the_analysis_own_choices_finds_no_error():
     out = review.to_dict()
     assert list(out["decisions"][0]) == ["turn", "seat", "played", "best", "loss", "loss_low", "loss_high",
                                          "mark"]
-    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating"]
+    assert list(out["seats"][0]) == ["seat", "decisions", "unforced", "error_total", "error_rate", "rating",
+                                     "result", "luck", "adjusted"]
+    assert out["seats"][0]["luck"] is None and "no value estimate" in out["luck_note"]
 
 
 def test_cli_analyse_and_review(tmp_path):

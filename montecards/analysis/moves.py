@@ -15,8 +15,11 @@ Columns: ``win_share`` with its 95 % interval (Wilson, over determinizations), `
 best move (a paired mean, with its own interval in the review), and ``omniscient``: the move's
 win share on the true hidden cards, when the analysis is given them (a full ``State``, e.g. a
 review of a traced game); a position alone carries none, so the column is then empty (None).
-The value-estimate column of the issue waits for the value estimates of the luck-and-skill
-work and is not here yet.
+``value``: the value estimate of the luck-and-skill work (docs/luck.md), V of the seat after the
+move averaged over the same determinizations (the information-set reading: the mean of the
+true-state V over the dealings consistent with what the seat knows), with its 95 % interval;
+only where the game has a fitted value for the position's player count and rules
+(``value_setup``), else None with the reason given once (``value_note``).
 
 ``review`` analyses every decision of a recorded game and marks the reviewed seats' moves by
 their loss in win share (``MARKS``); per seat it sums the losses into an error rate and a
@@ -50,6 +53,12 @@ FIRST_BATCH = 100
 MAX_BATCH = 20_000
 DEFAULT_BUDGET = 200_000
 """Play-outs at most (determinizations x moves)."""
+
+VALUE_KEYS = ("value", "value_low", "value_high")
+ROW_KEYS = ("move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient", *VALUE_KEYS)
+"""A move's row (``--json``'s ``moves``, the DataFrame's columns)."""
+ROOT_VALUE_DETERMINIZATIONS = 1_000
+"""The value column's determinizations under the IS-MCTS root evaluator (it has none of its own)."""
 
 MARKS = ((0.08, "??"), (0.04, "?"), (0.02, "?!"))
 """A reviewed move's mark by its loss in win share against the best move (the loss's 95 %
@@ -93,6 +102,8 @@ class MoveAnalysis:
     strategies: dict[str, str] = field(default_factory=dict)
     root: tuple[np.ndarray, np.ndarray] | None = None  # (visits, summed win shares) per move (ismcts)
     spent: int = 0  # ismcts: the iterations of every search run
+    values: np.ndarray | None = None  # (determinizations, moves) V of the seat after each move, or None
+    value_note: str = ""  # where V comes from, or why there is none
     order: list[int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -141,11 +152,22 @@ class MoveAnalysis:
         share = float(rewards[k] / visits[k])
         return (share, *wilson(share, int(visits[k])))
 
+    def value(self, k: int) -> tuple[float, float, float] | None:
+        """Move ``k``'s value estimate (the mean V over the determinizations) and its 95 %
+        interval (normal, clipped to [0, 1]), or None when the game has no value here."""
+        if self.values is None:
+            return None
+        mean, low, high = mean_interval(self.values[:, k])
+        if not math.isfinite(low):  # a single determinization: no interval
+            low, high = 0.0, 1.0
+        return (mean, max(0.0, low), min(1.0, high))
+
     def rows(self) -> list[dict[str, Any]]:
         out = []
         for k in self.order:
             share, low, high = self.share(k)
             gap = self.gap(self.moves[k])[0]
+            value = self.value(k)
             out.append({
                 "move": self.moves[k],
                 "win_share": round(float(share), 6),
@@ -153,35 +175,44 @@ class MoveAnalysis:
                 "win_share_high": round(float(high), 6),
                 "gap": round(float(gap), 6),
                 "omniscient": None if self.omniscient is None else round(float(self.omniscient[k]), 6),
+                **{key: None if value is None else round(float(x), 6)
+                   for key, x in zip(VALUE_KEYS, value or (None,) * 3)},
             })
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``--json`` form (issue #32): moves best first."""
+        """The ``--json`` form (issue #32): moves best first; ``value_note`` says where the value
+        column comes from, or why it is empty."""
         return {"moves": self.rows(), "best": self.best, "decided": bool(self.decided),
-                "evaluations": self.evaluations, "seconds": round(self.seconds, 3)}
+                "evaluations": self.evaluations, "seconds": round(self.seconds, 3),
+                "value_note": self.value_note}
 
     @property
     def frame(self):
         import pandas as pd
 
-        return pd.DataFrame.from_records(self.rows(), columns=["move", "win_share", "win_share_low",
-                                                               "win_share_high", "gap", "omniscient"])
+        frame = pd.DataFrame.from_records(self.rows(), columns=list(ROW_KEYS))
+        frame.attrs["value_note"] = self.value_note
+        return frame
 
     def to_frame(self):
         return self.frame
 
     def table(self) -> str:
         """The readable table the CLI prints."""
-        header = f"{'':2} {'move':<18} {'win share':>9}  {'95 % interval':<15} {'gap':>7}  {'omniscient':>10}"
+        header = (f"{'':2} {'move':<18} {'win share':>9}  {'95 % interval':<15} {'gap':>7}  {'omniscient':>10}"
+                  f"  {'value':>7}  {'95 % interval'}")
         lines = [f"{self.position}", "", header]
         for i, row in enumerate(self.rows()):
             omni = "-" if row["omniscient"] is None else f"{100 * row['omniscient']:.1f} %"
             gap = "" if i == 0 else f"-{100 * row['gap']:.1f} pp" if row["gap"] > 0 else "0.0 pp"
+            value = (f"{'-':>7}" if row["value"] is None else
+                     f"{100 * row['value']:>5.1f} %  {100 * row['value_low']:>5.1f} - "
+                     f"{100 * row['value_high']:>5.1f} %")
             lines.append(
                 f"{i + 1:>2} {row['move']:<18} {100 * row['win_share']:>7.1f} %  "
                 f"{100 * row['win_share_low']:>5.1f} - {100 * row['win_share_high']:>5.1f} % "
-                f"{gap:>8}  {omni:>10}")
+                f"{gap:>8}  {omni:>10}  {value}".rstrip())
         how = "decided: 3 SE ahead of every other move" if self.decided else "not decided"
         verdict = f"best: {self.best} ({how})"
         if self.shares is not None:
@@ -190,7 +221,8 @@ class MoveAnalysis:
         else:
             spent = (f"IS-MCTS root: {self.evaluations:,} search iterations in all, the last search's "
                      f"root {self.determinizations:,}")
-        lines += ["", verdict, f"{spent} in {self.seconds:.1f} s ({self.describe_strategies()})"]
+        lines += ["", verdict, f"{spent} in {self.seconds:.1f} s ({self.describe_strategies()})",
+                  f"value: {self.value_note}"]
         return "\n".join(lines)
 
     def describe_strategies(self) -> str:
@@ -206,7 +238,7 @@ class MoveAnalysis:
     def _repr_html_(self) -> str:
         head = (f"<p><b>{self.game}</b>: <code>{self.position}</code><br>best <b>{self.best}</b> "
                 f"({'decided' if self.decided else 'not decided'}; {self.evaluations:,} play-outs, "
-                f"{self.seconds:.1f} s; {self.describe_strategies()})</p>")
+                f"{self.seconds:.1f} s; {self.describe_strategies()})<br>value: {self.value_note}</p>")
         return head + self.frame.to_html(index=False, float_format=lambda x: f"{x:.4f}")
 
     def plot(self, ax=None):
@@ -214,6 +246,71 @@ class MoveAnalysis:
         from montecards.plots.moves import move_bars
 
         return move_bars(self, ax)
+
+
+def value_setup(game: str, module: Any, pos: Any, opponents: Any, playout: Any
+                ) -> tuple[np.ndarray | None, str]:
+    """``(value array, where it comes from)`` for the value column, or ``(None, why not)``: the
+    game's fitted value (``engine.value``, docs/luck.md) for the position's player count, on the
+    official rules, from the play-outs' lineup's file or else the greedy lineup's (as ``--luck``
+    chooses: ``engine.value.find_value``)."""
+    names = [str(opponents)] * pos.players
+    names[pos.seat] = str(playout)
+    array, note = _fitted_value(game, module, "value_moves", pos.players, pos.rules, names, "this position")
+    return array, note if array is None else f"V of the seat after the move ({note}, docs/luck.md)"
+
+
+def _fitted_value(game: str, module: Any, hook: str, players: int, rules: dict[str, Any], names: list[str],
+                  what: str) -> tuple[np.ndarray | None, str]:
+    """``(value array, its file)``, or ``(None, "none (why not)")``: the game's value for
+    ``players`` on the official rules, fitted on the lineup ``names`` or else on greedy's; the
+    position module must have ``hook`` (what uses the value)."""
+    from montecards.engine.value import load_value, value_path, values_folder
+
+    spec = games.get(game)
+    if spec.value is None or not hasattr(module, hook):
+        return None, f"none ({spec.name} has no value estimate yet)"
+    official = spec.resolve_params(players, None)
+    rules = rules or {}
+    changed = sorted(k for k, v in rules.items() if k in official and official[k] != v)
+    if changed:
+        return None, (f"none (the value is fitted on the official rules; {what} changes "
+                      f"{', '.join(f'{k}={rules[k]}' for k in changed)})")
+    folder = values_folder(games.GAME_MODULES[spec.name])
+    for lineup in (names, ["greedy"] * players):
+        path = value_path(folder, players, lineup)
+        if path.is_file():
+            data = load_value(path, spec.name, players, spec.value.features)
+            return spec.value.array(data["vstart"], data["weights"]), f"{spec.name}/values/{path.name}"
+    return None, (f"none (no fitted value for {spec.name} with {players} players: "
+                  f"montecards value fit {spec.name} -p {players})")
+
+
+def _record_luck(game: str, module: Any, record: dict[str, Any], opponents: Any, seed: int
+                 ) -> tuple[dict[int, tuple[float, float, float]], str]:
+    """Per seat ``(result, luck, adjusted)`` of a recorded game by the luck ledger (docs/luck.md),
+    V modelling every seat by ``opponents``; or ``({}, "none (why not)")``."""
+    players = int(record.get("players", 2))
+    spec = games.get(game)
+    array, note = _fitted_value(game, module, "record_luck", players, record.get("rules"),
+                                [str(opponents)] * players, "this record")
+    if array is None:
+        return {}, note
+    codes, params, _ = _seat_codes(spec, players, 0, opponents, opponents, spec.resolve_params(players, None))
+    found = module.record_luck(record, array, codes, params, seed)
+    if found is None:
+        return {}, "none (the record holds one seat's view: the luck ledger needs the whole deal)"
+    luck, result = found
+    return ({s: (result[s], luck[s], result[s] - luck[s]) for s in range(players)},
+            f"by the luck ledger ({note}, docs/luck.md): the deal's and every draw's luck; "
+            "adjusted = result - luck")
+
+
+def _values(module: Any, dealt: Any, pos: Any, moves: list[str], array: np.ndarray | None, codes: np.ndarray,
+            params: np.ndarray, seed: int, n: int) -> np.ndarray | None:
+    if array is None:
+        return None
+    return module.value_moves(dealt, pos.seat, moves, array, codes, params, seed, 0, n)
 
 
 def _seat_codes(spec: Any, players: int, seat: int, opponents: Any, playout: Any, rules: dict[str, Any]):
@@ -252,7 +349,7 @@ def read_position_text(text: str | os.PathLike) -> str:
 
 def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | None = None,
             evaluator: str = "rollout", budget: int = DEFAULT_BUDGET, seconds: float | None = None,
-            seed: int = 0) -> MoveAnalysis:
+            seed: int = 0, value: bool = True) -> MoveAnalysis:
     """Every legal move of ``position`` ranked by the deciding seat's win share.
 
     ``position``: the one-line form, JSON (text, dict or a file path), a ``Position`` or a full
@@ -260,7 +357,9 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
     ``evaluator="rollout"``: the play-outs' strategies are ``opponents`` for the other seats and
     ``playout`` (default: the same) for the seat's own later decisions; any built-in with its
     parameters, e.g. ``"ismcts[200]"``. ``budget``: play-outs at most; ``seconds``: time at most;
-    ``seed``: the determinizations (same seed, same analysis)."""
+    ``seed``: the determinizations (same seed, same analysis). ``value``: the value column (V of
+    the seat after each move on the same determinizations, where the game has a fitted value;
+    False: none, ``value_note`` says so)."""
     if evaluator not in EVALUATORS:
         raise InputError(f"unknown evaluator {evaluator!r} (allowed: {', '.join(EVALUATORS)}; the IS-MCTS "
                          "root evaluator is not built yet)")
@@ -279,9 +378,15 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
     moves = pos.legal_moves()
     playout = opponents if playout is None else playout
     codes, params, options = _seat_codes(spec, pos.players, pos.seat, opponents, playout, pos.rules)
+    array, note = value_setup(game, module, pos, opponents, playout) if value else (None, "not asked for")
     if evaluator == "ismcts":
-        return _analyse_root(module, game, dealt, truth, pos, moves, budget, seconds, int(seed), start, codes,
-                             params, options, opponents, playout)
+        result = _analyse_root(module, game, dealt, truth, pos, moves, budget, seconds, int(seed), start, codes,
+                               params, options, opponents, playout)
+        result.values = _values(module, dealt, pos, moves, array, codes, params, int(seed),
+                                ROOT_VALUE_DETERMINIZATIONS)
+        result.value_note = note if array is None else f"{note}, on {ROOT_VALUE_DETERMINIZATIONS:,} determinizations"
+        result.seconds = time.perf_counter() - start
+        return result
     chunks: list[np.ndarray] = []
     n = 0
     decided = False
@@ -308,8 +413,10 @@ def analyse(game: str, position: Any, opponents: str = "greedy", playout: str | 
         reps = min(n, 1000)
         omniscient = module.evaluate(truth, pos.seat, moves, codes, params, options, int(seed), 0, reps,
                                      False).mean(axis=0)
+    values = _values(module, dealt, pos, moves, array, codes, params, int(seed), n)
     return MoveAnalysis(game, pos, moves, shares, omniscient, decided, time.perf_counter() - start,
-                        {"opponents": str(opponents), "playout": str(playout)})
+                        {"opponents": str(opponents), "playout": str(playout)}, values=values,
+                        value_note=note if array is None else f"{note}, on the same {n:,} determinizations")
 
 
 ROOT_FIRST = 1_000
@@ -397,10 +504,11 @@ class Review:
     decisions: list[dict[str, Any]]
     seats: list[dict[str, Any]]
     seconds: float
+    luck_note: str = ""  # where the seats' luck comes from, or why there is none
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` form (issue #32)."""
-        return {"decisions": self.decisions, "seats": self.seats}
+        return {"decisions": self.decisions, "seats": self.seats, "luck_note": self.luck_note}
 
     @property
     def frame(self):
@@ -413,8 +521,11 @@ class Review:
     def seat_frame(self):
         import pandas as pd
 
-        return pd.DataFrame.from_records(self.seats, columns=["seat", "decisions", "unforced", "error_total",
-                                                              "error_rate", "rating"])
+        frame = pd.DataFrame.from_records(self.seats, columns=["seat", "decisions", "unforced", "error_total",
+                                                               "error_rate", "rating", "result", "luck",
+                                                               "adjusted"])
+        frame.attrs["luck_note"] = self.luck_note
+        return frame
 
     def table(self) -> str:
         lines = [f"{'turn':>4} {'seat':>4}  {'played':<18} {'best':<18} {'loss':>7}  "
@@ -425,12 +536,15 @@ class Review:
                          f"{100 * d['loss_high']:>5.1f} pp  {d['mark']}")
         lines.append("")
         lines.append(f"{'seat':>4} {'decisions':>9} {'unforced':>8} {'error total':>11} "
-                     f"{'error rate':>10}  rating")
+                     f"{'error rate':>10}  {'rating':<14} {'result':>6} {'luck':>7} {'adjusted':>8}")
         for s in self.seats:
-            lines.append(f"{s['seat']:>4} {s['decisions']:>9} {s['unforced']:>8} {s['error_total']:>11.3f} "
-                         f"{s['error_rate']:>10.4f}  {s['rating']}")
+            luck = ("" if s["luck"] is None else
+                    f" {s['result']:>6.2f} {s['luck']:>+7.3f} {s['adjusted']:>8.3f}")
+            lines.append((f"{s['seat']:>4} {s['decisions']:>9} {s['unforced']:>8} {s['error_total']:>11.3f} "
+                          f"{s['error_rate']:>10.4f}  {s['rating']:<14}{luck}").rstrip())
         lines.append("(losses in win share, pp = percentage points; marks ?! >= 2 pp, ? >= 4 pp, "
                      f"?? >= 8 pp; seats from 0; {self.seconds:.0f} s)")
+        lines.append(f"(result: the seat's win share; luck in wins: {self.luck_note})")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -455,13 +569,17 @@ def read_record(record: Any) -> Any:
 
 def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents: str = "greedy",
            playout: str | None = None, budget: int = 20_000, seconds: float | None = None,
-           seed: int = 0, evaluator: str = "rollout") -> Review:
+           seed: int = 0, evaluator: str = "rollout", luck: bool = True) -> Review:
     """Every decision of the reviewed ``seats`` (default: all) of a recorded game: the move played,
     the best move, the loss in win share with its interval and a mark; per seat the decisions,
     the forced ones (a single legal move), the error total and rate and a rating word.
 
     ``record``: a trace (``mc.trace``), or a record (dict, JSON text or file; docs/positions.md).
-    The analyses are ``analyse``'s with the given strategies, budget and seed (per decision)."""
+    The analyses are ``analyse``'s with the given strategies, budget and seed (per decision).
+    Per seat also its ``result`` (win share), ``luck`` and luck-adjusted result (``adjusted =
+    result - luck``) by the luck ledger (docs/luck.md), where the game has a fitted value for the
+    record's player count and rules and the record holds the whole deal; else None, with the
+    reason in ``luck_note``. ``luck`` False: none."""
     module = games.positions(game)
     record = read_record(record)
     if hasattr(record, "attrs") and "event" in getattr(record, "columns", ()):
@@ -492,7 +610,7 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
             continue
         per_seat[seat]["unforced"] += 1
         result = analyse(game, truth if truth is not None else pos, opponents, playout, evaluator=evaluator,
-                         budget=budget, seconds=seconds, seed=seed)
+                         budget=budget, seconds=seconds, seed=seed, value=False)
         loss, low, high = result.gap(played_text)
         loss = max(0.0, float(loss))
         per_seat[seat]["error_total"] += loss
@@ -500,14 +618,17 @@ def review(game: str, record: Any, seats: Sequence[int] | None = None, opponents
         decisions.append({"turn": turn, "seat": seat, "played": played_text, "best": best,
                           "loss": round(loss, 6), "loss_low": round(float(low), 6),
                           "loss_high": round(float(high), 6), "mark": mark_of(loss, float(low))})
+    lucky, luck_note = _record_luck(game, module, record, opponents, int(seed)) if luck else ({}, "not asked for")
     out_seats = []
     for s in wanted:
         row = per_seat[s]
         rate = row["error_total"] / row["unforced"] if row["unforced"] else 0.0
+        result, seat_luck, adjusted = (round(float(x), 6) for x in lucky[s]) if s in lucky else (None,) * 3
         out_seats.append({"seat": s, "decisions": row["decisions"], "unforced": row["unforced"],
                           "error_total": round(row["error_total"], 6), "error_rate": round(rate, 6),
-                          "rating": rating_of(rate)})
-    return Review(game, decisions, out_seats, time.perf_counter() - start)
+                          "rating": rating_of(rate), "result": result, "luck": seat_luck,
+                          "adjusted": adjusted})
+    return Review(game, decisions, out_seats, time.perf_counter() - start, luck_note)
 
 
 def _canon(module: Any, move: str, pos: Any) -> tuple[int, ...]:

@@ -10,6 +10,11 @@ given strategies (the seat's own later decisions by its play-out strategy, the o
 theirs). The true hidden cards are never read: the template's other hands and draw pile are
 overwritten before any play (``deal``), except for the ``omniscient`` column, which is played
 on the true state itself (``deal`` False, the draw pile in its true order: ``lazy`` False).
+
+``value_moves`` is the analysis' value column: V (``value.py``, docs/luck.md) of the seat after
+each candidate move on the very determinizations ``evaluate`` plays on (the same deal and deck
+streams: the move's draw is the play-out's), so that its mean over them is the information-set
+reading of V: the mean of the true-state V over dealings consistent with what the seat knows.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from montecards.games.parade.kernel import (
 )
 from montecards.games.parade.rules import (
     DISCARD,
+    MARGIN,
     PAIRS,
     PLAYERS,
     STATE_SIZE,
@@ -52,6 +58,16 @@ from montecards.games.parade.search import (
     set_key,
 )
 from montecards.games.parade.strategies import SCRIPTED
+from montecards.games.parade.value import (
+    ACC_LUCK,
+    ledger_after_turn,
+    ledger_before_draw,
+    ledger_deal,
+    ledger_start,
+    model_discard,
+    new_ledger,
+    values,
+)
 from montecards.games.parade.view import DECISION_PLAY
 from montecards.rng import seed_stream
 
@@ -136,6 +152,74 @@ def evaluate_in(template, seat, kind, moves, unseen, n_unseen, seed, first, n_de
             win_shares(scores, sizes, players, shares)
             out[d, m] = shares[seat]
     return failed
+
+
+@njit(cache=True)
+def value_moves(template, seat, kind, moves, pairs, unseen, n_unseen, seed, first, n_dets, value, strategies,
+                params, out):
+    """``out[d, m]``: V of the seat (a float in [0, 1]) after its move ``m`` on determinization
+    ``first + d`` of the run ``seed`` (dealt as ``evaluate`` deals it). A play: the card is
+    played and the turn finished with the determinization's draw (``evaluate``'s deck stream),
+    then ``value.values`` of the state (V's model of the seats: ``value.new_model`` of
+    ``strategies``). The final discard: the seat's pair (``pairs[m]``, an index into
+    ``rules.PAIRS``) and the other seats' by V's model, then the win shares of the finished game.
+    ``value``: ``engine.value``'s array (V(start) per seat, the weights)."""
+    ledger = new_ledger(value, strategies, params)
+    model = ledger[11]
+    g = np.zeros(STATE_SIZE, np.int64)
+    w = np.zeros(STATE_SIZE, np.int64)
+    buf = np.zeros(unseen.shape[0], np.int64)
+    deal_rng = np.zeros(4, np.uint64)
+    deck_rng = np.zeros(4, np.uint64)
+    deck0 = np.zeros(4, np.uint64)
+    players = template[PLAYERS]
+    vals = np.zeros(players, np.float64)
+    chosen = np.zeros(players, np.int64)
+    for d in range(n_dets):
+        index = first + d
+        w[:] = template
+        seed_stream(deal_rng, seed, index, DEAL_STREAM)
+        deal_unseen(w, seat, unseen, n_unseen, buf, deal_rng)
+        seed_stream(deck0, seed, index, DECK_STREAM)
+        for m in range(moves.shape[0]):
+            g[:] = w
+            if kind == DECISION_PLAY:
+                deck_rng[:] = deck0
+                play_card(g, seat, find_in_hand(g, seat, moves[m, 0]), None)
+                finish_turn(g, seat, deck_rng, True, None)
+                values(g, ledger, vals)
+                out[d, m] = vals[seat]
+                continue
+            for s in range(players):
+                chosen[s] = pairs[m] if s == seat else model_discard(g, s, model)
+            for s in range(players):
+                keep_cards(g, s, chosen[s], None)
+            out[d, m] = shares_of(g)[0][seat] / WIN_UNIT
+
+
+@njit(cache=True)
+def luck_of_game(g, plays, value, strategies, params, seed, index, luck):
+    """A recorded game's luck per seat into ``luck`` (wins), by the ledger of ``--luck``
+    (``value.py``, docs/luck.md) with its hooks where the kernel's ``play_game`` calls them:
+    ``g`` is the state just dealt (``rules.set_up`` from the record's deck), ``plays`` every
+    turn's card in order (seats in turn from seat 0); the draws read the deck in its recorded
+    order. The deal's expectation samples deals from the ledger's own stream (``seed``, game
+    ``index``: a run's game ``index`` of ``seed`` gets the very luck of that run with ``--luck``);
+    the final discards are no chance event."""
+    ledger = new_ledger(value, strategies, params)
+    ledger_start(ledger, seed, index)
+    players = g[PLAYERS]
+    ledger_deal(g, players, g[MARGIN], ledger)
+    deck_rng = np.zeros(4, np.uint64)
+    seat = 0
+    for i in range(plays.shape[0]):
+        play_card(g, seat, find_in_hand(g, seat, plays[i]), None)
+        ledger_before_draw(g, seat, ledger)
+        finish_turn(g, seat, deck_rng, False, None)
+        ledger_after_turn(g, ledger)
+        seat = next_seat(seat, players)
+    for s in range(players):
+        luck[s] = ledger[1][ACC_LUCK + s]
 
 
 @njit(cache=True)

@@ -672,3 +672,50 @@ def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, i
     playon.search_root(template.g, seat, kind, move_ids, int(iterations), float(exploration), int(policy),
                        np.uint64(seed), int(index), visits, rewards)
     return visits, rewards
+
+
+def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndarray, strategies: np.ndarray,
+                params: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+    """``(n, len(moves))``: V of the seat after each move (floats in [0, 1]) on determinizations
+    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``). The
+    template's hidden cards are never read: they are dealt afresh from the seat's unseen set."""
+    kind = view.DECISION_PLAY if not template.done else view.DECISION_DISCARD
+    decision = "play" if not template.done else "discard"
+    move_ids = np.zeros((len(moves), 2), np.int64)
+    pairs = np.zeros(len(moves), np.int64)
+    hand = template._hand(seat)
+    sorted_pairs = [sorted(p) for p in rules.PAIRS.tolist()]
+    for i, m in enumerate(moves):
+        cards = parse_move(m, decision)
+        move_ids[i, : len(cards)] = cards
+        if decision == "discard":
+            pairs[i] = sorted_pairs.index(sorted((hand.index(cards[0]), hand.index(cards[1]))))
+    ids = template.observe(seat).unseen()
+    unseen = np.zeros(N_CARDS, np.int64)
+    unseen[: len(ids)] = ids
+    out = np.zeros((n, len(moves)), np.float64)
+    playon.value_moves(template.g, seat, kind, move_ids, pairs, unseen, len(ids), np.uint64(seed), first, n,
+                       np.asarray(value, np.float64), strategies, params, out)
+    return out
+
+
+def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarray, params: np.ndarray,
+                seed: int, index: int = 0) -> tuple[list[float], list[float]] | None:
+    """``(luck, result)`` per seat of a whole-deal record (``"deck"``: a trace's), in wins, by
+    the luck ledger (``playon.luck_of_game``); None for a one-seat record (the other hands and
+    the draw pile are unknown, and V reads the full state). ``seed`` and ``index``: the ledger's
+    stream for the deal's sampled expectation. ``decisions_of_record`` checks the record first."""
+    if "deck" not in record:
+        return None
+    players = as_int(record.get("players", 2), "players")
+    st = State.from_deal(record["deck"], players, record.get("rules"))
+    dealt = st.g.copy()
+    plays = []
+    for move in record["moves"]:
+        if not st.done:
+            plays.append(parse_move(move, "play")[0])
+        st.apply(move)
+    luck = np.zeros(players, np.float64)
+    playon.luck_of_game(dealt, np.array(plays, np.int64), np.asarray(value, np.float64), strategies, params,
+                        np.uint64(seed), int(index), luck)
+    return luck.tolist(), list(st.result)
