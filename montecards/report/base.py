@@ -324,6 +324,23 @@ def _row_estimate(row: Any, deals: int, players: int) -> Any:
                     margin=SEAT_MARGIN)
 
 
+SKILL_PAYS = 0.05
+"""The top rung's edge over the fair share (one seat against the bottom rung in every other)
+below which a report does not say "skill pays": Wig Out!'s +1.3 pp was called so (issue 34)."""
+
+
+def skill_verdict(gap: Any) -> str:
+    """The verdict on the top rung against the bottom rung (``gap``: an Estimate against the fair
+    share): "skill pays" only when the whole interval is more than :data:`SKILL_PAYS` above fair;
+    a measurable edge below that is named as small, with the bound its interval supports."""
+    edge = 100 * SKILL_PAYS
+    if gap.direction == 1 and gap.low - gap.null < SKILL_PAYS:
+        if gap.high - gap.null < SKILL_PAYS:
+            return f"a measurable edge, but under {edge:g} pp: skill matters little here"
+        return f"a measurable edge, not resolved whether above {edge:g} pp"
+    return claim(gap, up="skill pays", down="the top rung loses", none="no effect of skill beyond ±1 pp")
+
+
 def _one_seat_share(rep: Report, strong: str, weak: str, players: int, deals: int, params=None):
     """``strong`` in one seat against ``weak`` in every other, every rotation: the table row."""
     from montecards.analysis.matchups import matchups
@@ -445,8 +462,7 @@ def skill_section(
     top, bottom = ladder[-1], ladder[0]
     k_gap = deals(top, bottom)
     gap = _one_seat_share(rep, top, bottom, players, k_gap, params)
-    gap_verdict = claim(_row_estimate(gap, k_gap, players), up="skill pays", down="the top rung loses",
-                        none="no effect of skill beyond ±1 pp")
+    gap_verdict = skill_verdict(_row_estimate(gap, k_gap, players))
     rep.finding(f"Top rung against bottom rung: one `{top}` seat against `{bottom}` in every other wins "
                 f"{rate(gap.win_share, gap.low, gap.high)}, {100 * (gap.win_share - fair):+.1f} pp from the "
                 f"fair share ({k_gap:,} deals): {gap_verdict}.")
