@@ -22,6 +22,9 @@ def test_summary_from_generated_reports(tmp_path):
         record(rep, label, strategy, seat_advantage("parade", players=[2, 3], n=n, strategy=strategy, seed=13,
                                                     jobs=1))
     res = ratings_block(rep, 2, ["random", "greedy"], 150)
+    # the deal's share as report/luck.py records it (its analysis: tests/test_report_pages.py)
+    rep.facts["deal_share"] = {"share": 0.014, "low": 0.008, "high": 0.020, "players": 2, "deals": 4000,
+                               "replays": 8}
     rep.write(1.0)
     depth = json.loads((out / "data.json").read_text())["facts"]["skill_depth"]
     assert depth["points"] == res.depth()["points"] and depth["from"] == "random" and depth["players"] == 2
@@ -34,4 +37,6 @@ def test_summary_from_generated_reports(tmp_path):
     assert "regenerate them): wigout." in page
     assert "![Skill depth by game](skill_depth.png)" in page and (reports / "skill_depth.svg").exists()
     assert "No report measured a luck share yet" in page
+    assert "1.4 % [0.8, 2.0] (2p)" in rows[0] and "| deal share | luck share |" in page
+    assert "![The deal's share by game](deal_share.png)" in page and (reports / "deal_share.svg").exists()
     assert unsupported_verdicts(page) == []

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from montecards.analysis.runs import with_backend
-from montecards.report.checkpoint import AnalysisCheckpoint
 from montecards.report.base import (  # noqa: F401  (the recipes' toolkit, re-exported)
     DEFAULT_SEED,
     Report,
@@ -26,6 +25,7 @@ from montecards.report.base import (  # noqa: F401  (the recipes' toolkit, re-ex
     seat_section,
     timed,
 )
+from montecards.report.checkpoint import AnalysisCheckpoint
 
 
 def recipe(game: str):

@@ -8,6 +8,7 @@ from montecards.analysis import compare_variants, sweep
 from montecards.report.base import Report, pm, rate, ratings_block, seat_section, timed
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.generic import metrics_section
+from montecards.report.luck import luck_section
 
 
 def build(rep: Report) -> None:
@@ -216,6 +217,7 @@ def designer(rep: Report, sa) -> None:
     counts = [p for p in (5, 6) if p in sa.player_counts]
     if not counts:
         return
+    luck_section(rep, 4)
     designer_section(rep, [
         Imbalance(
             "the seat pattern at 5–6 players",

@@ -7,6 +7,7 @@ from montecards.analysis import compare_variants, share_interval
 from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.generic import matchup_section, metrics_section
+from montecards.report.luck import luck_section
 from montecards.report.strengths import variant_at_strengths
 
 
@@ -150,5 +151,6 @@ def designer(rep: Report, sa) -> None:
         why="Seat k sits on side floor(k · sides / players): with as many sides as players, every seat has "
             "a neighbour behind it.",
     ) for p, sides in ((3, (3, 4, 5, 6)), (5, (5, 6, 7))) if p in sa.player_counts]
+    luck_section(rep, 4)
     if found:
         designer_section(rep, found)

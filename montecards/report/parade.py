@@ -17,6 +17,7 @@ from montecards.report.base import (
 )
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance, worst_seat
 from montecards.report.generic import matchup_ratings
+from montecards.report.luck import luck_section
 from montecards.report.strengths import variant_at_strengths
 from montecards.report.verdicts import Estimate, claim
 
@@ -239,6 +240,7 @@ def designer(rep: Report, sa) -> None:
         length = f"length={round(0.9 * turns)}:{round(1.1 * turns)}"
         found.append(Imbalance(name, text, [p], space, ["fair", length], n=10_000, budget=160_000,
                                held_out=200_000, why=why if p == 3 else ""))
+    luck_section(rep, 2)
     designer_section(rep, found, intro="A remedy may not change the game's length by more than about 10 % "
                                        "(the target `length=A:B`, from the official rules' mean length in "
                                        "the seat runs above).")

@@ -47,8 +47,8 @@ def summary_table(data: dict[str, dict[str, Any]]) -> pd.DataFrame:
         depth_text = "—" if depth is None else (
             f"{depth['points']:.0f} [{depth['points_low']:.0f}, {depth['points_high']:.0f}] "
             f"({depth['players']}p, `{depth['from']}`→`{depth['to']}`)")
-        luck_text = "—" if luck is None else f"{100 * luck['share']:.0f} % [{100 * luck['low']:.0f}, " \
-                                              f"{100 * luck['high']:.0f}]"
+        luck_text = _share_text(luck)
+        deal_text = _share_text(d.get("facts", {}).get("deal_share"))
         for row in d.get("summary", []):
             s = [row["strengths"].get(label) for label in STRENGTHS]
 
@@ -65,6 +65,7 @@ def summary_table(data: dict[str, dict[str, Any]]) -> pd.DataFrame:
                 "ties": each(lambda x: f"{100 * x['ties'][0]:.1f} %"),
                 "length per player": each(lambda x: f"{x['per_player']:.1f}"),
                 "skill depth (Elo points)": depth_text,
+                "deal share": deal_text,
                 "luck share": luck_text,
                 "seat verdict": _plain(row["seat_verdict"]).split(" (")[0],
             })
@@ -94,19 +95,29 @@ def depth_figure(data: dict[str, dict[str, Any]]):
     return fig
 
 
-def luck_figure(data: dict[str, dict[str, Any]]):
+def _share_text(fact: dict[str, Any] | None) -> str:
+    """A share fact (``{"share", "low", "high", "players"}``) as "12.3 % [11.8, 12.9] (4p)"."""
+    if fact is None:
+        return "—"
+    where = f" ({fact['players']}p)" if "players" in fact else ""
+    return f"{100 * fact['share']:.1f} % [{100 * fact['low']:.1f}, {100 * fact['high']:.1f}]{where}"
+
+
+def luck_figure(data: dict[str, dict[str, Any]], key: str = "luck_share",
+                label: str = "luck share of the result's variance (%)", title: str = "Luck share by game"):
+    """The games' ``key`` facts side by side, 95 % intervals."""
     from montecards.plots.style import colour, new_figure
 
-    games = [(g, d["facts"]["luck_share"]) for g, d in data.items() if d.get("facts", {}).get("luck_share")]
+    games = [(g, d["facts"][key]) for g, d in data.items() if d.get("facts", {}).get(key)]
     fig, ax = new_figure(1, 1, width=7.0, height=1.2 + 0.5 * len(games))
     for k, (_, luck) in enumerate(games):
         ax.errorbar([100 * luck["share"]], [k], xerr=[[100 * (luck["share"] - luck["low"])],
                                                      [100 * (luck["high"] - luck["share"])]],
                     fmt="o", color=colour(1), capsize=4)
-    ax.set_yticks(range(len(games)), [g for g, _ in games])
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("luck share of the result's variance (%)")
-    ax.set_title("Luck share by game, 95 % intervals", fontsize=10)
+    ax.set_yticks(range(len(games)), [f"{g} ({f['players']}p)" if "players" in f else g for g, f in games])
+    ax.set_xlim(0, max(5.0, min(100.0, 1.3 * 100 * max(f["high"] for _, f in games))))
+    ax.set_xlabel(label)
+    ax.set_title(f"{title}, 95 % intervals", fontsize=10)
     return fig
 
 
@@ -138,6 +149,13 @@ def write_summary(reports: str | Path = "reports") -> Path:
         save(depth_figure(data), reports / "skill_depth.svg")
         save(depth_figure(data), reports / "skill_depth.png")
         lines.append("## Skill depth\n\n![Skill depth by game](skill_depth.png)\n")
+    if any(d.get("facts", {}).get("deal_share") for d in data.values()):
+        args = ("deal_share", "the deal's share of a seat's result variance (%)", "How much the deal decides")
+        save(luck_figure(data, *args), reports / "deal_share.svg")
+        save(luck_figure(data, *args), reports / "deal_share.png")
+        lines.append("## How much the deal decides\n\nEach deal replayed with independent later draws; the "
+                     "between-deal share of the variance of a seat's result (docs/luck.md): a lower bound on "
+                     "luck, which every game has (no value needed).\n\n![The deal's share by game](deal_share.png)\n")
     if any(d.get("facts", {}).get("luck_share") for d in data.values()):
         save(luck_figure(data), reports / "luck_share.svg")
         save(luck_figure(data), reports / "luck_share.png")

@@ -9,6 +9,7 @@ import pandas as pd
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance
+from montecards.report.luck import luck_section
 from montecards.report.strengths import variant_at_strengths
 
 SOURCES = ("keep_points", "give_points", "majority_points")
@@ -151,6 +152,7 @@ def designer(rep: Report, sa) -> None:
     could print on a card; greedy strength, which the deficit depends on: docs/balance.md)."""
     if 3 not in sa.player_counts:
         return
+    luck_section(rep, 4)
     designer_section(rep, [
         Imbalance(
             "the first seat at 3 players",

@@ -13,6 +13,7 @@ from montecards.api import trace
 from montecards.report.base import Report, pm, rate, seat_runs, skill_section, timed, tuned_section
 from montecards.report.designer import Imbalance, designer_section
 from montecards.report.generic import matchup_section
+from montecards.report.luck import luck_section
 from montecards.report.strengths import variant_at_strengths
 
 
@@ -191,6 +192,7 @@ def designer(rep: Report, sa) -> None:
     for p in counts:
         d = sa.results[p].metrics()["deadlocks"]
         parts.append(f"{d['mean']:.3f} {pm(*d['ci95'], 3, 1)} deadlocked rounds per game at {p} players")
+    luck_section(rep, 4)
     designer_section(rep, [
         Imbalance(
             "deadlocks at 5–6 players",
