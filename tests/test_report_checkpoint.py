@@ -106,3 +106,15 @@ def test_the_reports_analysis_results_survive_the_pickle():
     assert back["variants"].difference("hand_size=5", "win_0") == results["variants"].difference("hand_size=5",
                                                                                                    "win_0")
     assert back["sweep"].plot.curve(["win_0"]) is not None  # the recipes plot from loaded results
+
+
+def test_bad_input_writes_no_checkpoint(tmp_path, monkeypatch):
+    """A report refused for bad input (here -j 0) leaves no checkpoint behind, and says nothing
+    of an old one (its error stays one line: tests/test_bad_input.py)."""
+    from montecards.errors import InputError
+
+    calls: list[str] = []
+    monkeypatch.setattr(report_pkg, "recipe", lambda game: _recipe(calls, None))
+    with pytest.raises(InputError, match="jobs"):
+        build_report("parade", tmp_path / "rep", quick=True, jobs=0)
+    assert calls == [] and not (tmp_path / "rep" / CHECKPOINT_DIR).exists()

@@ -26,6 +26,7 @@ from montecards.report.base import (  # noqa: F401  (the recipes' toolkit, re-ex
     timed,
 )
 from montecards.report.checkpoint import AnalysisCheckpoint
+from montecards.run.runner import check_jobs
 
 
 def recipe(game: str):
@@ -52,6 +53,7 @@ def build_report(
     from montecards import games
 
     spec = games.get(game)
+    check_jobs(jobs)  # bad input stops here, before the report writes anything
     out = Path(out_dir) if out_dir is not None else Path("reports") / spec.name
     out.mkdir(parents=True, exist_ok=True)
     if command is None:

@@ -54,6 +54,11 @@ class AnalysisCheckpoint:
                          "sources": sources_hash()}
         self.count = 0  # analyses asked for so far
         self.loaded = 0  # of which loaded from the folder
+        self.opened = False  # the folder is opened by the first analysis (bad input writes nothing)
+
+    def _open(self) -> None:
+        """Keep the folder's analyses if this run could have written them, else start it afresh."""
+        self.opened = True
         manifest = self.folder / IDENTITY_FILE
         if self.folder.exists():
             try:
@@ -72,6 +77,8 @@ class AnalysisCheckpoint:
     def run(self, what: str, size: str, func: Callable[[], Any]) -> tuple[Any, float, bool]:
         """``func()``'s value for the next analysis, the seconds it took (when it was played)
         and whether it came from the checkpoint."""
+        if not self.opened:
+            self._open()
         self.count += 1
         path = self.folder / f"{self.count:03d}.pkl"
         if path.exists():
