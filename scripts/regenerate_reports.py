@@ -17,7 +17,7 @@ analyses are kept in ``<out>/<game>/.checkpoint/`` and loaded again (``montecard
 Budget (``--budget MINUTES``): before each game the script compares the time left with that
 game's estimate (its previous run's wall-clock time from provenance.json when it was of the same
 size, else ``ESTIMATE_SECONDS``) and stops, naming the games left, when it would overrun. A full
-regeneration on 2 cores takes about ``sum(ESTIMATE_SECONDS.values())`` seconds (about 70 minutes).
+regeneration on 2 cores takes about ``sum(ESTIMATE_SECONDS.values())`` seconds (about 60 minutes).
 
 Each report runs in its own process, in order; the first failure stops the rest (exit status
 of the failing command).
@@ -37,7 +37,7 @@ from montecards.games import names
 from montecards.report import DEFAULT_SEED
 from montecards.report.provenance import read_provenance, staleness
 
-ESTIMATE_SECONDS = {"parade": 700, "wigout": 150, "tulips": 1700, "anomia": 40, "marbles": 1650}
+ESTIMATE_SECONDS = {"parade": 700, "wigout": 150, "tulips": 1700, "anomia": 40, "marbles": 900}
 """Full-size wall-clock seconds per report on 2 cores (the committed reports' recorded times,
 plus the runs added since); a game not listed counts 600."""
 
