@@ -121,9 +121,16 @@ def luck_figure(data: dict[str, dict[str, Any]], key: str = "luck_share",
     return fig
 
 
+def _save_both(fig: Any, reports: Path, name: str) -> None:
+    """One figure drawn once, as SVG (the HTML site's) and PNG (the page's), as a report's are."""
+    from montecards.plots import save
+
+    save(fig, reports / f"{name}.svg")
+    save(fig, reports / f"{name}.png")
+
+
 def write_summary(reports: str | Path = "reports") -> Path:
     """Write ``reports/SUMMARY.md`` and its figures from every report's data.json."""
-    from montecards.plots import save
 
     reports = Path(reports)
     data = _data(reports)
@@ -146,19 +153,16 @@ def write_summary(reports: str | Path = "reports") -> Path:
               for g in data]
     lines.append("")
     if any(d.get("facts", {}).get("skill_depth") for d in data.values()):
-        save(depth_figure(data), reports / "skill_depth.svg")
-        save(depth_figure(data), reports / "skill_depth.png")
+        _save_both(depth_figure(data), reports, "skill_depth")
         lines.append("## Skill depth\n\n![Skill depth by game](skill_depth.png)\n")
     if any(d.get("facts", {}).get("deal_share") for d in data.values()):
         args = ("deal_share", "the deal's share of a seat's result variance (%)", "How much the deal decides")
-        save(luck_figure(data, *args), reports / "deal_share.svg")
-        save(luck_figure(data, *args), reports / "deal_share.png")
+        _save_both(luck_figure(data, *args), reports, "deal_share")
         lines.append("## How much the deal decides\n\nEach deal replayed with independent later draws; the "
                      "between-deal share of the variance of a seat's result (docs/luck.md): a lower bound on "
                      "luck, which every game has (no value needed).\n\n![The deal's share by game](deal_share.png)\n")
     if any(d.get("facts", {}).get("luck_share") for d in data.values()):
-        save(luck_figure(data), reports / "luck_share.svg")
-        save(luck_figure(data), reports / "luck_share.png")
+        _save_both(luck_figure(data), reports, "luck_share")
         lines.append("## Luck share\n\n![Luck share by game](luck_share.png)\n")
     else:
         lines.append("## Luck share\n\nNo report measured a luck share yet, so there is no luck figure.\n")
