@@ -49,7 +49,10 @@ def test_three_verdicts_across_strengths():
     assert across_strengths({"greedy": UP, "strong": FLAT}, pp).kind == "depends"
     unresolved = across_strengths({"greedy": UP, "strong": TINY}, pp)
     assert unresolved.kind == "unresolved" and "strong needs about" in unresolved.text
-    for v in (holds, depends, unresolved):
+    single = across_strengths({"simple": UP}, pp)
+    assert single.kind == "holds" and "every strength" not in single.text
+    assert single.text.startswith("advantage") and "at one strength only" in single.text
+    for v in (holds, depends, unresolved, single):
         assert unsupported_verdicts(f"- Seat 1: {v.text}.") == []
 
 

@@ -135,7 +135,8 @@ class Verdict:
 def across_strengths(estimates: Mapping[str, Estimate], fmt, up: str = "advantage",
                      down: str = "disadvantage", none: str = "no effect") -> Verdict:
     """One question's answer over the strengths (label → estimate), one of three verdicts:
-    "holds at every strength" (every strength resolved the same way), "depends on strength"
+    "holds at every strength" (every strength resolved the same way; with one strength
+    measured, the answer "at one strength only"), "depends on strength"
     (two strengths resolved differently; named with their values), "not resolved at this size"
     (otherwise; with the deals each unresolved strength needs). ``fmt(est)`` formats a value."""
     dirs = {label: e.direction for label, e in estimates.items()}
@@ -147,6 +148,8 @@ def across_strengths(estimates: Mapping[str, Estimate], fmt, up: str = "advantag
         d = resolved.pop()
         word = {1: up, -1: down, 0: none}[d]
         marks = "".join(marker(w, e) for e in estimates.values() for w in _words(word))
+        if len(estimates) == 1:  # one strength: nothing to say about others
+            return Verdict("holds", f"{word}{marks} ({values}; at one strength only)")
         return Verdict("holds", f"holds at every strength: {word}{marks} ({values})")
     need = "; ".join(f"{label} needs about {e.deals_needed():,} deals" + (" (now inconclusive, "
                      f"{e.n:,} deals)" if e.small else "")
