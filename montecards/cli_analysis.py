@@ -624,7 +624,8 @@ def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:
 @click.argument("game")
 @click.option("--vary", "vary", multiple=True, metavar="NAME=VALUES",
               help="A rule parameter and its values: 4,5,6 (one number each), 2..8, or lists "
-              "separated by / (start_points=0,0,0/1,0,0). Repeatable: the product is searched.")
+              "separated by / (start_points=0,0,0/1,0,0). Repeatable: the product is searched. "
+              "A range A:B (opening_parade=3:9, start_points=0:12: every entry) is searched by CMA-ES.")
 @click.option("--target", "targets", multiple=True, metavar="TARGET",
               help="fair (every seat equal), first_seat, balance>=X, length=A:B, ties<=Y. Repeatable "
               "(penalties add up); default: fair.")
@@ -640,15 +641,19 @@ def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--keep", type=int, default=3, show_default=True, help="Variants confirmed on held-out deals.")
 @click.option("--held-out", "held_out", type=int, default=40_000, show_default=True,
               help="Held-out games per finalist and player count.")
+@click.option("--evaluations", type=int, default=48, show_default=True,
+              help="Ranges (CMA-ES): candidates asked in all, each playing -n games per player count.")
+@click.option("--popsize", type=int, default=None, help="Ranges (CMA-ES): candidates per generation.")
 @click.option("--checkpoint", type=click.Path(file_okay=False), default=None,
               help="Folder recording every batch played: a stopped search resumes there.")
 @_run_options("Rule or model parameter for every variant (repeatable).",
               "Also write the search figure (seat spread against length) to this PNG file.")
 def balance_command(game, vary, targets, players, strategies, strategy_params, n, budget, keep, held_out,
-                    checkpoint, seed, jobs, as_json, params, plot_path) -> None:
+                    evaluations, popsize, checkpoint, seed, jobs, as_json, params, plot_path) -> None:
     """Search GAME's rule parameters (--vary) for the variant that best meets the --target(s):
-    successive halving on common deals, the finalists and the official rules confirmed on
-    held-out deals; prints every variant's metrics, the Pareto front and the findings."""
+    successive halving on common deals (CMA-ES for ranges A:B), the finalists and the official
+    rules confirmed on held-out deals; prints every variant's metrics, the Pareto front and the
+    findings."""
     from montecards.analysis import balance
 
     if not vary:
@@ -657,7 +662,7 @@ def balance_command(game, vary, targets, players, strategies, strategy_params, n
         game, _vary(vary), targets=list(targets) or ["fair"], players=list(players) or None,
         strategies=list(strategies) or None, params=_params(params), n=n, budget=budget, keep=keep,
         held_out=held_out, seed=seed, jobs=jobs, checkpoint=checkpoint,
-        strategy_params=parse_strategy_params(strategy_params),
+        strategy_params=parse_strategy_params(strategy_params), evaluations=evaluations, popsize=popsize,
     )
     _emit(res, as_json, res.text(), plot_path)
 

@@ -27,9 +27,18 @@ counts; lower is better, 0 meets every target):
 
 The Pareto front is over the targets' penalties (with one target, over it and the change of
 length against the official rules: a fairer game that is much longer is a different trade).
-Only discrete values are searched (CMA-ES over continuous ranges is not built: a range is
-refused with a message). Strengths are the run's strategies as given; a ``tuned`` strategy is
-not re-tuned per variant.
+**Ranges** (``NAME=A:B``, a parameter that is a number or a list of numbers: every entry in
+``[A, B]``, whole numbers for a whole-number parameter) are searched by **CMA-ES** instead (the
+``cma`` package, as ``tune`` uses, from its own seeded stream), in the unit cube of the
+ranges, starting from the official rules: every candidate plays ``n`` games per player count
+on the same deals (common random numbers: a candidate's score is a deterministic function of
+its values, and a candidate met again, e.g. rounded to the same whole numbers, is not played
+again), ``evaluations`` candidates in all; the ``keep`` best then go to the held-out deals as
+above. A search varies listed values or ranges, not both. A candidate outside the game's
+rules (each end is checked before any game; a list can still break a rule between its
+entries) is not played and scores ``INVALID``.
+
+Strengths are the run's strategies as given; a ``tuned`` strategy is not re-tuned per variant.
 """
 
 from __future__ import annotations
@@ -68,6 +77,43 @@ MEASURABLE_LATER = {
 }
 MAX_VARIANTS = 2000
 HELD_OUT_PATH = 7  # derived_seed(seed, HELD_OUT_PATH): the held-out deals
+CMA_PATH = 8  # derived_seed(seed, CMA_PATH): CMA-ES's sampler
+INVALID = 1e6
+"""The score of a CMA-ES candidate the game's rules refuse (not played)."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """``NAME=A:B``: a parameter searched by CMA-ES over ``[low, high]`` (each entry of a list
+    parameter: ``size`` entries; None: the parameter is one number)."""
+
+    name: str
+    low: float
+    high: float
+    integer: bool
+    size: int | None
+
+    @property
+    def dims(self) -> int:
+        return 1 if self.size is None else self.size
+
+    def value_at(self, u: float) -> int | float:
+        """The parameter value at ``u`` in [0, 1] (rounded to a whole number, or to 4 places)."""
+        x = self.low + min(max(float(u), 0.0), 1.0) * (self.high - self.low)
+        return int(round(x)) if self.integer else round(x, 4)
+
+    def decode(self, units: Sequence[float]) -> Any:
+        values = [self.value_at(u) for u in units]
+        return values[0] if self.size is None else values
+
+    def unit(self, value: Any) -> list[float]:
+        """The official value's place in the unit cube (clipped to the range)."""
+        values = [value] if self.size is None else list(value)
+        return [min(max((float(v) - self.low) / (self.high - self.low), 0.0), 1.0) for v in values]
+
+    @property
+    def text(self) -> str:
+        return f"{self.low:g}:{self.high:g}"
 
 
 @dataclass(frozen=True)
@@ -241,6 +287,8 @@ class BalanceResult:
     rounds: list[dict[str, Any]]
     pareto: list[str]
     elapsed_seconds: float = 0.0
+    search: str = "halving"
+    """``halving`` (listed values) or ``cma`` (ranges)."""
 
     @property
     def best(self) -> Variant:
@@ -295,8 +343,13 @@ class BalanceResult:
             f"targets {', '.join(t.text for t in self.targets)}; seed {self.seed} "
             f"(held out {self.held_out_seed})"
         )
-        rounds = "; ".join(f"round {r['round']}: {r['variants']} variants x {r['games']:,} games"
-                           for r in self.rounds)
+        if self.search == "cma":
+            rounds = (f"CMA-ES: {len(self.rounds)} generations of {self.rounds[0]['variants']} candidates, "
+                      f"{sum(r['new'] for r in self.rounds)} distinct played, {self.rounds[0]['games']:,} games "
+                      "each per player count") if self.rounds else ""
+        else:
+            rounds = "; ".join(f"round {r['round']}: {r['variants']} variants x {r['games']:,} games"
+                               for r in self.rounds)
         import pandas as pd
 
         with pd.option_context("display.max_rows", 60, "display.width", 160, "display.max_columns", None):
@@ -312,6 +365,7 @@ class BalanceResult:
             "strategies": self.strategies,
             "seed": self.seed,
             "held_out_seed": self.held_out_seed,
+            "search": self.search,
             "targets": [t.text for t in self.targets],
             "vary": _jsonable(self.vary),
             "baseline": self.baseline,
@@ -387,10 +441,50 @@ def variant_label(params: Mapping[str, Any]) -> str:
     return " ".join(f"{k}={text(v)}" for k, v in params.items()) or "default"
 
 
-def _space(spec: Any, vary: Mapping[str, Sequence[Any]]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+_RANGE = re.compile(r"\s*" + _NUMBER + r"\s*:\s*" + _NUMBER + r"\s*")
+
+
+def _range(spec: Any, name: str, text: str, counts: Sequence[int]) -> Range:
+    """``NAME=A:B`` checked: a number or a list of numbers (of one length at every player
+    count), ``A < B``, whole ends for whole numbers, both ends within the game's rules."""
+    p = spec.param(name)
+    m = _RANGE.fullmatch(text)
+    assert m is not None
+    low, high = float(m.group(1)), float(m.group(2))
+    if not low < high:
+        raise InputError(f"{name}={text}: a range A:B needs A < B")
+    defaults = [p.default_for(c) for c in counts]
+    d = defaults[0]
+
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    if number(d):
+        size, integer = None, isinstance(d, int)
+    elif isinstance(d, list) and d and all(number(x) for x in d):
+        if len({len(x) for x in defaults}) > 1:
+            raise InputError(f"{name}={text}: {name} has one entry per seat, so a range is searched at one "
+                             "player count at a time (one -p)")
+        size, integer = len(d), all(isinstance(x, int) for x in d)
+    else:
+        raise InputError(f"{name}={text}: a range (CMA-ES) needs a parameter that is a number or a list of "
+                         f"numbers; list {name}'s values instead")
+    if integer and not (low.is_integer() and high.is_integer()):
+        raise InputError(f"{name} is a whole number: its range needs whole ends, got {text}")
+    r = Range(name, low, high, integer, size)
+    for c in counts:  # each end within the rules, before any game
+        for end in (0.0, 1.0):
+            spec.resolve_params(c, {name: r.decode([end] * r.dims)})
+    return r
+
+
+def _space(spec: Any, vary: Mapping[str, Sequence[Any]], counts: Sequence[int] = ()
+           ) -> tuple[dict[str, list[Any]], list[dict[str, Any]], list[Range]]:
+    """The listed values (their product: the variants) or the ranges (CMA-ES) of ``vary``."""
     if not vary:
         raise InputError("balance needs at least one parameter to vary (--vary NAME=V1/V2/...)")
     parsed: dict[str, list[Any]] = {}
+    ranges: list[Range] = []
     for name, values in vary.items():
         p = spec.param(name)  # unknown names fail with the allowed list
         if isinstance(values, str):
@@ -403,18 +497,21 @@ def _space(spec: Any, vary: Mapping[str, Sequence[Any]]) -> tuple[dict[str, list
             values = [v for v in values if v != ""]
         if not values:
             raise InputError(f"empty search space: no values for {name}")
-        out = []
-        for v in values:
-            if isinstance(v, str) and re.fullmatch(r"\s*" + _NUMBER + r"\s*:\s*" + _NUMBER + r"\s*", v):
-                raise InputError(
-                    f"{name}={v}: continuous ranges (CMA-ES) are not built in balance; list the values"
-                )
-            out.append(parse_text(p, v) if isinstance(v, str) else v)
-        parsed[name] = out
+        if any(isinstance(v, str) and _RANGE.fullmatch(v) for v in values):
+            if len(values) > 1:
+                raise InputError(f"{name}: a range is the parameter's only value (NAME=A:B), got {values}")
+            ranges.append(_range(spec, name, values[0], counts or [spec.default_players]))
+            continue
+        parsed[name] = [parse_text(p, v) if isinstance(v, str) else v for v in values]
+    if ranges and parsed:
+        raise InputError(f"a search varies listed values ({', '.join(parsed)}) or ranges "
+                         f"({', '.join(r.name for r in ranges)}), not both: fix the listed ones with --param")
+    if ranges:
+        return {r.name: [r.text] for r in ranges}, [], ranges
     combos = [dict(zip(parsed, c, strict=True)) for c in itertools.product(*parsed.values())]
     if len(combos) > MAX_VARIANTS:
         raise InputError(f"{len(combos)} variants: at most {MAX_VARIANTS} (vary fewer values)")
-    return parsed, combos
+    return parsed, combos, []
 
 
 @with_backend
@@ -433,6 +530,9 @@ def balance(
     jobs: int | None = None,
     checkpoint: Any = None,
     strategy_params: Any = None,
+    evaluations: int = 48,
+    popsize: int | None = None,
+    sigma: float = 0.3,
 ) -> BalanceResult:
     """Search the values of the ``vary`` parameters (``{name: [values]}``, text values parsed
     as on the command line; the product is the space) for the variant that best meets
@@ -443,7 +543,12 @@ def balance(
     remain or a variant has played ``budget`` games; the survivors and the official rules
     (the defaults of the varied parameters, over ``params``) then play ``held_out`` games on
     deals of a derived seed, which rank them. ``checkpoint``: a folder; a search stopped
-    part way resumes there. ``strategies``: the strength (every seat's strategy)."""
+    part way resumes there. ``strategies``: the strength (every seat's strategy).
+
+    A range (``{"start_points": "0:12"}``) is searched by CMA-ES instead: ``evaluations``
+    candidates of ``n`` games each per player count (``popsize`` per generation, default
+    CMA-ES's; ``sigma``: its first step, a fraction of each range), the ``keep`` best then
+    confirmed on held-out deals as above."""
     import time
 
     started = time.perf_counter()
@@ -471,7 +576,11 @@ def balance(
     base = dict(params or {})
     for name in base:
         spec.param(name)
-    vary_values, combos = _space(spec, vary)
+    vary_values, combos, ranges = _space(spec, vary, counts)
+    if ranges:
+        evaluations = check_count("evaluations", evaluations, 1)
+        if not 0 < float(sigma) <= 1:
+            raise InputError(f"sigma is a fraction of each range, in (0, 1], got {sigma}")
     first = setup(game, counts[0], strategies, base, seed, jobs, strategy_params)  # checks the strategies
     official = {name: spec.param(name).default_for(counts[0]) for name in vary_values}
     variants: dict[str, Variant] = {}
@@ -479,12 +588,7 @@ def balance(
         for p in counts:  # a value outside its domain fails here, before any game
             spec.resolve_params(p, {**base, **overlay})
         variants.setdefault(variant_label(overlay), Variant(variant_label(overlay), overlay))
-    # the official rules: the defaults of the varied parameters (per player count for defaults
-    # that depend on it), measured as the reference even when the space does not hold them
     official_label = "official rules"
-    match = [v for v in variants.values()
-             if all(_same(v.params[k], spec.param(k).default_for(p)) for k in vary_values for p in counts)]
-    baseline = match[0].label if match else official_label
     setups: dict[tuple[str, int, int], Any] = {}
     # a batch is named by its variant, player count, seed and games: what else decides its
     # games is here (a search with other targets, space or budget reuses the batches it shares)
@@ -516,25 +620,41 @@ def balance(
             v.cols[p] = cols
         v.metrics[p] = measure(v.cols[p], p, own)
 
-    alive = list(variants.values())
-    played = 0
-    count = n
-    rounds = []
-    r = 0
-    while True:
-        for v in alive:
+    rounds: list[dict[str, Any]] = []
+    if ranges:
+        invalid: dict[str, str] = {}
+
+        def evaluate(overlay: dict[str, Any], generation: int) -> tuple[float, bool]:
+            """A candidate's score on the search's deals, and whether it was played now."""
+            label = variant_label(overlay)
+            if label in invalid:
+                return INVALID, False
+            if label in variants:
+                return variants[label].score, False
+            try:
+                for p in counts:
+                    spec.resolve_params(p, {**base, **overlay})
+            except InputError as error:
+                invalid[label] = str(error)
+                return INVALID, False
+            v = variants[label] = Variant(label, overlay)
             for p in counts:
-                add(v, p, play(v, p, seed, played, count))
+                add(v, p, play(v, p, seed, 0, n))
             v.score, v.penalties = _score(parsed_targets, v.metrics)
-            v.rounds = r + 1
-        played += count
-        rounds.append({"round": r + 1, "variants": len(alive), "games": played})
-        alive.sort(key=lambda v: v.score)
-        if len(alive) <= keep or played * 2 > budget:
-            break
-        alive = alive[: max(keep, math.ceil(len(alive) / 2))]
-        count = played  # the survivors play as many games again
-        r += 1
+            v.rounds = generation + 1
+            return v.score, True
+
+        rounds = _cma_search(ranges, official, derived_seed(seed, CMA_PATH), evaluations, popsize,
+                             float(sigma), evaluate, n)
+        alive = sorted(variants.values(), key=lambda v: v.score)
+    else:
+        alive = _halving(list(variants.values()), counts, seed, n, budget, keep, play, add,
+                         parsed_targets, rounds)
+    # the official rules: the defaults of the varied parameters (per player count for defaults
+    # that depend on it), measured as the reference even when the space does not hold them
+    match = [v for v in variants.values()
+             if all(_same(v.params[k], spec.param(k).default_for(p)) for k in vary_values for p in counts)]
+    baseline = match[0].label if match else official_label
     finalists = alive[:keep]
     if baseline == official_label:
         variants[official_label] = Variant(official_label, dict(official))
@@ -564,8 +684,61 @@ def balance(
         game=spec.name, title=spec.title, players=counts, strategies=list(first.strategies),
         seed=seed, held_out_seed=held_seed, targets=parsed_targets, vary=vary_values, variants=ranked,
         baseline=baseline, rounds=rounds, pareto=[ranked[i].label for i in front],
-        elapsed_seconds=time.perf_counter() - started,
+        elapsed_seconds=time.perf_counter() - started, search="cma" if ranges else "halving",
     )
+
+
+def _halving(alive: list[Variant], counts: Sequence[int], seed: int, n: int, budget: int, keep: int,
+             play: Any, add: Any, targets: Sequence[Target], rounds: list[dict[str, Any]]) -> list[Variant]:
+    """Successive halving: every variant plays ``n`` games per player count, the better half as
+    many again, until at most ``keep`` remain or the next round would pass ``budget``; the
+    survivors best first (``rounds`` gains one entry per round)."""
+    played, count, r = 0, n, 0
+    while True:
+        for v in alive:
+            for p in counts:
+                add(v, p, play(v, p, seed, played, count))
+            v.score, v.penalties = _score(targets, v.metrics)
+            v.rounds = r + 1
+        played += count
+        rounds.append({"round": r + 1, "variants": len(alive), "games": played})
+        alive.sort(key=lambda v: v.score)
+        if len(alive) <= keep or played * 2 > budget:
+            return alive
+        alive = alive[: max(keep, math.ceil(len(alive) / 2))]
+        count = played  # the survivors play as many games again
+        r += 1
+
+
+def _cma_search(ranges: Sequence[Range], official: Mapping[str, Any], sampler_seed: int, evaluations: int,
+                popsize: int | None, sigma: float, evaluate: Any, n: int) -> list[dict[str, Any]]:
+    """CMA-ES over the unit cube of ``ranges`` from the official rules, minimising
+    ``evaluate(overlay, generation)``, until ``evaluations`` candidates have been asked; one
+    round per generation: its candidates and how many were new (played, not met before)."""
+    from montecards.analysis.tune import new_cma
+
+    x0 = [u for r in ranges for u in r.unit(official[r.name])]
+    if len(x0) == 1:  # cma searches one dimension poorly: a second, ignored coordinate
+        x0.append(0.5)
+    es = new_cma(x0, sampler_seed, popsize, sigma)
+    rounds = []
+    asked, generation = 0, 0
+    while asked < evaluations:
+        units = es.ask()
+        scores, new = [], 0
+        for u in units:
+            overlay, at = {}, 0
+            for r in ranges:
+                overlay[r.name] = r.decode(u[at: at + r.dims])
+                at += r.dims
+            score, played = evaluate(overlay, generation)
+            scores.append(score)
+            new += played
+        es.tell(units, scores)
+        asked += len(units)
+        rounds.append({"round": generation + 1, "variants": len(units), "new": new, "games": n})
+        generation += 1
+    return rounds
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -523,16 +523,21 @@ def _weights_row(tuned: Tuned, w: np.ndarray) -> dict[str, float]:
     return {f"w_{f}": float(v) for f, v in zip(tuned.features, w, strict=True)}
 
 
-def _new_es(tuned: Tuned, seed: int, popsize: int | None, sigma: float):
-    """CMA-ES at its start: searching the unit cube of the bounds from ``x0``, sampling from
-    its own seeded stream, stopped only by the budget."""
+def new_cma(x0: Sequence[float], seed: int, popsize: int | None, sigma: float):
+    """CMA-ES at its start: searching the unit cube from ``x0`` (in it), sampling from its own
+    stream seeded by ``seed`` (``tune``, ``balance``), stopped only by its caller's budget."""
     import cma
 
-    opts = {"bounds": [0.0, 1.0], "verbose": -9, "randn": _Normal(derived_seed(seed, SAMPLER)),
+    opts = {"bounds": [0.0, 1.0], "verbose": -9, "randn": _Normal(seed),
             "seed": np.nan, "tolfun": 0, "tolx": 0, "tolflatfitness": 10**9, "tolstagnation": 10**9}
     if popsize is not None:
         opts["popsize"] = check_count("popsize", popsize, 2)
-    return cma.CMAEvolutionStrategy(list((tuned.x0 - tuned.low) / (tuned.high - tuned.low)), sigma, opts)
+    return cma.CMAEvolutionStrategy(list(x0), sigma, opts)
+
+
+def _new_es(tuned: Tuned, seed: int, popsize: int | None, sigma: float):
+    """CMA-ES at its start: searching the unit cube of the bounds from ``x0``."""
+    return new_cma((tuned.x0 - tuned.low) / (tuned.high - tuned.low), derived_seed(seed, SAMPLER), popsize, sigma)
 
 
 def _es_state(es) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
