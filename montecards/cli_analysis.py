@@ -484,9 +484,12 @@ def _bounds(text: str | None) -> list[tuple[float, float]] | None:
               help="Rule or model parameter (repeatable; lists comma-separated).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
               help="Also write the convergence figure to this PNG file.")
+@luck_option("Judge every game by its luck-adjusted result (docs/luck.md): the search and the held-out "
+             "deals; the held-out gain also plain, with its variance ratio.")
 @_backend_options
 def tune_command(game, strategy, players, opponents, method, candidates, budget, deals, holdout, x0,
-                 bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path) -> None:
+                 bounds, popsize, sigma, checkpoint, progress, seed, jobs, as_json, params, plot_path,
+                 luck) -> None:
     """Tune a strategy's weights by simulation against opponents, on common random numbers over
     every seat rotation, and re-measure the winner on held-out deals."""
     # (from its module: the package's 'tune' may be the module itself)
@@ -499,7 +502,7 @@ def tune_command(game, strategy, players, opponents, method, candidates, budget,
         deals=DEFAULT_DEALS if deals is None else deals,
         holdout=DEFAULT_HOLDOUT if holdout is None else holdout,
         x0=None if x0 is None else _float_list(x0, "--x0"), bounds=_bounds(bounds), popsize=popsize,
-        sigma=sigma, params=_params(params), jobs=jobs, checkpoint=checkpoint, progress=progress,
+        sigma=sigma, params=_params(params), jobs=jobs, checkpoint=checkpoint, progress=progress, luck=luck,
     )
     _emit(res, as_json, res.text(), plot_path)
 

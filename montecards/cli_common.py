@@ -40,7 +40,7 @@ def strategy_params_option(seat: str = "seat", order: str = "seat order"):
 
 
 def luck_option(help_text: str = "Luck ledger: luck-adjusted win shares and the variance ratio (docs/luck.md)."):
-    """The ``--luck`` flag (``simulate``, ``seats``, ``compare``, ``sweep``): the games played
+    """The ``--luck`` flag (``simulate``, ``seats``, ``compare``, ``sweep``, ``tune``): the games played
     with the luck ledger (docs/luck.md)."""
     return click.option("--luck", is_flag=True, help=help_text)
 

@@ -17,6 +17,7 @@ import pytest
 import montecards as mc
 from montecards.analysis import compare_variants, seat_advantage, sweep
 from montecards.analysis.matchups import matchups
+from montecards.cli import main
 
 SEED = 20261203
 LUCK_KEYS = ("win_share_adjusted", "win_share_adjusted_low", "win_share_adjusted_high", "variance_ratio")
@@ -231,3 +232,37 @@ def test_the_documented_luck_commands_run(line, tmp_path):
     proc = run_command(args, tmp_path)
     refused = any(a.startswith("opening_parade=") and a != "opening_parade=6" for a in args)
     assert proc.returncode == (2 if refused else 0), proc.stderr
+
+
+def test_tune_with_luck_judges_the_same_games_by_their_adjusted_result():
+    """``tune(luck=True)``: the ledger plays the very games of the plain measurement (the plain
+    shares are identical), and the held-out block reports the plain gain of those games beside
+    the adjusted one, with the variance ratio."""
+    from montecards import games
+    from montecards.analysis.tune import HOLDOUT, _opponents, derived_seed, measure_candidates, resolve_tuned, tune
+
+    spec = games.get("parade")
+    tuned = resolve_tuned(spec, "weighted", None, None)
+    opponents = _opponents(spec, 2, None)
+    rows = [tuned.x0, tuned.x0 * 0.5]
+    (plain,) = measure_candidates(spec, tuned, opponents, {}, 1, rows, 7, 300)
+    with_luck = measure_candidates(spec, tuned, opponents, {}, 1, rows, 7, 300, luck=True)
+    assert np.array_equal(with_luck[0], plain)
+    assert not np.array_equal(with_luck[1], plain)
+    res = tune("parade", "weighted", players=2, method="race", candidates=rows, budget=1200, deals=300,
+               holdout=400, seed=5, jobs=1, luck=True, progress=False)
+    h = res.holdout
+    assert h["luck"] and h["variance_ratio"] > 0
+    best = np.array(res.best)
+    (held,) = measure_candidates(spec, tuned, opponents, res.params, 1, [best, tuned.x0],
+                                 derived_seed(res.seed, HOLDOUT), 400)
+    assert h["gain_plain"] == pytest.approx(float(np.mean(held[0] - held[1])), abs=1e-12)
+    assert "luck-adjusted" in res.text() and "variance ratio of the gain" in res.text()
+
+
+def test_tune_with_luck_refuses_a_player_count_without_a_value(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["montecards", "tune", "parade", "-p", "6", "--luck", "--budget", "100"])
+    with pytest.raises(SystemExit) as stop:
+        main()
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1 and "value" in err, err

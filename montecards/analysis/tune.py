@@ -48,6 +48,7 @@ from montecards import games
 from montecards.analysis.intervals import mean_interval
 from montecards.analysis.runs import check_count, setup, with_backend
 from montecards.engine.spec import WIN_UNIT, GameSpec, InputError
+from montecards.engine.value import LUCK_UNIT
 from montecards.engine.user_strategies import UserStrategy, register
 from montecards.engine.weights import WeightedSeat, format_weight
 from montecards.run.paths import check_output_file
@@ -267,6 +268,13 @@ class TuneResult:
             f"{100 * h['baseline_high']:.2f}]",
             f"  gain      {100 * h['gain']:+.2f} points  [{100 * h['gain_low']:+.2f}, "
             f"{100 * h['gain_high']:+.2f}] (paired)",
+        ]
+        if h.get("luck"):
+            lines[-3:] = [line + "  luck-adjusted" for line in lines[-3:]]
+            lines.append(f"  plain     {100 * h['gain_plain']:+.2f} points  [{100 * h['gain_plain_low']:+.2f}, "
+                         f"{100 * h['gain_plain_high']:+.2f}]; variance ratio of the gain "
+                         f"{h['variance_ratio']:.2f} (plain / adjusted)")
+        lines += [
             "",
             f"play it: -s {shlex.quote(self.label)}",
         ]
@@ -381,6 +389,7 @@ def tune(
     jobs: int | None = None,
     checkpoint: str | os.PathLike | None = None,
     progress: bool | None = None,
+    luck: bool = False,
 ) -> TuneResult:
     """Tune ``strategy``'s weights against ``opponents`` by simulation (module docstring).
 
@@ -392,6 +401,12 @@ def tune(
     width. ``candidates``: racing's weight vectors (the first is the baseline). ``opponents``:
     one strategy for every other seat, or one per other seat in seat order (default: the
     game's default strategy).
+
+    ``luck=True`` (``--luck``, docs/luck.md): every game is played with the luck ledger and
+    judged by its luck-adjusted result (``win - luck``: unbiased, with less variance where the
+    game's value sees something), in the search and on the held-out deals; the held-out
+    numbers then also give the plain gain and the variance ratio of the paired gain. The game
+    needs a value for the player count (``montecards value fit``).
     """
     t0 = time.perf_counter()
     spec = games.get(game)
@@ -410,7 +425,7 @@ def tune(
     lineup = _lineups(tuned.seat(spec, tuned.x0), opponents, players)[0]
     if seed is None:
         seed = _Checkpoint.saved_seed(checkpoint)  # resuming: the seed the run started with
-    first = setup(game, players, lineup, params, seed, jobs)
+    first = setup(game, players, lineup, params, seed, jobs, luck=luck)  # with --luck: the ledger serves it
     seed, resolved = first.seed, first.params
     if method == "race":
         race = _candidates(tuned, candidates)
@@ -418,7 +433,8 @@ def tune(
         raise InputError("candidates are for method='race'; CMA-ES searches the bounds")
 
     def measure(weight_rows: list[np.ndarray], block_seed: int, n_deals: int, advance) -> np.ndarray:
-        return measure_candidates(spec, tuned, opponents, resolved, jobs, weight_rows, block_seed, n_deals, advance)
+        return measure_candidates(spec, tuned, opponents, resolved, jobs, weight_rows, block_seed, n_deals,
+                                  advance, luck)[-1]
 
     signature = {
         "game": spec.name, "players": players, "strategy": _identity(tuned.entry),
@@ -428,6 +444,8 @@ def tune(
         "high": list(tuned.high), "popsize": popsize, "sigma": float(sigma),
         "candidates": None if method == "cma" else [list(c) for c in race],
     }
+    if luck:  # (absent without it: the checkpoints written before --luck stay valid)
+        signature["luck"] = True
     store = _Checkpoint(checkpoint, signature)
     state = store.load()
     search = _cma if method == "cma" else _race
@@ -435,8 +453,9 @@ def tune(
     rows, best, played = search(tuned, measure, seed, budget, deals, players, state, store, progress, **extra)
 
     advance = progress_bar(2 * holdout * players, progress)
-    held = measure([best, tuned.x0], derived_seed(seed, HOLDOUT), holdout, advance)
-    holdout_info = _holdout(held, holdout)
+    held = measure_candidates(spec, tuned, opponents, resolved, jobs, [best, tuned.x0], derived_seed(seed, HOLDOUT),
+                              holdout, advance, luck)
+    holdout_info = _holdout(held[-1], holdout, held[0] if luck else None)
     import pandas as pd
 
     return TuneResult(
@@ -450,20 +469,24 @@ def tune(
 
 def measure_candidates(spec: GameSpec, tuned: Tuned, opponents: list[Any], params: dict[str, Any],
                        jobs: int | None, weight_rows: Sequence[Sequence[float]], block_seed: int,
-                       n_deals: int, advance=None) -> np.ndarray:
+                       n_deals: int, advance=None, luck: bool = False) -> tuple[np.ndarray, ...]:
     """Per candidate (a row of ``weight_rows``), per deal ``0 .. n_deals - 1`` of the run with
     ``block_seed``: the tuned seat's win share averaged over every seat rotation (module
-    docstring). ``advance(games)``: a progress callback, or None."""
+    docstring), as ``(shares,)``; with ``luck``, ``(shares, adjusted shares)`` (the same games
+    with the ledger: ``win - luck``). ``advance(games)``: a progress callback, or None."""
     players = len(opponents) + 1
     out = np.zeros((len(weight_rows), n_deals))
+    adjusted = np.zeros((len(weight_rows), n_deals))
     for c, w in enumerate(weight_rows):
         for r, lineup in enumerate(_lineups(tuned.seat(spec, w), opponents, players)):
-            run = setup(spec.name, players, lineup, params, block_seed, jobs)
+            run = setup(spec.name, players, lineup, params, block_seed, jobs, luck=luck)
             _, rows = run.play(0, n_deals, keep=True)
             out[c] += rows[:, run.layout.seat_slice("win")][:, r] / WIN_UNIT
+            if luck:
+                adjusted[c] += rows[:, run.layout.seat_slice("adjusted")][:, r] / LUCK_UNIT
             if advance is not None:
                 advance(n_deals)
-    return out / players
+    return (out / players, adjusted / players) if luck else (out / players,)
 
 
 def _identity(entry: Any) -> Any:
@@ -508,15 +531,26 @@ def _candidates(tuned: Tuned, candidates: Any) -> list[np.ndarray]:
     return out
 
 
-def _holdout(held: np.ndarray, deals: int) -> dict[str, Any]:
+def _holdout(held: np.ndarray, deals: int, plain: np.ndarray | None = None) -> dict[str, Any]:
+    """The held-out numbers of the winner (``held[0]``) and the start (``held[1]``), per deal.
+    ``plain``: with ``--luck``, ``held`` is luck-adjusted (normal intervals: an adjusted value
+    is not a share of wins) and ``plain`` the same deals' plain shares."""
     from montecards.analysis.matchups import share_interval_paired
 
-    share, low, high = share_interval_paired(held[0])
-    b_share, b_low, b_high = share_interval_paired(held[1])
+    interval = share_interval_paired if plain is None else mean_interval
+    share, low, high = interval(held[0])
+    b_share, b_low, b_high = interval(held[1])
     gain, g_low, g_high = mean_interval(held[0] - held[1])
-    return {"deals": deals, "share": share, "low": low, "high": high, "baseline_share": b_share,
-            "baseline_low": b_low, "baseline_high": b_high, "gain": gain, "gain_low": g_low,
-            "gain_high": g_high}
+    out = {"deals": deals, "share": share, "low": low, "high": high, "baseline_share": b_share,
+           "baseline_low": b_low, "baseline_high": b_high, "gain": gain, "gain_low": g_low,
+           "gain_high": g_high}
+    if plain is not None:
+        p_gain, p_low, p_high = mean_interval(plain[0] - plain[1])
+        adjusted_var = float(np.var(held[0] - held[1], ddof=1))
+        out.update({"luck": True, "gain_plain": p_gain, "gain_plain_low": p_low, "gain_plain_high": p_high,
+                    "variance_ratio": float(np.var(plain[0] - plain[1], ddof=1)) / adjusted_var
+                    if adjusted_var > 0 else float("inf")})
+    return out
 
 
 def _weights_row(tuned: Tuned, w: np.ndarray) -> dict[str, float]:

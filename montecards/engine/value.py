@@ -86,8 +86,14 @@ class ValueParts:
 
 
 def lineup_slug(lineup: Sequence[str]) -> str:
-    """A file name part for a lineup: ``greedy-greedy``, ``ismcts_1000_-greedy``."""
-    return "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", name) for name in lineup)
+    """A file name part for a lineup: ``greedy-greedy``, ``ismcts_1000_-greedy``; a slug longer
+    than 120 characters (a weighted seat's weights) is cut and ends in a hash of the whole."""
+    slug = "-".join(re.sub(r"[^A-Za-z0-9.]+", "_", name) for name in lineup)
+    if len(slug) > 120:
+        import hashlib
+
+        slug = slug[:100] + "-" + hashlib.sha256(slug.encode()).hexdigest()[:16]
+    return slug
 
 
 def value_path(folder: Path, players: int, lineup: Sequence[str]) -> Path:
