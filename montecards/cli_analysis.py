@@ -647,12 +647,15 @@ def _vary(items: tuple[str, ...]) -> dict[str, list[str]]:
 @click.option("--evaluations", type=int, default=48, show_default=True,
               help="Ranges (CMA-ES): candidates asked in all, each playing -n games per player count.")
 @click.option("--popsize", type=int, default=None, help="Ranges (CMA-ES): candidates per generation.")
+@click.option("--retune", type=int, default=0, show_default=True, metavar="GAMES",
+              help="Also play the finalists by the strength re-tuned for each variant (tune's CMA-ES, "
+              "this many games per finalist and player count): does re-tuning change the best?")
 @click.option("--checkpoint", type=click.Path(file_okay=False), default=None,
               help="Folder recording every batch played: a stopped search resumes there.")
 @_run_options("Rule or model parameter for every variant (repeatable).",
               "Also write the search figure (seat spread against length) to this PNG file.")
 def balance_command(game, vary, targets, players, strategies, strategy_params, n, budget, keep, held_out,
-                    evaluations, popsize, checkpoint, seed, jobs, as_json, params, plot_path) -> None:
+                    evaluations, popsize, retune, checkpoint, seed, jobs, as_json, params, plot_path) -> None:
     """Search GAME's rule parameters (--vary) for the variant that best meets the --target(s):
     successive halving on common deals (CMA-ES for ranges A:B), the finalists and the official
     rules confirmed on held-out deals; prints every variant's metrics, the Pareto front and the
@@ -666,6 +669,7 @@ def balance_command(game, vary, targets, players, strategies, strategy_params, n
         strategies=list(strategies) or None, params=_params(params), n=n, budget=budget, keep=keep,
         held_out=held_out, seed=seed, jobs=jobs, checkpoint=checkpoint,
         strategy_params=parse_strategy_params(strategy_params), evaluations=evaluations, popsize=popsize,
+        retune=retune,
     )
     _emit(res, as_json, res.text(), plot_path)
 

@@ -96,6 +96,10 @@ def test_search_halves_confirms_on_held_out_deals_and_resumes(tmp_path, monkeypa
     (["--vary", "end_colours=4:6/5"], "only value"),
     (["--vary", "end_colours=6", "--target", "deadlocks<=0.1"], "cannot be measured for parade"),
     ([], "--vary"),
+    (["--vary", "end_colours=5,6", "--retune", "1000"], "reads no weights"),  # greedy
+    (["--vary", "end_colours=5,6", "-p", "3", "-s", "tuned", "-s", "greedy", "-s", "tuned", "--retune", "1000"],
+     "one strategy at every seat"),
+    (["--vary", "end_colours=5,6", "-s", "tuned", "--retune", "50"], "retune"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, message, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["montecards", "balance", "parade", *args, "-n", "100"])
@@ -143,6 +147,40 @@ def test_ranges_are_searched_by_cma_es_and_confirmed_on_held_out_deals(tmp_path,
 
     monkeypatch.setattr(Setup, "play", no_games)
     again = balance("tulips", {"start_points": "0:12"}, targets=["fair"], checkpoint=tmp_path / "ck", **args)
+    assert [v.to_dict() for v in again.variants] == [v.to_dict() for v in res.variants]
+
+
+def test_retune_plays_the_finalists_by_the_strength_tuned_for_each(tmp_path, monkeypatch):
+    """``retune``: every finalist (and the official rules) is also played on the held-out deals
+    by ``tuned`` re-tuned under its rules; those games are exactly the games of the recorded
+    re-tuned weights at every seat, and the answer says whether the best is the same."""
+    args = dict(players=3, strategies="tuned", n=300, budget=300, keep=2, held_out=600, seed=4, jobs=1)
+    res = balance("parade", {"opening_parade": "5,6,7"}, retune=2000, checkpoint=tmp_path / "ck", **args)
+    finalists = [v for v in res.variants if v.held_out]
+    assert len(finalists) >= 2 and all(v.held_out["retuned"] for v in finalists)
+    assert not any(v.held_out is None or "retuned" in v.held_out for v in res.variants if not v.held_out)
+    assert res.retuned_best in {v.label for v in finalists}
+    for v in finalists:
+        re = v.held_out["retuned"]
+        label = re["strategies"]["3"]
+        assert label.startswith("tuned[") and label != "tuned"
+        # the re-tuned score is the held-out games of that label, played again here
+        s = setup("parade", 3, [label] * 3, v.params, res.held_out_seed, 1, None)
+        _, rows = s.play(0, 600, keep=True)
+        again = measure(per_game(rows, s.layout), 3)
+        assert again["spread"] == re["metrics"][3]["spread"] and again["length"] == re["metrics"][3]["length"]
+    text = res.text()
+    assert "Re-tuned per variant (2,000 games of tuning each)" in text and "retuned_score" in text
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["retune"] == 2000 and d["retuned_best"] == res.retuned_best
+    # resumed from the checkpoint, the held-out games of the re-tuned strength are not played again
+    from montecards.analysis.runs import Setup
+
+    def no_games(*a, **k):
+        raise AssertionError("a resumed search played a batch again")
+
+    monkeypatch.setattr(Setup, "play", no_games)  # neither the tuning's games nor the held-out ones
+    again = balance("parade", {"opening_parade": "5,6,7"}, retune=2000, checkpoint=tmp_path / "ck", **args)
     assert [v.to_dict() for v in again.variants] == [v.to_dict() for v in res.variants]
 
 

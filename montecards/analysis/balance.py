@@ -38,7 +38,14 @@ above. A search varies listed values or ranges, not both. A candidate outside th
 rules (each end is checked before any game; a list can still break a rule between its
 entries) is not played and scores ``INVALID``.
 
-Strengths are the run's strategies as given; a ``tuned`` strategy is not re-tuned per variant.
+Strengths are the run's strategies as given; a ``tuned`` strategy is not re-tuned per variant,
+unless ``retune`` (``--retune GAMES``) asks for it: then each finalist (and the official rules) is
+also played on the held-out deals by a strategy **re-tuned for that variant** at every player
+count: ``tune`` (CMA-ES, ``retune`` games, from the strength's own weights, against the strength
+itself, under the variant's rules) gives one seat's weights, which then play every seat. The
+held-out check then carries a second score (``held_out["retuned"]``), and the result says
+whether the re-tuned strength ranks the finalists' best the same (``retuned_best``): a rule
+change that only looks fair because the strategy was tuned for the official rules shows there.
 """
 
 from __future__ import annotations
@@ -78,6 +85,8 @@ MEASURABLE_LATER = {
 MAX_VARIANTS = 2000
 HELD_OUT_PATH = 7  # derived_seed(seed, HELD_OUT_PATH): the held-out deals
 CMA_PATH = 8  # derived_seed(seed, CMA_PATH): CMA-ES's sampler
+RETUNE_PATH = 9  # derived_seed(seed, RETUNE_PATH, k, players): the k-th finalist's re-tuning
+RETUNE_GENERATIONS = 4  # a re-tuning's CMA-ES generations: its deals per candidate follow
 INVALID = 1e6
 """The score of a CMA-ES candidate the game's rules refuse (not played)."""
 
@@ -289,6 +298,17 @@ class BalanceResult:
     elapsed_seconds: float = 0.0
     search: str = "halving"
     """``halving`` (listed values) or ``cma`` (ranges)."""
+    retune: int = 0
+    """Games of each finalist's re-tuning (0: none)."""
+
+    @property
+    def retuned_best(self) -> str | None:
+        """The finalist whose held-out score is best when every finalist is played by the
+        strength re-tuned for it (None without ``retune``)."""
+        scored = [v for v in self.variants if v.held_out and v.held_out.get("retuned")]
+        if not scored:
+            return None
+        return min(scored, key=lambda v: v.held_out["retuned"]["score"]).label
 
     @property
     def best(self) -> Variant:
@@ -309,6 +329,9 @@ class BalanceResult:
                 row[f"{p}p spread ±"] = (m["spread_high"] - m["spread_low"]) / 2
                 row[f"{p}p length"] = m["length"]
                 row[f"{p}p ties"] = m["ties"]
+            if self.retune:
+                re = v.held_out.get("retuned") if v.held_out else None
+                row["retuned_score"] = re["score"] if re else float("nan")
             rows.append(row)
         return pd.DataFrame(rows).set_index("variant")
 
@@ -334,6 +357,15 @@ class BalanceResult:
         if not any(all(m["fair_within_interval"] for m in v.held_out["metrics"].values())
                    for v in self.variants if v.held_out):
             out.append("No variant in the searched space is fair within its interval on the held-out deals.")
+        if self.retuned_best is not None:
+            finalists = [v for v in self.variants if v.held_out and v.held_out.get("retuned")]
+            scores = ", ".join(f"{v.label} {v.held_out['score']:.4f} → {v.held_out['retuned']['score']:.4f}"
+                               for v in finalists)
+            same = self.retuned_best == self.best.label
+            out.append(
+                f"Re-tuned per variant ({self.retune:,} games of tuning each): the best is "
+                + (f"the same ({self.best.label})" if same else f"{self.retuned_best}, not {self.best.label}")
+                + f"; held-out scores fixed → re-tuned: {scores}.")
         return out
 
     def text(self) -> str:
@@ -374,6 +406,8 @@ class BalanceResult:
             "best": self.best.to_dict(),
             "pareto": self.pareto,
             "findings": self.findings(),
+            "retune": self.retune,
+            "retuned_best": self.retuned_best,
             "elapsed_seconds": self.elapsed_seconds,
         }
 
@@ -533,6 +567,7 @@ def balance(
     evaluations: int = 48,
     popsize: int | None = None,
     sigma: float = 0.3,
+    retune: int = 0,
 ) -> BalanceResult:
     """Search the values of the ``vary`` parameters (``{name: [values]}``, text values parsed
     as on the command line; the product is the space) for the variant that best meets
@@ -548,7 +583,10 @@ def balance(
     A range (``{"start_points": "0:12"}``) is searched by CMA-ES instead: ``evaluations``
     candidates of ``n`` games each per player count (``popsize`` per generation, default
     CMA-ES's; ``sigma``: its first step, a fraction of each range), the ``keep`` best then
-    confirmed on held-out deals as above."""
+    confirmed on held-out deals as above.
+
+    ``retune``: games of tuning per finalist and player count (0: none; module docstring): the
+    finalists are also played on the held-out deals by the strength re-tuned for each."""
     import time
 
     started = time.perf_counter()
@@ -582,6 +620,9 @@ def balance(
         if not 0 < float(sigma) <= 1:
             raise InputError(f"sigma is a fraction of each range, in (0, 1], got {sigma}")
     first = setup(game, counts[0], strategies, base, seed, jobs, strategy_params)  # checks the strategies
+    retune = 0 if not retune else check_count("retune", retune, 100)
+    if retune:
+        _check_retunable(spec, first.strategies, strategy_params)
     official = {name: spec.param(name).default_for(counts[0]) for name in vary_values}
     variants: dict[str, Variant] = {}
     for overlay in combos:
@@ -667,6 +708,10 @@ def balance(
                       "metrics": metrics}
         if not v.metrics:  # the official rules outside the space: measured on held-out deals only
             v.metrics, v.score, v.penalties = metrics, score, penalties
+    for k, v in enumerate(finalists if retune else []):
+        overlay = v.params if v.label != official_label else dict(official)
+        v.held_out["retuned"] = _retuned(game, first.strategies[0], v, k, overlay, counts, base, seed, held_seed,
+                                         held_out, retune, jobs, store, parsed_targets, own)
     for v in variants.values():
         v.cols = {}
     ranked = sorted(variants.values(), key=lambda v: (
@@ -684,8 +729,55 @@ def balance(
         game=spec.name, title=spec.title, players=counts, strategies=list(first.strategies),
         seed=seed, held_out_seed=held_seed, targets=parsed_targets, vary=vary_values, variants=ranked,
         baseline=baseline, rounds=rounds, pareto=[ranked[i].label for i in front],
-        elapsed_seconds=time.perf_counter() - started, search="cma" if ranges else "halving",
+        elapsed_seconds=time.perf_counter() - started, search="cma" if ranges else "halving", retune=retune,
     )
+
+
+def _check_retunable(spec: Any, strategies: Sequence[str], strategy_params: Any) -> None:
+    """``retune`` needs one strategy that reads weights (``tuned``, ``weighted``, ...) at every seat."""
+    from montecards.analysis.tune import resolve_tuned
+
+    if len(set(strategies)) != 1 or strategy_params:
+        raise InputError("--retune needs one strategy at every seat (the strength re-tuned per variant), "
+                         f"without --strategy-param; got {', '.join(dict.fromkeys(strategies))}")
+    resolve_tuned(spec, strategies[0], None, None)  # a strategy that reads no weights is refused here
+
+
+def _retuned(game: str, strength: str, v: Variant, k: int, overlay: dict[str, Any], counts: Sequence[int],
+             base: dict[str, Any], seed: int, held_seed: int, held_out: int, retune: int, jobs: int | None,
+             store: Any, targets: Sequence[Target], own: Sequence[str]) -> dict[str, Any]:
+    """A finalist played on the held-out deals by ``strength`` re-tuned under its rules: per
+    player count, ``tune`` from the strength's weights against the strength itself, then the
+    tuned weights at every seat."""
+    from montecards.analysis.tune import resolve_tuned, tune
+
+    spec = games.get(game)
+    resolved = resolve_tuned(spec, strength, None, None)
+    popsize = 4 + int(3 * math.log(len(resolved.x0)))  # CMA-ES's default size, given to tune to fix the deals
+    metrics, labels = {}, {}
+    for p in counts:
+        tuning_seed = derived_seed(seed, RETUNE_PATH, k, p)
+        tuning_key = json.dumps(["retuning", v.label, p, tuning_seed, retune])
+        got = store.get(tuning_key)  # a resumed search does not tune again
+        if got is None:
+            deals = max(20, retune // (RETUNE_GENERATIONS * (popsize + 2) * p))
+            tuned = tune(game, strength, players=p, opponents=strength, budget=retune, seed=tuning_seed,
+                         deals=deals, popsize=popsize, holdout=100, params={**base, **overlay}, jobs=jobs,
+                         progress=False)
+            got = {"weights": np.array(tuned.best)}
+            store.put(tuning_key, got)
+        labels[p] = resolved.label(got["weights"])
+        key = json.dumps(["retuned", v.label, p, labels[p], held_seed, held_out])
+        cols = store.get(key)
+        if cols is None:
+            s = setup(game, p, [labels[p]] * p, {**base, **overlay}, held_seed, jobs, None)
+            _, rows = s.play(0, held_out, keep=True)
+            cols = per_game(rows, s.layout)
+            store.put(key, cols)
+        metrics[p] = measure(cols, p, own)
+    score, penalties = _score(targets, metrics)
+    return {"games": held_out, "tuning_games": retune, "strategies": {str(p): labels[p] for p in counts},
+            "score": score, "penalties": penalties, "metrics": metrics}
 
 
 def _halving(alive: list[Variant], counts: Sequence[int], seed: int, n: int, budget: int, keep: int,
