@@ -263,6 +263,7 @@ def record_state(g, ledger):
             record[row, s * N_FEATURES + k] = acc[ACC_FEAT + k]
 
 
+# generic: also in parade/value.py
 @hot
 def step(ledger, players):
     """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
@@ -280,6 +281,7 @@ def copy_state(g, spare):
         spare[k] = g[k]
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_start(ledger, seed, index):
     """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
@@ -360,6 +362,7 @@ def ledger_before_face_off(g, lo, hi, ledger):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] * chance
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_result(ledger, players, row, first_win):
     """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
