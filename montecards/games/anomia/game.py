@@ -31,7 +31,8 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.trace import events_of
-from montecards.games.anomia import kernel, rules
+from montecards.engine.value import ValueParts
+from montecards.games.anomia import kernel, luck, rules, value
 from montecards.games.anomia.cards import (
     DEFAULT_CARDS_PER_SYMBOL,
     DEFAULT_WILD_PAIRS,
@@ -566,6 +567,14 @@ SPEC = GameSpec(
     new_trace=_first_trace,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=MAX_PLAYERS,
+        luck_block=luck.play_luck_block, sample_block=luck.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events="every draw (exact: every code left in the draw pile, by its count) and every "
+               "face-off with its tie and tie-break (exact: its two winners, by the skill model's "
+               "probability); the deal's term is 0 (V does not read the draw pile's order)",
+    ),
 )
 decisions = SPEC.decisions
 """The decision log of a game: always empty (every game offers this call; Anomia's seats make no

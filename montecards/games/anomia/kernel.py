@@ -79,6 +79,7 @@ from montecards.games.anomia.rules import (
     tiebreak_room,
 )
 from montecards.games.anomia.rules import new_state as new_rules_state
+from montecards.games.anomia.value import ledger_after_event, ledger_before_draw, ledger_before_face_off
 from montecards.games.anomia.strategies import face_off_winner, set_skills, tiebreak_position, ties
 from montecards.rng import seed_stream
 
@@ -188,7 +189,8 @@ def more_than_one(match_a, match_b):
 
 
 @hot
-def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seats, trace, deal_option=None):
+def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seats, trace, deal_option=None,
+              ledger=None):
     """Play one whole game on ``g``; return an ``ERR_*`` code (details in ``H_ERR_*``).
 
     A run shuffles the deck from ``deck_rng`` and draws the face-offs from ``face_off_rng``;
@@ -208,6 +210,9 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
     shuffled before the first draw (rules: Setup). The players' part is the face-offs: with
     the option they and their tie-breaks come from the replay's streams, and the rotation
     moves every draw to the seat ``r`` places on (seat ``r`` draws first, with the same deck).
+
+    ``ledger``: the luck ledger (``value.py``: hooks before and after every draw and face-off),
+    or None (every run but ``luck.py``'s: compiled out).
     """
     traced = tracing(trace)
     clear_table(g)
@@ -256,6 +261,8 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
                 b = lowest_seat(g, match_b)
             lo = min(a, b)
             hi = max(a, b)
+            if ledger is not None:
+                ledger_before_face_off(g, lo, hi, ledger)
             err, winner, tie, script_tie = face_off_outcome(
                 g, lo, hi, face_off_rng, is_scripted, script_winners, script_ties
             )
@@ -268,6 +275,8 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
                 if err != ERR_NONE:
                     return err
             entry, wild = resolve_face_off(g, winner, loser, winnings_face_up)
+            if ledger is not None:
+                ledger_after_event(g, ledger)
             if winnings_face_up:  # the won card on top of the winner's pile may match
                 seat_b = winner
                 match_b = matches_of(g, winner) & ~(1 << loser)
@@ -285,6 +294,8 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
             break
         if traced:
             record(trace, EV_DRAW, seat, deck_card(g, next_position(g)), -1, draws(g))
+        if ledger is not None:
+            ledger_before_draw(g, seat, ledger)
         card = draw_card(g)
         chain_seat = seat
         code = code_of(g, card)
@@ -298,6 +309,8 @@ def play_game(g, deck_rng, face_off_rng, script_winners, script_ties, table_seat
             seat += 1
             if seat == players:
                 seat = 0
+        if ledger is not None:
+            ledger_after_event(g, ledger)
         match_b = 0
     if is_scripted and count(g, H_FACE_OFFS) != script_winners.shape[0]:
         return fail(g, ERR_TOO_MANY_WINNERS, -1, -1, script_winners.shape[0])

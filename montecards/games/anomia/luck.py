@@ -1,0 +1,60 @@
+"""Anomia's luck kernels: ``play_block``'s games (the same games, from the same streams:
+``kernel.py``) with the luck ledger's hooks (``value.py``, docs/luck.md). ``play_luck_block``
+plays the runs of ``--luck``; ``sample_block`` records the value fit's samples. They sit apart
+from ``kernel.py``: the kernel's ``play_game`` takes the ledger as an argument, and only these
+entry points pass one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from montecards.engine.borrow import keep_alive
+from montecards.games.anomia.kernel import DECK_STREAM, FACE_OFF_STREAM, FIRST_SEAT_COL, new_work, play_game, write_row
+from montecards.games.anomia.rules import ERR_NONE
+from montecards.games.anomia.value import ledger_result, ledger_start, new_ledger
+from montecards.rng import seed_stream
+
+
+@njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)
+def ledger_games(seed, start, players, params, rows, ledger, ledgers=None, game_of=None):
+    """``play_block``'s games (the same games, from the same streams) with the luck ledger's
+    hooks (``value.py``): ``play_luck_block``'s (``ledgers`` its argument: luck into each
+    finished game's row) or ``sample_block``'s (``game_of`` its)."""
+    owned, work = new_work(players, params)
+    g, deck_rng, face_off_rng, no_script = work
+    count = ledger[7]
+    for k in range(rows.shape[0]):
+        seed_stream(deck_rng, seed, start + k, DECK_STREAM)
+        seed_stream(face_off_rng, seed, start + k, FACE_OFF_STREAM)
+        ledger_start(ledger, seed, start + k)
+        first = count[0]
+        err = play_game(g, deck_rng, face_off_rng, no_script, no_script, no_script, None, None, ledger)
+        write_row(g, players, err, rows[k])
+        if err == ERR_NONE and ledgers is not None:
+            ledger_result(ledger, players, rows[k], FIRST_SEAT_COL)
+            if ledgers.shape[0] > 0:
+                ledgers[k, :] = ledger[1][: ledgers.shape[1]]
+        if game_of is not None:
+            for i in range(first, min(count[0], game_of.shape[0])):
+                game_of[i] = k
+    keep_alive(owned)
+
+
+@njit(cache=True, nogil=True)
+def play_luck_block(seed, start, players, params, strategies, rows, options, value, block, ledgers):
+    """``play_block``'s games (the same games, from the same streams) with the luck ledger
+    (``value.py``, docs/luck.md): each finished game's row gains its ``luck`` and ``adjusted``
+    columns (the last ``2 * players``). Runs without ``--luck`` never compile it. ``value``:
+    ``engine.value``'s array (V(start) per seat, the weights); ``ledgers``: ``(0, k)``, or one
+    float row per game for the ledger's accumulator (tests)."""
+    ledger_games(seed, start, players, params, rows, new_ledger(value, strategies, params), ledgers)
+
+
+@njit(cache=True)
+def sample_block(seed, start, players, params, strategies, rows, options, recorder, game_of):
+    """The value fit's samples (``engine.value.fit``): ``rows``' games played as
+    ``play_luck_block`` plays them, ``recorder`` (``value.new_recorder``) recording the features
+    of every seat at sampled states; ``game_of[i]``: the game (row) of recorded state ``i``."""
+    ledger_games(seed, start, players, params, rows, recorder, None, game_of)
