@@ -124,3 +124,32 @@ def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     proc = run_main(*args)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
+    # ledger_before_draw weighs each (colour, value) kind of the pool by its count; the same
+    # expectation taken card by card over the whole pool (the cards removed at setup included)
+    from montecards.games.tulips import kernel, rules
+    from montecards.rng import seed_stream
+
+    _, config, _, _ = prepare("tulips", P, "greedy", None, SEED, luck=True)
+    g, deck_rng, choice_rng = kernel.new_work()
+    rules.init_tables(g, P, config.params)
+    seed_stream(deck_rng, np.uint64(SEED), 3, kernel.DECK_STREAM)
+    seed_stream(choice_rng, np.uint64(SEED), 3, kernel.CHOICE_STREAM)
+    assert kernel.set_up(g, config.strategies, deck_rng, choice_rng, None, None, None) == kernel.ERR_NONE
+    ledger = tulips_value.new_ledger(config.luck, config.strategies, config.params)
+    tulips_value.ledger_start(ledger, np.uint64(SEED), 3)
+    acc, look = ledger[1], ledger[4]
+    drawn, n = g[rules.DRAWN], g[rules.N_DECK]
+    for first_class in (-1, rules.KEEP, rules.GIVE):  # a turn's first draw, and its second
+        tulips_value.ledger_before_draw(g, 1, first_class, ledger)
+        expect = acc[tulips_value.ACC_EXPECT:tulips_value.ACC_EXPECT + P].copy()
+        out = np.zeros(6)
+        brute = np.zeros(P)
+        for j in range(drawn, n):
+            tulips_value.pending(g, look, 1, g[rules.DECK + j], first_class, 1)
+            tulips_value.look_values(look, ledger, out)
+            brute += out[:P] / (n - drawn)
+        np.testing.assert_allclose(expect, brute, rtol=0, atol=1e-12)
+        assert abs(expect.sum() - 1) < 1e-12

@@ -45,7 +45,7 @@ calls these hooks only when it is handed a ledger (``luck.play_luck_block``: run
   after it is the game's result, and E[result | before] is an **unbiased sampled estimate**,
   the mean result of ``REVEAL_SAMPLES`` reveals drawn from the ledger's stream (exact when
   the secret festival holds one card or none). Enumerating is possible for a small secret
-  festival (4! orders with 4 players) but not in general (6 of 10 cards: 30,240 ordered
+  festival (4! orders with 4 players) but not in general (5 of 10 cards: 30,240 ordered
   choices), and the sample costs 16 scorings.
 
 The game's streams are untouched: a run with ``--luck`` plays the very games of the run
