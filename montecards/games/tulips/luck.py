@@ -11,8 +11,8 @@ from numba import njit
 
 from montecards.engine.borrow import borrow, borrow_all, keep_alive
 from montecards.games.tulips.kernel import (
-    FIRST_SEAT_COL,
     ERR_NONE,
+    FIRST_SEAT_COL,
     majority_option,
     new_work,
     open_weighting,

@@ -285,6 +285,7 @@ def model_setup(look):
         to_secret(look, seat, b if k == 0 else a)
 
 
+# generic: also in parade/value.py
 @hot
 def step(ledger, players):
     """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
@@ -295,6 +296,7 @@ def step(ledger, players):
         acc[ACC_PREV + s] = acc[ACC_V + s]
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_start(ledger, seed, index):
     """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
@@ -416,6 +418,7 @@ def ledger_end(g, ledger):
     step(ledger, players)
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_result(ledger, players, row, first_win):
     """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
