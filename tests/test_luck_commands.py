@@ -100,7 +100,7 @@ def test_variants_and_sweep_with_luck_at_the_official_rules():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["seats", "tulips", "-p", "4", "-n", "10", "--luck"], "tulips has no value yet"),
+    (["seats", "marbles", "-p", "4", "-n", "10", "--luck"], "marbles has no value yet"),
     (["seats", "parade", "-n", "10", "--luck"], "no fitted value for parade with 3 players"),
     (["seats", "parade", "-p", "2", "-n", "10", "--luck", "--duplicate"], "--luck with duplicate deals"),
     (["seats", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],

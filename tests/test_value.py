@@ -99,10 +99,10 @@ def test_value_files_are_checked(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "tulips", "-n", "10", "--luck"], "tulips has no value yet"),
+    (["simulate", "marbles", "-n", "10", "--luck"], "marbles has no value yet"),
     (["simulate", "parade", "-p", "5", "-n", "10", "--luck"], "no fitted value for parade with 5 players"),
     (["tournament", "parade", "--luck"], "No such option '--luck'"),
-    (["value", "fit", "tulips"], "tulips has no value yet"),
+    (["value", "fit", "marbles"], "marbles has no value yet"),
     (["simulate", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],
      "official rules only"),
 ])

@@ -21,7 +21,8 @@ from montecards.engine.spec import (
     parse_int_list,
 )
 from montecards.engine.trace import events_of
-from montecards.games.tulips import kernel, rules, search, strategies, view
+from montecards.engine.value import ValueParts
+from montecards.games.tulips import kernel, luck, rules, search, strategies, value, view
 from montecards.games.tulips.cards import (
     COLOURS,
     MAX_PER_COLOUR,
@@ -509,6 +510,14 @@ SPEC = GameSpec(
         search.PARAMETERS, strategies,
         "scores every legal move by a weighted sum of features (docs/strategies/tulips.md); "
         "the defaults make greedy's choices"),
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=6,
+        luck_block=luck.play_luck_block, sample_block=luck.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events="the deal (sampled: the mean V of 8 independent deals), every draw (exact: every "
+               "kind of unseen card, by its count) and the secret reveal (sampled: the mean result "
+               "of 16 independent reveals)",
+    ),
 )
 decisions = SPEC.decisions
 

@@ -96,6 +96,13 @@ from montecards.games.tulips.strategies import (
     random_setup,
     weighted_choice,
 )
+from montecards.games.tulips.value import (
+    ledger_after_draw,
+    ledger_before_draw,
+    ledger_before_reveal,
+    ledger_deal,
+    ledger_end,
+)
 from montecards.games.tulips.view import (
     DECISION_ACTION,
     DECISION_SETUP,
@@ -366,7 +373,7 @@ def set_up(
 def play_game(
     g, strategies, deck_rng, choice_rng, trace,
     script_open, script_setup, script_dec, script_reveal, seats=None, log=None, weighting=None,
-    majority=None, search=None, deal=None,
+    majority=None, search=None, deal=None, ledger=None,
 ):
     """Play one whole game in state ``g`` (tables set by init_tables); return an ``ERR_*``.
 
@@ -381,6 +388,8 @@ def play_game(
     strategy, and numba compiles that path out. ``log``: the decision log filled at every
     decision, or None (runs: compiled out). A user strategy's index outside the legal moves
     stops the game (``ERR_USER``; the block's fault record says which and why).
+    ``ledger``: the luck ledger (``value.new_ledger``: runs with ``--luck``, ``luck.py``), or
+    None: every other kernel omits it, and numba compiles its hooks out.
     """
     if (seats is None and log is None and weighting is None and majority is None and search is None
             and deal is None):
@@ -393,6 +402,8 @@ def play_game(
         )
     if err != ERR_NONE:
         return err
+    if ledger is not None:
+        ledger_deal(g, ledger)
     lazy = script_dec is None  # (a test of an argument: numba prunes the branches on it)
     players = g[PLAYERS]
     pile_end = g[PILE_END]
@@ -409,6 +420,8 @@ def play_game(
         for step in range(2):
             if drawn >= pile_end:
                 break
+            if ledger is not None:
+                ledger_before_draw(g, seat, first_class, ledger)
             if lazy:  # next_card with the counter in a register
                 j = drawn + bounded(deck_rng, n_deck - drawn)
                 card = g[DECK + j]
@@ -418,6 +431,8 @@ def play_game(
                 card = g[DECK + drawn]
             drawn += 1
             g[DRAWN] = drawn
+            if ledger is not None:
+                ledger_after_draw(g, seat, card, first_class, ledger)
             record(trace, EV_DRAW, seat, card, step, 0, 0)
             move = choose_action(g, seat, step, card, first_class, strategy, deck_rng, choice_rng,
                                  script_dec, seats, log, weighting, majority, search)
@@ -432,9 +447,13 @@ def play_game(
     if script_dec is not None and g[ACTIONS] != script_dec.shape[0]:
         g[ERR_AT] = g[ACTIONS]
         return ERR_TOO_MANY_DECISIONS
+    if ledger is not None:
+        ledger_before_reveal(g, ledger)
     if not reveal_secret(g, deck_rng, script_reveal, trace):
         return ERR_REVEAL
     final_scores(g, trace)
+    if ledger is not None:
+        ledger_end(g, ledger)
     return ERR_NONE
 
 
