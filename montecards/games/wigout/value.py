@@ -15,7 +15,7 @@ A state whose round has just ended (a seat wigged out, or a deadlock) is read as
 (``settle``): every other seat's cards in hand are added to its points (rules: End of a
 round), the round counts as played, and the hand features are 0 until the next deal.
 
-The features of a seat (``FEATURES``) are eight readings of the rules page, each also
+The features of a seat (``FEATURES``) are thirteen readings of the rules page, each also
 multiplied by the share of the rounds played and by "the last round is being played" (the
 same points lead decides more the nearer the end), and the seat's place:
 
@@ -28,7 +28,13 @@ same points lead decides more the nearer the end), and the seat's place:
 * ``can play``: the seat has a legal play now (its rate is its speed: rules: Timing model);
 * ``piles it can start``: characters held at least twice;
 * ``cards in hand x draw pile empty`` and ``singles x draw pile empty``: the same once nobody
-  can draw (a stuck seat waits: rules: Actions).
+  can draw (a stuck seat waits: rules: Actions);
+* ``points / sqrt(rounds left)`` and ``cards in hand / sqrt(rounds left)``: the same lead
+  weighed against the spread of the rounds still to play (rounds left counting this one);
+* ``wigs out with its next play``: the seat holds one character and can play it (a start
+  takes every copy held, an add the one card): its next action ends the round;
+* ``two plays from wigging out``: two characters held, neither a single without a pile;
+* ``no singles without a pile``: every character held can be shed without a draw.
 
 **The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_event``,
 ``ledger_after_event``, ``ledger_result``): the kernel's ``play_game`` calls these hooks only
@@ -102,7 +108,9 @@ from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, choose_p
 from montecards.rng import seed_stream, uniform
 
 BASE = ("points", "cards in hand", "characters held", "singles without a pile", "can play",
-        "piles it can start", "cards in hand x draw pile empty", "singles x draw pile empty")
+        "piles it can start", "cards in hand x draw pile empty", "singles x draw pile empty",
+        "points / sqrt(rounds left)", "cards in hand / sqrt(rounds left)", "wigs out with its next play",
+        "two plays from wigging out", "no singles without a pile")
 N_BASE = len(BASE)
 FEATURES = (
     BASE
@@ -219,6 +227,18 @@ def features(g, seat, played, over, ints, out):
         out[5] = count_bits(twice) / 10.0
         out[6] = cards * empty
         out[7] = singles / 10.0 * empty
+    scale = 1.0 / np.sqrt(max(rounds - played, 1))
+    out[8] = out[0] * scale
+    out[9] = out[1] * scale
+    out[10] = 0.0
+    out[11] = 0.0
+    out[12] = 0.0
+    if not over:
+        chars = count_bits(held_once(g, seat))
+        free = out[3] == 0.0  # every character held can be shed without a draw
+        out[10] = 1.0 if out[4] == 1.0 and chars == 1 else 0.0
+        out[11] = 1.0 if free and chars == 2 else 0.0
+        out[12] = 1.0 if free else 0.0
     for k in range(N_BASE):
         out[N_BASE + k] = out[k] * progress
         out[2 * N_BASE + k] = out[k] * last
