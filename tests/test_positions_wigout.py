@@ -313,8 +313,8 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
          "value_high"]] * 4
     # the value column: V of the seat after each play (the 4-player greedy value), where it comes from said once
     assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in out["moves"])
-    assert out["value_note"] == ("V of the seat after the move (wigout/values/4p-greedy-greedy-greedy-greedy.json, "
-                                 "docs/luck.md)")
+    assert out["value_note"].startswith("V of the seat after the move (wigout/values/"
+                                        "4p-greedy-greedy-greedy-greedy.json, docs/luck.md)")
     assert result.table().count("4p-greedy-greedy-greedy-greedy.json") == 1
     shares = [m["win_share"] for m in out["moves"]]
     assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
