@@ -299,6 +299,7 @@ def record_state(g, ledger):
             record[row, s * N_FEATURES + k] = acc[ACC_FEAT + k]
 
 
+# generic: also in parade/value.py
 @hot
 def step(ledger, players):
     """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
@@ -309,6 +310,7 @@ def step(ledger, players):
         acc[ACC_PREV + s] = acc[ACC_V + s]
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_start(ledger, seed, index):
     """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
@@ -440,6 +442,7 @@ def ledger_after_event(g, ledger):
     step(ledger, g[PLAYERS])
 
 
+# generic: also in parade/value.py
 @njit(cache=True)
 def ledger_result(ledger, players, row, first_win):
     """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
