@@ -15,7 +15,7 @@ A state whose round has just ended (a seat wigged out, or a deadlock) is read as
 (``settle``): every other seat's cards in hand are added to its points (rules: End of a
 round), the round counts as played, and the hand features are 0 until the next deal.
 
-The features of a seat (``FEATURES``) are thirteen readings of the rules page, each also
+The features of a seat (``FEATURES``) are fifteen readings of the rules page, each also
 multiplied by the share of the rounds played and by "the last round is being played" (the
 same points lead decides more the nearer the end), and the seat's place:
 
@@ -34,7 +34,10 @@ same points lead decides more the nearer the end), and the seat's place:
 * ``wigs out with its next play``: the seat holds one character and can play it (a start
   takes every copy held, an add the one card): its next action ends the round;
 * ``two plays from wigging out``: two characters held, neither a single without a pile;
-* ``no singles without a pile``: every character held can be shed without a draw.
+* ``no singles without a pile``: every character held can be shed without a draw;
+* ``cards in hand x another seat wigs out with its next play``: the points the seat stands to
+  take when the round is about to end;
+* ``cards in hand x another seat two plays from wigging out``: the same one step earlier.
 
 **The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_event``,
 ``ledger_after_event``, ``ledger_result``): the kernel's ``play_game`` calls these hooks only
@@ -110,7 +113,9 @@ from montecards.rng import seed_stream, uniform
 BASE = ("points", "cards in hand", "characters held", "singles without a pile", "can play",
         "piles it can start", "cards in hand x draw pile empty", "singles x draw pile empty",
         "points / sqrt(rounds left)", "cards in hand / sqrt(rounds left)", "wigs out with its next play",
-        "two plays from wigging out", "no singles without a pile")
+        "two plays from wigging out", "no singles without a pile",
+        "cards in hand x another seat wigs out with its next play",
+        "cards in hand x another seat two plays from wigging out")
 N_BASE = len(BASE)
 FEATURES = (
     BASE
@@ -233,12 +238,22 @@ def features(g, seat, played, over, ints, out):
     out[10] = 0.0
     out[11] = 0.0
     out[12] = 0.0
+    out[13] = 0.0
+    out[14] = 0.0
     if not over:
         chars = count_bits(held_once(g, seat))
         free = out[3] == 0.0  # every character held can be shed without a draw
         out[10] = 1.0 if out[4] == 1.0 and chars == 1 else 0.0
         out[11] = 1.0 if free and chars == 2 else 0.0
         out[12] = 1.0 if free else 0.0
+        for other in range(g[PLAYERS]):
+            if other == seat:
+                continue
+            others = count_bits(held_once(g, other))
+            if has_play(g, other) and others == 1:
+                out[13] = out[1]
+            if others == 2 and (held_once(g, other) & ~held_twice(g, other) & ~g[TABLE]) == 0:
+                out[14] = out[1]
     for k in range(N_BASE):
         out[N_BASE + k] = out[k] * progress
         out[2 * N_BASE + k] = out[k] * last
