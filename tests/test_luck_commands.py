@@ -107,7 +107,7 @@ def test_variants_and_sweep_with_luck_at_the_official_rules():
      "official rules only"),
     (["compare", "parade", "-s", "greedy", "-s", "random", "-p", "3", "-n", "10", "--luck"],
      "no fitted value for parade with 3 players"),
-    (["compare", "wigout", "-s", "greedy", "-s", "random", "-n", "10", "--luck"], "wigout has no value yet"),
+    (["compare", "marbles", "-s", "greedy", "-s", "random", "-n", "10", "--luck"], "marbles has no value yet"),
     (["compare", "parade", "-p", "2", "--variant", "opening_parade=6", "--variant", "opening_parade=5",
       "-n", "10", "--luck"], "variant opening_parade=5: --luck follows the official rules only"),
     (["sweep", "parade", "end_colours", "5", "6", "-p", "2", "-n", "10", "--luck"],
@@ -167,18 +167,18 @@ def test_luck_versus_gives_the_weaker_share_and_the_stronger_adjusted_margin():
 
 
 def test_luck_versus_in_a_game_without_a_value_gives_the_raw_share_only():
-    # Wig Out! (no value): its kernels compile in a fraction of Gift of Tulips' time (this test took
-    # 15 minutes of a loaded CI on Tulips, almost all compiling)
-    res = mc.luck("wigout", players=3, deals=60, replays=2, seed=SEED, jobs=1, versus=["greedy", "random"])
+    # Joker Marbles (no value; Wig Out! has one now): its kernels compile in a fraction of Gift of
+    # Tulips' time (this test took 15 minutes of a loaded CI on Tulips, almost all compiling)
+    res = mc.luck("marbles", players=3, deals=60, replays=2, seed=SEED, jobs=1, versus=["greedy", "random"])
     v = res.versus
     assert v["luck"] is False and "stronger_win_share_adjusted" not in v
     assert {v["weaker"], v["stronger"]} == {"greedy", "random"}
     assert v["weaker_win_share_low"] <= v["weaker_win_share"] <= v["weaker_win_share_high"]
-    assert "wigout has no value yet" in v["luck_refused"]
+    assert "marbles has no value yet" in v["luck_refused"]
     assert any("cannot serve" in line and "no value yet" in line for line in res.findings())
     assert res.plot.weaker_wins().axes
     with pytest.raises(ValueError, match="versus"):
-        mc.luck("wigout", players=3, deals=10, replays=2, seed=SEED, jobs=1).plot.weaker_wins()
+        mc.luck("marbles", players=3, deals=10, replays=2, seed=SEED, jobs=1).plot.weaker_wins()
 
 
 @pytest.mark.parametrize("versus, message", [

@@ -311,10 +311,11 @@ def test_analyse_json_and_frame_have_the_issues_keys_best_first():
     assert [list(m) for m in out["moves"]] == [
         ["move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient", "value", "value_low",
          "value_high"]] * 4
-    # Wig Out! has no value estimate: the value column is empty, the reason said once
-    assert all(m["value"] is None for m in out["moves"]) and out["value_note"] == (
-        "none (wigout has no value estimate yet)")
-    assert result.table().count("no value estimate") == 1
+    # the value column: V of the seat after each play (the 4-player greedy value), where it comes from said once
+    assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in out["moves"])
+    assert out["value_note"].startswith("V of the seat after the move (wigout/values/"
+                                        "4p-greedy-greedy-greedy-greedy.json, docs/luck.md)")
+    assert result.table().count("4p-greedy-greedy-greedy-greedy.json") == 1
     shares = [m["win_share"] for m in out["moves"]]
     assert shares == sorted(shares, reverse=True) and out["best"] == out["moves"][0]["move"]
     assert all(m["win_share_low"] <= m["win_share"] <= m["win_share_high"] for m in out["moves"])

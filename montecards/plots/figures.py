@@ -546,7 +546,9 @@ def weaker_wins(result: Any):
     for yi, (_, key, c) in zip(y, rows, strict=True):
         mid, low, high = (100 * v[key + s] for s in ("", "_low", "_high"))
         ax.barh(yi, mid, color=c, alpha=0.8)
-        ax.errorbar(mid, yi, xerr=[[mid - low], [high - mid]], fmt="none", ecolor="k", capsize=3, lw=1)
+        # (clipped at 0: a share of 0 % has an interval from 0, and rounding may put low a hair above it)
+        ax.errorbar(mid, yi, xerr=[[max(mid - low, 0.0)], [max(high - mid, 0.0)]], fmt="none", ecolor="k",
+                    capsize=3, lw=1)
         ax.text(high + 0.5, yi, f"{mid:.1f} %", va="center", fontsize=8)
     ax.axvline(100 * v["fair_share"], color="k", ls="--", lw=1)
     ax.set_yticks(y, [r[0] for r in rows])

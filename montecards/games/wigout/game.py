@@ -28,8 +28,9 @@ from montecards.engine.spec import (
 )
 from montecards.engine.trace import events_of
 from montecards.engine.weights import WeightedSeat
-from montecards.games.wigout import kernel, rules, view
-from montecards.games.wigout.cards import MAX_CHARS, default_hand_size
+from montecards.engine.value import ValueParts
+from montecards.games.wigout import kernel, luck, rules, value, view
+from montecards.games.wigout.cards import MAX_CHARS, MAX_PLAYERS, default_hand_size
 from montecards.games.wigout.strategies import NAMES, WEIGHTS
 
 EVENT_NAMES = {
@@ -384,6 +385,14 @@ SPEC = GameSpec(
     view=view,
     play_scripted=play_scripted,
     script_from_trace=script_from_trace,
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=MAX_PLAYERS,
+        luck_block=luck.play_luck_block, sample_block=luck.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events="each round's deal (sampled: the mean V of 16 independent deals) and every event "
+               "of the race (exact: every seat that can act, by its rate, with its strategy's play "
+               "or every card its draw can bring)",
+    ),
 )
 decisions = SPEC.decisions
 

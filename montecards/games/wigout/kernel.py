@@ -85,6 +85,7 @@ from montecards.games.wigout.rules import (
     sorted_deck,
 )
 from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, choose_play, weighted_play
+from montecards.games.wigout.value import ledger_after_event, ledger_before_event, ledger_deal
 from montecards.games.wigout.view import (
     DECISION_PLAY,
     MAX_LEGAL,
@@ -170,7 +171,7 @@ def ask_user(g, seat, seats):
 
 @njit(cache=True)
 def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
-               script_actors, script_waits, script_choices, trace, log, seats=None):
+               script_actors, script_waits, script_choices, trace, log, seats=None, ledger=None):
     """Events until a seat wigs out (returns the seat), a deadlock (returns -1) or an illegal
     script or a user strategy's index outside the legal moves (returns -2 - ERR_*). ``log``: a
     decision log (``engine.decisions``) that gets every play decision, or None (runs): numba
@@ -178,7 +179,8 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
     None (left out): no seat plays a user strategy, and numba compiles that path out.
     ``params``: the run's parameter vector (``weighted`` / ``tuned`` read their weights in its
     tail); ``weighted``: True when a seat plays one of them (``kernel_options``), or None: numba
-    then compiles their path out."""
+    then compiles their path out. ``ledger``: the luck ledger (``value.new_ledger``: runs with
+    ``--luck``, ``luck.py``), or None: numba then compiles its hooks out."""
     players = g[PLAYERS]
     n = g[DECK_N]
     timed = tracing(trace)  # the waiting times are drawn for a trace only
@@ -200,6 +202,8 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
             total += r
         if total == 0.0:
             return -1  # deadlock: the draw pile is empty and nobody can play
+        if ledger is not None:
+            ledger_before_event(g, fw, total, weighted, ledger)
         if scripted:
             e = g[EVENT]
             if e >= script_actors.shape[0]:
@@ -260,17 +264,21 @@ def play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_
             moved = play_move(g, actor, play)
             record(trace, EV_START + (play & ADD), g, actor, play >> 1, moved, wait, fw[F_TIME],
                    u, 0)
+            if ledger is not None:
+                ledger_after_event(g, ledger)
             if hand_size(g, actor) == 0:
                 return actor  # Wig Out!
         else:  # forced draw (the rate is > 0 only while the draw pile is not empty)
             c = draw_card(g, actor, deck_rng, scripted)
             record(trace, EV_DRAW, g, actor, c, 1, wait, fw[F_TIME], -1.0, 0)
+            if ledger is not None:
+                ledger_after_event(g, ledger)
 
 
 @njit(cache=True)
 def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choice_rng, deck_rng,
               script_decks, script_actors, script_waits, script_choices, trace, log, seats=None,
-              deal_option=None):
+              deal_option=None, ledger=None):
     """One whole game on ``g`` (fixed scalars already set); returns an ``ERR_*`` code.
 
     ``g[SCRIPTED]`` chooses the source of the inputs: the game's random streams, or the
@@ -283,7 +291,10 @@ def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choic
     runs: compiled out). The deal is the first round's Round setup (every hand and the two
     starters); with the option every round's hands rotate among the seats, and everything
     after the first deal (the events and their timing, the draws, the later rounds' decks,
-    ``random``'s choices) comes from the replay's streams."""
+    ``random``'s choices) comes from the replay's streams.
+
+    ``ledger``: the luck ledger (``value.new_ledger``: ``luck.play_luck_block``, runs with
+    ``--luck``), or None (every other run: its hooks are compiled out)."""
     scripted = g[SCRIPTED] != 0
     clear_game(g, fw)
     if not scripted:
@@ -306,8 +317,10 @@ def play_game(g, fw, seed, index, strategies, params, weighted, event_rng, choic
                 later_stream(deal_option, deck_rng, DECK_STREAM)
                 later_stream(deal_option, event_rng, EVENT_STREAM)
                 later_stream(deal_option, choice_rng, CHOICE_STREAM)
+        if ledger is not None:
+            ledger_deal(g, ledger)
         winner = play_round(g, fw, strategies, params, weighted, event_rng, choice_rng, deck_rng, scripted,
-                            script_actors, script_waits, script_choices, trace, log, seats)
+                            script_actors, script_waits, script_choices, trace, log, seats, ledger)
         if winner <= -2:
             return -2 - winner
         record_deck(g, deck_rng, scripted, trace)

@@ -13,6 +13,9 @@ the true draw pile's cards (drawn in random order: the order of the events is ra
 
 Set-up and play are split here rather than in the kernel: ``set_up`` is the position's state
 (``position.State``), ``play_from`` the kernel's round loop from a state in the middle of a round.
+
+``value_moves`` is the analysis' value column: V (``value.py``, docs/luck.md) of the seat after
+each play, on the same determinizations.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from montecards.games.wigout.rules import (
     new_floats,
     play_move,
 )
+from montecards.games.wigout.value import new_ledger, values
 from montecards.rng import bounded, seed_stream
 
 EVENT_STREAM = 0
@@ -196,4 +200,27 @@ def evaluate_in(template, seat, moves, unseen, n_unseen, seed, first, n_dets, st
     return failed
 
 
-__all__ = ["DECK_STREAM", "deal_unseen", "evaluate", "play_from", "refresh_masks", "shares_of"]
+@njit(cache=True)
+def value_moves(template, seat, moves, unseen, n_unseen, seed, first, n_dets, value, strategies, params, out):
+    """``out[d, m]``: V of the seat (a float in [0, 1], ``value.values``) just after it makes play
+    ``moves[m]`` on determinization ``first + d`` of the run ``seed``, dealt as ``evaluate``
+    deals it. ``value``: ``engine.value``'s array (V(start) per seat, the weights)."""
+    ledger = new_ledger(value, strategies, params)
+    players = template[PLAYERS]
+    w = template.copy()
+    g = template.copy()
+    buf = np.zeros(max(1, n_unseen), np.int64)
+    deal_rng = np.zeros(4, np.uint64)
+    vals = np.zeros(players, np.float64)
+    for d in range(n_dets):
+        w[:] = template
+        seed_stream(deal_rng, seed, first + d, DEAL_STREAM)
+        deal_unseen(w, seat, unseen, n_unseen, buf, deal_rng)
+        for m in range(moves.shape[0]):
+            g[:] = w
+            play_move(g, seat, moves[m])
+            values(g, ledger, vals)
+            out[d, m] = vals[seat]
+
+
+__all__ = ["DECK_STREAM", "deal_unseen", "evaluate", "play_from", "refresh_masks", "shares_of", "value_moves"]

@@ -863,3 +863,16 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
+
+
+def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndarray, strategies: np.ndarray,
+                params: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+    """``(n, len(moves))``: V of the seat after each play (floats in [0, 1]) on determinizations
+    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``). The
+    template's hidden cards are never read: they are dealt afresh from the seat's unseen set."""
+    move_ids = np.array([parse_move(m)[0] for m in moves], np.int64)
+    ids = np.array(template.observe(seat).unseen(), np.int64)
+    out = np.zeros((n, len(moves)), np.float64)
+    playon.value_moves(template.g, seat, move_ids, ids if len(ids) else np.zeros(1, np.int64), len(ids),
+                       np.uint64(seed), first, n, np.asarray(value, np.float64), strategies, params, out)
+    return out
