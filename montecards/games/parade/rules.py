@@ -43,10 +43,13 @@ from montecards.engine.rows import share_win
 from montecards.engine.trace import tracing
 from montecards.games.parade.cards import (
     COLOUR_OF,
+    FINAL_HAND,
     HAND_SIZE,
+    KEPT_AT_END,
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
+    N_VALUES,
     OPENING_PARADE,
     VALUE_OF,
     value_of,
@@ -79,7 +82,13 @@ PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
 END_COLOURS = DISCARD + MAX_PLAYERS  # colours in a collection that start the last round (6 official)
-STATE_SIZE = END_COLOURS + 1
+# the deck's shape, read once from the rule parameters at set-up (``set_up``)
+DECK_N = END_COLOURS + 1  # cards in the deck: colours * values (66 official)
+HAND_FULL = DECK_N + 1  # cards dealt to each hand (parameter ``hand_size``, 5 official)
+FINAL_N = DECK_N + 2  # cards in each hand at the final discard: HAND_FULL - 1 (4 official)
+DISCARDS = DECK_N + 3  # cards each seat discards at the end (parameter ``discards``, 2 official)
+CHOICES = DECK_N + 4  # the final discard's choices: C(FINAL_N, DISCARDS) (6 official)
+STATE_SIZE = CHOICES + 1
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -99,6 +108,49 @@ MAX_EVENTS = 512
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
 """The 6 ways to choose 2 of the final 4 hand cards (by hand position), listed so that
 complements mirror: ``PAIRS[5 - p]`` holds the two positions ``PAIRS[p]`` leaves."""
+
+
+MAX_CHOICES = PAIRS.shape[0]
+"""The most ways to choose the final discard (2 of 4): every final hand has at most 4 cards."""
+
+
+def _discard_sets() -> tuple[np.ndarray, np.ndarray]:
+    """Every final discard as a bit mask of hand positions: ``DISCARD_SETS[m, d, p]`` is the
+    ``p``-th way (``itertools.combinations`` order) to discard ``d`` of ``m`` cards;
+    ``N_CHOICES[m, d]`` how many ways there are. For 2 of 4 they are ``PAIRS``, in its order."""
+    from itertools import combinations
+
+    sets = np.zeros((HAND_SIZE, HAND_SIZE, MAX_CHOICES), np.int64)
+    counts = np.zeros((HAND_SIZE, HAND_SIZE), np.int64)
+    for m in range(HAND_SIZE):
+        for d in range(m + 1):
+            ways = list(combinations(range(m), d))
+            counts[m, d] = len(ways)
+            for p, way in enumerate(ways):
+                sets[m, d, p] = sum(1 << k for k in way)
+    return sets, counts
+
+
+DISCARD_SETS, N_CHOICES = _discard_sets()
+assert [DISCARD_SETS[4, 2, p] for p in range(6)] == [(1 << a) | (1 << b) for a, b in PAIRS.tolist()]
+
+
+@njit(cache=True, inline="always")
+def official_discard(g):
+    """Is the final discard the official one, 2 of 4 cards (``PAIRS``)?"""
+    return g[FINAL_N] == 4 and g[DISCARDS] == 2
+
+
+@njit(cache=True, inline="always")
+def discard_set(g, choice):
+    """The hand positions (a bit mask) the final-discard choice ``choice`` discards."""
+    return DISCARD_SETS[np.uint64(g[FINAL_N]), np.uint64(g[DISCARDS]), np.uint64(choice)]
+
+
+@njit(cache=True, inline="always")
+def deck_size(g):
+    """Cards in the deck (``DECK_N``: colours * values, 66 official)."""
+    return g[DECK_N]
 
 
 @njit(cache=True, inline="always")
@@ -247,7 +299,7 @@ def next_card(g, rng, lazy):
     """The top card of the draw pile: drawn by lazy shuffle from ``rng``, or the next in order."""
     drawn = n_drawn(g)
     if lazy:  # lazy Fisher-Yates over the undrawn part of the deck
-        j = DECK + drawn + bounded(rng, N_CARDS - drawn)
+        j = DECK + drawn + bounded(rng, deck_size(g) - drawn)
         card = g[j]
         g[j] = deck_card(g, drawn)
         g[DECK + drawn] = card
@@ -258,28 +310,39 @@ def next_card(g, rng, lazy):
 
 
 @hot_inline
-def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS):
-    """Deal 5 cards to each seat in blocks, then the ``opening``-card opening parade (rules:
-    Setup; parameter ``opening_parade``, 6 official). ``end_colours``: the colours a collection
-    must hold to start the last round (parameter ``end_colours``, 6 official).
+def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS,
+           colours=N_COLOURS, values=N_VALUES, hand=HAND_SIZE, discards=HAND_SIZE - 1 - KEPT_AT_END):
+    """Deal ``hand`` cards to each seat in blocks, then the ``opening``-card opening parade
+    (rules: Setup; parameters ``hand_size``, 5 official, and ``opening_parade``, 6 official).
+    ``end_colours``: the colours a collection must hold to start the last round (parameter
+    ``end_colours``, at most ``colours``; 6 official). The deck holds the first ``colours``
+    colours' cards of values ``0 .. values - 1`` (ids ``11 * colour + value``, in id order);
+    ``discards``: the cards each seat discards at the end (2 official). The parameters are
+    read here, once, into the state.
 
     With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
-    ``g[DECK:DECK + 66]`` already holds the explicit deck order.
+    ``g[DECK:DECK + colours * values]`` already holds the explicit deck order.
     """
     g[DECK + N_CARDS : STATE_SIZE] = 0
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0
-    g[END_COLOURS] = end_colours
+    g[END_COLOURS] = min(end_colours, colours)
+    g[DECK_N] = colours * values
+    g[HAND_FULL] = hand
+    g[FINAL_N] = hand - 1
+    g[DISCARDS] = discards
+    g[CHOICES] = N_CHOICES[np.uint64(hand - 1), np.uint64(discards)]
     if lazy:
-        for k in range(N_CARDS):
-            g[DECK + k] = k
+        for c in range(colours):
+            for v in range(values):
+                g[DECK + c * values + v] = c * N_VALUES + v
     for seat in range(players):
-        for k in range(HAND_SIZE):
+        for k in range(hand):
             card = next_card(g, rng, lazy)
             g[hand_at(seat, k)] = card
             record(trace, EV_DEAL, seat, card, k)
-        g[HAND_N + seat] = HAND_SIZE
+        g[HAND_N + seat] = hand
     for k in range(opening):
         card = next_card(g, rng, lazy)
         g[PARADE + k] = card
@@ -290,10 +353,10 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
 @njit(cache=True)
 def rotate_hands(g, players, r):
     """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (the opening
-    parade stays). Called right after ``set_up``, when every hand holds ``HAND_SIZE`` cards; the
+    parade stays). Called right after ``set_up``, when every hand holds ``HAND_FULL`` cards; the
     trace's deal events keep the seats the deck dealt to."""
     for _ in range(r):
-        for k in range(HAND_SIZE):
+        for k in range(g[HAND_FULL]):
             last = g[hand_at(players - 1, k)]
             for seat in range(players - 1, 0, -1):
                 g[hand_at(seat, k)] = g[hand_at(seat - 1, k)]
@@ -388,7 +451,7 @@ def finish_turn(g, seat, rng, lazy, trace):
     if last_round_left(g) >= 0:
         g[LAST_ROUND_LEFT] -= 1
         return last_round_left(g) == 0
-    if n_drawn(g) < N_CARDS:
+    if n_drawn(g) < deck_size(g):
         card = next_card(g, rng, lazy)
         g[hand_at(seat, hand_len(g, seat))] = card
         g[at(HAND_N, seat)] += 1
@@ -396,7 +459,7 @@ def finish_turn(g, seat, rng, lazy, trace):
     trigger = NO_TRIGGER
     if has_six_colours(g, seat):
         trigger = SIX_COLOURS
-    elif n_drawn(g) == N_CARDS:
+    elif n_drawn(g) == deck_size(g):
         trigger = DECK_EMPTY
     if trigger != NO_TRIGGER:
         g[TRIGGER] = trigger
@@ -453,10 +516,21 @@ def seat_score(g, seat):
 
 @hot_inline
 def keep_cards(g, seat, pair, trace):
-    """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept.
+    """Final discard: the hand cards of the choice ``pair`` go, the others are kept.
 
-    The kept pair is ``PAIRS[complement(pair)]``, so keeping needs no per-card test.
+    Officially (2 of 4) ``pair`` indexes ``PAIRS`` and the kept pair is
+    ``PAIRS[complement(pair)]``, so keeping needs no per-card test; otherwise it indexes the
+    ways to discard (``discard_set``: a bit mask of hand positions).
     """
+    if not official_discard(g):
+        gone = discard_set(g, pair)
+        for k in range(hand_len(g, seat)):
+            discarded = (gone >> k) & 1
+            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
+            if not discarded:
+                collect(g, seat, hand_card(g, seat, k))
+        g[HAND_N + seat] = 0
+        return
     if tracing(trace):
         for k in range(hand_len(g, seat)):
             discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
@@ -494,4 +568,9 @@ def new_state() -> np.ndarray:
     """An empty state with the official rule in force (``set_up`` sets the game's own)."""
     g = np.zeros(STATE_SIZE, dtype=np.int64)
     g[END_COLOURS] = N_COLOURS
+    g[DECK_N] = N_CARDS
+    g[HAND_FULL] = HAND_SIZE
+    g[FINAL_N] = FINAL_HAND
+    g[DISCARDS] = FINAL_HAND - KEPT_AT_END
+    g[CHOICES] = MAX_CHOICES
     return g

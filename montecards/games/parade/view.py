@@ -80,6 +80,7 @@ from montecards.games.parade.cards import (
     VALUE_OF,
 )
 from montecards.games.parade.rules import (
+    deck_size,
     PAIRS,
     count_of,
     sum_of,
@@ -305,7 +306,7 @@ def observe(g, seat, kind, obs):
     obs[OBS_PLAYERS] = players
     obs[OBS_MARGIN] = margin_in_force(g)
     obs[OBS_TURNS] = turn_count(g)
-    obs[OBS_DRAW_PILE] = N_CARDS - n_drawn(g)
+    obs[OBS_DRAW_PILE] = deck_size(g) - n_drawn(g)
     obs[OBS_LAST_ROUND] = last_round_left(g)
     obs[OBS_TRIGGER] = trigger_of(g)
     hand_n = hand_len(g, seat)
@@ -324,7 +325,7 @@ def observe(g, seat, kind, obs):
     for card in range(N_CARDS):
         obs[OBS_UNSEEN + card] = 0
     unseen = 0
-    for k in range(n_drawn(g), N_CARDS):
+    for k in range(n_drawn(g), deck_size(g)):
         obs[OBS_UNSEEN + deck_card(g, k)] = 1
         unseen += 1
     for other in range(players):
