@@ -106,7 +106,8 @@ PARAMS = (
     Param(
         "values",
         N_VALUES,
-        f"values per colour, 0 to values - 1 (1 to {N_VALUES}; 11 official)",
+        f"values per colour, 0 to values - 1 (1 to {N_VALUES}; 11 official; colours * values must "
+        "exceed players * hand_size + opening_parade)",
         int,
         check_int_range("values", 1, N_VALUES),
     ),

@@ -31,6 +31,7 @@ from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
     CHOICES,
     DECK,
+    DISCARDS,
     PAIRS,
     SIX_COLOURS,
     STATE_SIZE,
@@ -227,10 +228,11 @@ def pair_of(g, seat, cards):
 
 @hot
 def two_of(g, seat, first, second):
-    """The final-discard choice that discards the seat's hand cards ``first`` and ``second``."""
+    """The final-discard choice that discards the seat's hand cards ``first`` and ``second``
+    (the same card twice: that one card, when the parameter ``discards`` is 1)."""
     a = find_in_hand(g, seat, first)
     b = find_in_hand(g, seat, second)
-    if a < 0 or b < 0 or a == b:
+    if a < 0 or b < 0 or (a == b and g[DISCARDS] != 1):
         return -1
     return choice_of(g, (1 << a) | (1 << b))
 
@@ -352,10 +354,8 @@ def play_from(
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
         if log is not None:
-            pair = seat_tmp[SEAT_DISCARD, s]
-            first = hand_card(g, s, PAIRS[pair, 0])
-            second = hand_card(g, s, PAIRS[pair, 1])
-            log_choice(log, slot, discard_move(first, second))
+            legal = log[3][slot]  # the move of the choice: legal_moves lists them in choice order
+            log_choice(log, slot, legal[seat_tmp[SEAT_DISCARD, s]])
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
     return ERR_NONE

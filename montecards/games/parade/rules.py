@@ -88,7 +88,9 @@ HAND_FULL = DECK_N + 1  # cards dealt to each hand (parameter ``hand_size``, 5 o
 FINAL_N = DECK_N + 2  # cards in each hand at the final discard: HAND_FULL - 1 (4 official)
 DISCARDS = DECK_N + 3  # cards each seat discards at the end (parameter ``discards``, 2 official)
 CHOICES = DECK_N + 4  # the final discard's choices: C(FINAL_N, DISCARDS) (6 official)
-STATE_SIZE = CHOICES + 1
+DECK_COLOURS = DECK_N + 5  # colours in the deck (parameter ``colours``, 6 official)
+DECK_VALUES = DECK_N + 6  # values per colour (parameter ``values``, 11 official)
+STATE_SIZE = DECK_VALUES + 1
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -329,14 +331,20 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
     g[MARGIN] = margin if players == 2 else 0
     g[END_COLOURS] = min(end_colours, colours)
     g[DECK_N] = colours * values
+    g[DECK_COLOURS] = colours
+    g[DECK_VALUES] = values
     g[HAND_FULL] = hand
     g[FINAL_N] = hand - 1
     g[DISCARDS] = discards
     g[CHOICES] = N_CHOICES[np.uint64(hand - 1), np.uint64(discards)]
     if lazy:
-        for c in range(colours):
-            for v in range(values):
-                g[DECK + c * values + v] = c * N_VALUES + v
+        if values == N_VALUES:  # ids 0 .. 11 * colours - 1 in order: one simple (vectorised) loop
+            for k in range(colours * N_VALUES):
+                g[DECK + k] = k
+        else:
+            for c in range(colours):
+                for v in range(values):
+                    g[DECK + c * values + v] = c * N_VALUES + v
     for seat in range(players):
         for k in range(hand):
             card = next_card(g, rng, lazy)
@@ -569,6 +577,8 @@ def new_state() -> np.ndarray:
     g = np.zeros(STATE_SIZE, dtype=np.int64)
     g[END_COLOURS] = N_COLOURS
     g[DECK_N] = N_CARDS
+    g[DECK_COLOURS] = N_COLOURS
+    g[DECK_VALUES] = N_VALUES
     g[HAND_FULL] = HAND_SIZE
     g[FINAL_N] = FINAL_HAND
     g[DISCARDS] = FINAL_HAND - KEPT_AT_END

@@ -75,6 +75,12 @@ from montecards.games.parade.packed import (
     nonzero_fields,
 )
 from montecards.games.parade.rules import (
+    DECK_COLOURS,
+    DECK_VALUES,
+    DISCARDS,
+    END_COLOURS,
+    HAND_FULL,
+    PARADE_N,
     deck_size,
     DECK,
     DRAWN,
@@ -450,7 +456,8 @@ def ledger_deal(g, players, margin, ledger):
     for s in range(players):
         acc[ACC_EXPECT + s] = 0.0
     for _ in range(DEAL_SAMPLES):
-        set_up(spare, players, margin, rng, True, no_trace)
+        set_up(spare, players, margin, rng, True, no_trace, g[PARADE_N], g[END_COLOURS], g[DECK_COLOURS],
+               g[DECK_VALUES], g[HAND_FULL], g[DISCARDS])  # the deal's own rules (just set up)
         values(spare, ledger, acc[ACC_V:])
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / DEAL_SAMPLES
