@@ -480,7 +480,7 @@ def play_script(deck, players, margin, plays, discards, row, trace, opening=6, e
     ``end_colours``, ``colours``, ``values``, ``hand_size`` and ``discards``.
     """
     g, deck_rng, choice_rng, seat_tmp, _, _, takings = new_work()
-    g[DECK : DECK + deck.shape[0]] = deck
+    g[DECK + N_CARDS - deck.shape[0] : DECK + N_CARDS] = deck  # a smaller deck ends where 66 do
     strategies = np.full(players, SCRIPTED, np.int64)
     vector = np.array([margin, opening, end_colours, colours, values, hand, n_discards], np.float64)
     err = play_game(

@@ -3,7 +3,8 @@
 The whole state of a game lives in one int64 array ``g`` (offsets below): one array means
 no reference counting between calls, and copying a game (for rollouts) is one memcpy.
 
-* ``DECK``: the 66 card ids; the first ``n_drawn(g)`` are dealt or drawn, in order (top first);
+* ``DECK``: the 66 card ids; the first ``n_drawn(g)`` are dealt or drawn, in order (top first)
+  (a smaller deck, parameters ``colours`` and ``values``, fills the last places: ``set_up``);
 * ``HANDS + seat * HAND_SIZE + k`` for ``k < hand_len(g, seat)``: each player's hand;
 * ``PARADE + i`` for ``i < parade_len(g)``: the parade, front first, end last;
 * ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
@@ -301,7 +302,7 @@ def next_card(g, rng, lazy):
     """The top card of the draw pile: drawn by lazy shuffle from ``rng``, or the next in order."""
     drawn = n_drawn(g)
     if lazy:  # lazy Fisher-Yates over the undrawn part of the deck
-        j = DECK + drawn + bounded(rng, deck_size(g) - drawn)
+        j = DECK + drawn + bounded(rng, N_CARDS - drawn)
         card = g[j]
         g[j] = deck_card(g, drawn)
         g[DECK + drawn] = card
@@ -322,8 +323,11 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
     ``discards``: the cards each seat discards at the end (2 official). The parameters are
     read here, once, into the state.
 
-    With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
-    ``g[DECK:DECK + colours * values]`` already holds the explicit deck order.
+    A deck of ``n = colours * values`` cards fills the last ``n`` places of ``DECK`` and the
+    first ``66 - n`` count as drawn (``DRAWN``), so the turn loop, the draw and the searches
+    read the deck's end as the constant 66 whatever its size. With ``lazy`` the deck is
+    shuffled from ``rng`` as cards are needed; otherwise ``g[DECK + 66 - n : DECK + 66]``
+    already holds the explicit deck order.
     """
     g[DECK + N_CARDS : STATE_SIZE] = 0
     g[LAST_ROUND_LEFT] = -1
@@ -337,14 +341,16 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
     g[FINAL_N] = hand - 1
     g[DISCARDS] = discards
     g[CHOICES] = N_CHOICES[np.uint64(hand - 1), np.uint64(discards)]
+    start = N_CARDS - colours * values  # a smaller deck ends where the official one does
+    g[DRAWN] = start
     if lazy:
         if values == N_VALUES:  # ids 0 .. 11 * colours - 1 in order: one simple (vectorised) loop
             for k in range(colours * N_VALUES):
-                g[DECK + k] = k
+                g[DECK + start + k] = k
         else:
             for c in range(colours):
                 for v in range(values):
-                    g[DECK + c * values + v] = c * N_VALUES + v
+                    g[DECK + start + c * values + v] = c * N_VALUES + v
     for seat in range(players):
         for k in range(hand):
             card = next_card(g, rng, lazy)
@@ -459,7 +465,7 @@ def finish_turn(g, seat, rng, lazy, trace):
     if last_round_left(g) >= 0:
         g[LAST_ROUND_LEFT] -= 1
         return last_round_left(g) == 0
-    if n_drawn(g) < deck_size(g):
+    if n_drawn(g) < N_CARDS:
         card = next_card(g, rng, lazy)
         g[hand_at(seat, hand_len(g, seat))] = card
         g[at(HAND_N, seat)] += 1
@@ -467,7 +473,7 @@ def finish_turn(g, seat, rng, lazy, trace):
     trigger = NO_TRIGGER
     if has_six_colours(g, seat):
         trigger = SIX_COLOURS
-    elif n_drawn(g) == deck_size(g):
+    elif n_drawn(g) == N_CARDS:
         trigger = DECK_EMPTY
     if trigger != NO_TRIGGER:
         g[TRIGGER] = trigger

@@ -77,7 +77,6 @@ from montecards.engine.search import set_key as set_key  # (the kernel's and the
 from montecards.engine.spec import WIN_UNIT
 from montecards.games.parade.cards import MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
-    deck_size,
     DECK,
     DISCARD,
     DRAWN,
@@ -152,7 +151,7 @@ def unseen_cards(g, seat, out, mark):
     and return how many: a function of the set alone, not of where the cards are."""
     for c in range(N_CARDS):
         mark[c] = 0
-    for k in range(g[DRAWN], deck_size(g)):
+    for k in range(g[DRAWN], N_CARDS):
         mark[g[DECK + k]] = 1
     for other in range(g[PLAYERS]):
         if other != seat:
@@ -183,7 +182,7 @@ def deal_unseen(w, seat, unseen, n, buf, rng):
                 buf[m] = card
                 w[hand_at(other, k)] = card
                 m += 1
-    for k in range(w[DRAWN], deck_size(w)):
+    for k in range(w[DRAWN], N_CARDS):
         w[DECK + k] = buf[m]
         m += 1
 
@@ -193,8 +192,8 @@ def draw_ahead(w, deck_rng_copy):
     """Carry out the game's lazy shuffle ahead (``rules.next_card``'s draws, in order) with a
     copy of the deck stream: ``w``'s draw pile then holds the cards in the order the game will
     draw them (``omniscient`` only)."""
-    for k in range(w[DRAWN], deck_size(w)):
-        j = DECK + k + bounded(deck_rng_copy, deck_size(w) - k)
+    for k in range(w[DRAWN], N_CARDS):
+        j = DECK + k + bounded(deck_rng_copy, N_CARDS - k)
         card = w[j]
         w[j] = w[DECK + k]
         w[DECK + k] = card

@@ -272,7 +272,7 @@ def copy_state(source, target):
 def determinize(g, seat, rng, unseen):
     """Deal the unseen cards (draw pile and other hands) afresh, keeping every count."""
     n = 0
-    for k in range(n_drawn(g), deck_size(g)):
+    for k in range(n_drawn(g), N_CARDS):
         unseen[n] = deck_card(g, k)
         n += 1
     for other in range(player_count(g)):
@@ -282,7 +282,7 @@ def determinize(g, seat, rng, unseen):
                 n += 1
     shuffle(unseen[:n], rng)
     n = 0
-    for k in range(n_drawn(g), deck_size(g)):
+    for k in range(n_drawn(g), N_CARDS):
         g[DECK + k] = unseen[n]
         n += 1
     for other in range(player_count(g)):
@@ -538,7 +538,7 @@ def weighted_play(g, seat, params, t):
     rival_held_now = np.int64(0)
     if rivals:
         rival_now, rival_held_now = rival_standing(g, seat, counts)
-    early = (deck_size(g) - n_drawn(g)) / max(deck_size(g) - g[HAND_FULL] * player_count(g) - OPENING_PARADE, 1)
+    early = (N_CARDS - n_drawn(g)) / max(deck_size(g) - g[HAND_FULL] * player_count(g) - OPENING_PARADE, 1)
     last_round = last_round_left(g) >= 0
     look_next = w_next != 0.0 and not last_round
     look_last = w_last != 0.0 and last_round

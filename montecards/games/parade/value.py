@@ -267,7 +267,7 @@ def turn_count(g):
 @hot
 def features(g, seat, t, out):
     """The seat's ``FEATURES`` into ``out[:N_FEATURES]`` (``t`` filled by ``tabulate_takings``)."""
-    progress = n_drawn(g) / deck_size(g)
+    progress = (n_drawn(g) - (N_CARDS - deck_size(g))) / deck_size(g)  # the deck ends at N_CARDS
     last = 1.0 if last_round_left(g) >= 0 else 0.0
     plays_next = 1.0 if next_to_play(g) == seat else 0.0
     threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
@@ -344,19 +344,19 @@ def end_in_sight(g, look, ends, t, rng, no_trace, ints, out, model):
     seat = next_to_play(look)
     play_card(look, seat, model_play(look, seat, t, model), no_trace)
     drawn = n_drawn(look)
-    if not has_six_colours(look, seat) and drawn != deck_size(look) - 1:
+    if not has_six_colours(look, seat) and drawn != N_CARDS - 1:
         return False
     players = player_count(g)
     for s in range(players):
         out[s] = 0.0
-    for j in range(drawn, deck_size(look)):
+    for j in range(drawn, N_CARDS):
         for k in range(STATE_SIZE):
             ends[k] = look[k]
         ends[DECK + drawn] = look[DECK + j]
         finish_turn(ends, seat, rng, False, no_trace)
         play_out(ends, t, rng, no_trace, ints, model)
         for s in range(players):
-            out[s] += ints[s] / (WIN_UNIT * (deck_size(look) - drawn))
+            out[s] += ints[s] / (WIN_UNIT * (N_CARDS - drawn))
     return True
 
 
@@ -470,7 +470,7 @@ def ledger_before_draw(g, seat, ledger):
     """Before ``finish_turn``: when it will draw, E[V(after)] over every card of the deck."""
     acc, spare, rng, no_trace, record = ledger[1], ledger[2], ledger[3], ledger[5], ledger[6]
     drawn = n_drawn(g)
-    if last_round_left(g) >= 0 or drawn >= deck_size(g):
+    if last_round_left(g) >= 0 or drawn >= N_CARDS:
         acc[ACC_DREW] = 0.0
         return
     acc[ACC_DREW] = 1.0
@@ -481,8 +481,8 @@ def ledger_before_draw(g, seat, ledger):
         spare[k] = g[k]
     for s in range(players):
         acc[ACC_EXPECT + s] = 0.0
-    pool = deck_size(g) - drawn
-    for j in range(drawn, deck_size(g)):
+    pool = N_CARDS - drawn
+    for j in range(drawn, N_CARDS):
         spare[DECK + drawn] = g[DECK + j]
         finish_turn(spare, seat, rng, False, no_trace)
         values(spare, ledger, acc[ACC_V:])

@@ -81,7 +81,6 @@ from montecards.games.parade.cards import (
 )
 from montecards.games.parade.rules import (
     CHOICES,
-    deck_size,
     discard_set,
     official_discard,
     PAIRS,
@@ -309,7 +308,7 @@ def observe(g, seat, kind, obs):
     obs[OBS_PLAYERS] = players
     obs[OBS_MARGIN] = margin_in_force(g)
     obs[OBS_TURNS] = turn_count(g)
-    obs[OBS_DRAW_PILE] = deck_size(g) - n_drawn(g)
+    obs[OBS_DRAW_PILE] = N_CARDS - n_drawn(g)
     obs[OBS_LAST_ROUND] = last_round_left(g)
     obs[OBS_TRIGGER] = trigger_of(g)
     hand_n = hand_len(g, seat)
@@ -328,7 +327,7 @@ def observe(g, seat, kind, obs):
     for card in range(N_CARDS):
         obs[OBS_UNSEEN + card] = 0
     unseen = 0
-    for k in range(n_drawn(g), deck_size(g)):
+    for k in range(n_drawn(g), N_CARDS):
         obs[OBS_UNSEEN + deck_card(g, k)] = 1
         unseen += 1
     for other in range(players):
