@@ -32,7 +32,6 @@ from montecards.games.parade.rules import (
     CHOICES,
     DECK,
     DISCARDS,
-    PAIRS,
     SIX_COLOURS,
     STATE_SIZE,
     collection_size,
@@ -62,7 +61,7 @@ from montecards.games.parade.strategies import (
     SCRIPTED,
     TUNED,
     WEIGHTED,
-    greedy_discard,
+    any_greedy_discard,
     greedy_play,
     new_takings,
     rollout_play,
@@ -77,7 +76,6 @@ from montecards.games.parade.view import (
     DECISION_PLAY,
     discard_high,
     discard_low,
-    discard_move,
     legal_moves,
     move_card,
     observe,
@@ -260,7 +258,7 @@ def choose_discard(g, seat, strategy, params, weighted, search, deck_rng, choice
         if strategy == ISMCTS or strategy == OMNISCIENT:
             if official_discard(g):  # the search knows the official discard (2 of 4) alone
                 return tree_search.discard(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
-    return greedy_discard(g, seat)
+    return any_greedy_discard(g, seat)
 
 
 @hot

@@ -528,6 +528,18 @@ def seat_score(g, seat):
     return total
 
 
+@hot
+def keep_other(g, seat, pair, trace):
+    """``keep_cards`` for a final discard other than 2 of 4: ``pair`` indexes ``discard_set``."""
+    gone = discard_set(g, pair)
+    for k in range(hand_len(g, seat)):
+        discarded = (gone >> k) & 1
+        record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
+        if not discarded:
+            collect(g, seat, hand_card(g, seat, k))
+    g[HAND_N + seat] = 0
+
+
 @hot_inline
 def keep_cards(g, seat, pair, trace):
     """Final discard: the hand cards of the choice ``pair`` go, the others are kept.
@@ -537,13 +549,7 @@ def keep_cards(g, seat, pair, trace):
     ways to discard (``discard_set``: a bit mask of hand positions).
     """
     if not official_discard(g):
-        gone = discard_set(g, pair)
-        for k in range(hand_len(g, seat)):
-            discarded = (gone >> k) & 1
-            record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
-            if not discarded:
-                collect(g, seat, hand_card(g, seat, k))
-        g[HAND_N + seat] = 0
+        keep_other(g, seat, pair, trace)
         return
     if tracing(trace):
         for k in range(hand_len(g, seat)):

@@ -239,6 +239,15 @@ def general_greedy_discard(g, seat):
     return best & HAND_INDEX_MASK
 
 
+@hot_inline
+def any_greedy_discard(g, seat):
+    """``greedy_discard`` for any final discard: ``PAIRS``' index officially (2 of 4), else
+    ``general_greedy_discard``'s (the official function is left as it was, for its speed)."""
+    if official_discard(g):
+        return greedy_discard(g, seat)
+    return general_greedy_discard(g, seat)
+
+
 @hot
 def greedy_discard(g, seat):
     """Index into ``PAIRS`` of the two cards to **discard**.
@@ -249,8 +258,6 @@ def greedy_discard(g, seat):
     as the minimum of one integer key. The pair kept when ``PAIRS[p]`` is discarded is
     ``PAIRS[complement(p)]``.
     """
-    if not official_discard(g):
-        return general_greedy_discard(g, seat)
     others = other_best(g, seat)
     best = np.int64(1) << 62
     for p in range(PAIRS.shape[0]):
@@ -303,7 +310,7 @@ def play_out_greedy(g, seat, rng, t, no_trace):
         play_card(g, seat, greedy_play(g, seat, t), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
     for s in range(players):  # simultaneous: every choice is made before any is applied
-        g[DISCARD + s] = greedy_discard(g, s)
+        g[DISCARD + s] = any_greedy_discard(g, s)
     for s in range(players):
         keep_cards(g, s, g[DISCARD + s], no_trace)
 

@@ -112,7 +112,7 @@ from montecards.games.parade.strategies import (
     GREEDY,
     TUNED,
     WEIGHTED,
-    greedy_discard,
+    any_greedy_discard,
     greedy_play,
     new_takings,
     score_after_play,
@@ -193,7 +193,7 @@ def model_discard(g, seat, model):
     """The final discard (an index into ``PAIRS``) of V's model of the seat."""
     if model[0][seat] == MODEL_WEIGHTED:
         return weighted_discard(g, seat, model[1])
-    return greedy_discard(g, seat)
+    return any_greedy_discard(g, seat)
 
 
 @njit(cache=True)
