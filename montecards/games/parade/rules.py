@@ -312,6 +312,25 @@ def next_card(g, rng, lazy):
     return card
 
 
+@hot
+def deal_other(g, players, rng, lazy, trace, colours, values, hand):
+    """``set_up``'s deal for a deck or hands other than the official: the deck's ``colours *
+    values`` cards fill the last places of ``DECK`` (the first ``66 - n`` count as drawn), then
+    ``hand`` cards to each seat in blocks."""
+    start = N_CARDS - colours * values  # a smaller deck ends where the official one does
+    g[DRAWN] = start
+    if lazy:
+        for c in range(colours):
+            for v in range(values):
+                g[DECK + start + c * values + v] = c * N_VALUES + v
+    for seat in range(players):
+        for k in range(hand):
+            card = next_card(g, rng, lazy)
+            g[hand_at(seat, k)] = card
+            record(trace, EV_DEAL, seat, card, k)
+        g[HAND_N + seat] = hand
+
+
 @hot_inline
 def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS,
            colours=N_COLOURS, values=N_VALUES, hand=HAND_SIZE, discards=HAND_SIZE - 1 - KEPT_AT_END):
@@ -341,22 +360,20 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
     g[FINAL_N] = hand - 1
     g[DISCARDS] = discards
     g[CHOICES] = N_CHOICES[np.uint64(hand - 1), np.uint64(discards)]
-    start = N_CARDS - colours * values  # a smaller deck ends where the official one does
-    g[DRAWN] = start
-    if lazy:
-        if values == N_VALUES:  # ids 0 .. 11 * colours - 1 in order: one simple (vectorised) loop
-            for k in range(colours * N_VALUES):
-                g[DECK + start + k] = k
-        else:
-            for c in range(colours):
-                for v in range(values):
-                    g[DECK + start + c * values + v] = c * N_VALUES + v
-    for seat in range(players):
-        for k in range(hand):
-            card = next_card(g, rng, lazy)
-            g[hand_at(seat, k)] = card
-            record(trace, EV_DEAL, seat, card, k)
-        g[HAND_N + seat] = hand
+    if colours * values == N_CARDS and hand == HAND_SIZE:
+        # the official deck and hands: loops of constant length, as before the parameters (the
+        # variable-length loops below cost ~1,000 instructions a game, ``benchmarks/README.md``)
+        if lazy:
+            for k in range(N_CARDS):
+                g[DECK + k] = k
+        for seat in range(players):
+            for k in range(HAND_SIZE):
+                card = next_card(g, rng, lazy)
+                g[hand_at(seat, k)] = card
+                record(trace, EV_DEAL, seat, card, k)
+            g[HAND_N + seat] = HAND_SIZE
+    else:
+        deal_other(g, players, rng, lazy, trace, colours, values, hand)
     for k in range(opening):
         card = next_card(g, rng, lazy)
         g[PARADE + k] = card
