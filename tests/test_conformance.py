@@ -25,7 +25,10 @@ CHECKS = list(testing.CHECKS)
 # player counts is played at those).
 ORACLES = {
     "parade": (parade, [{}, {"two_player_margin": 0}, {"two_player_margin": 1},
-                        {"opening_parade": 0, "end_colours": 4}, {"opening_parade": 11, "end_colours": 1}]),
+                        {"opening_parade": 0, "end_colours": 4}, {"opening_parade": 11, "end_colours": 1},
+                        {"colours": 5, "values": 9}, {"colours": 4, "hand_size": 4, "discards": 1},
+                        {"colours": 3, "values": 8, "hand_size": 3, "discards": 0, "end_colours": 2},
+                        {"discards": 3}, {"hand_size": 2, "discards": 1, "values": 6}]),
     "anomia": (anomia, [
         {},
         {"winnings_face_up": True},

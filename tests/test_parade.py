@@ -73,6 +73,73 @@ def test_kernel_matches_naive_oracle(players, strategy, margin):
             assert [sorted(d) for d in chosen["discards"]] == [sorted(d) for d in discards]
 
 
+DECK_VARIANTS = [
+    {"colours": 5, "values": 9},
+    {"colours": 4, "hand_size": 4, "discards": 1, "end_colours": 6},
+    {"colours": 3, "values": 8, "hand_size": 3, "discards": 0, "end_colours": 2},
+    {"discards": 3, "two_player_margin": 1},
+    {"hand_size": 2, "discards": 1, "values": 6, "opening_parade": 3},
+]
+
+
+@pytest.mark.parametrize("variant", DECK_VARIANTS, ids=lambda v: ",".join(f"{k}={x}" for k, x in v.items()))
+def test_deck_parameters_match_naive_oracle(variant):
+    """The deck parameters (colours, values, hand_size, discards): the kernel's games, replayed
+    by the oracle, give the same scores, shares, turns and trigger; and in all-greedy games the
+    oracle's own greedy makes the same plays and discards (every player count the deck allows)."""
+    checked = 0
+    for players in range(2, 7):
+        try:
+            parade.SPEC.resolve_params(players, variant)
+        except mc.InputError:
+            continue
+        n_games = 25
+        for strategy in ("greedy", "mixed"):
+            names = ["greedy"] * players if strategy == "greedy" else [
+                ("greedy", "random")[s % 2] for s in range(players)]
+            run = mc.simulate("parade", n=n_games, players=players, strategies=names, params=variant,
+                              seed=SEED, jobs=1, keep_games=True)
+            for index in range(n_games):
+                events = mc.trace("parade", seed=SEED, index=index, players=players, strategies=names,
+                                  params=variant)
+                script = parade.script_from_trace(events, players, variant)
+                expected = naive.play_script(**script)
+                row = run.games.iloc[index]
+                assert [row[f"score_{s}"] for s in range(players)] == expected["scores"]
+                assert [row[f"win_{s}"] for s in range(players)] == pytest.approx(expected["win_share"])
+                assert row["turns"] == expected["turns"]
+                assert bool(row["six_colours"]) == (expected["end_trigger"] == "six_colours")
+                if strategy == "greedy":
+                    chosen = naive.play_greedy(script["deck"], players, variant.get("two_player_margin", 2),
+                                               **{k: v for k, v in variant.items() if k != "two_player_margin"})
+                    assert chosen["plays"] == script["plays"]
+                    assert [sorted(d) for d in chosen["discards"]] == [sorted(d) for d in script["discards"]]
+                checked += 1
+    assert checked >= 50
+
+
+def test_deck_parameters_refused_in_one_line():
+    """Values above the official maxima, and settings whose deal leaves no draw pile or whose
+    discard exceeds the final hand, are refused naming the parameter."""
+    for params, match in [
+        ({"colours": 7}, "colours"), ({"values": 12}, "values"), ({"hand_size": 6}, "hand_size"),
+        ({"hand_size": 0}, "hand_size"), ({"discards": 5}, "discards"), ({"colours": 0}, "colours"),
+        ({"hand_size": 3, "discards": 3}, "discards"), ({"colours": 3, "values": 11}, "deck too small"),
+    ]:
+        with pytest.raises(mc.InputError, match=match):
+            parade.SPEC.resolve_params(6, params)
+
+
+def test_smaller_deck_deals_only_its_cards():
+    """A 4-colour, 7-value deck: every card dealt, drawn or kept is red..green of value 0..6."""
+    params = {"colours": 4, "values": 7, "hand_size": 4, "discards": 1}
+    events = mc.trace("parade", seed=SEED, index=3, players=3, params=params)
+    cards = {c for c in events["card"] if c}
+    assert cards <= {naive.card_label((c, v)) for c in range(4) for v in range(7)}
+    kept = events[events["event"] == "keep"]
+    assert len(kept) == 3 * 2 and (events["event"] == "discard").sum() == 3
+
+
 def test_rollout_games_match_naive_oracle():
     """The stronger strategy's games obey the same rules (a few games: it is slow)."""
     strategies = ["rollout", "greedy", "random"]

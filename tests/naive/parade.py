@@ -37,6 +37,12 @@ Readings of the rules page chosen here (documented so that a kernel can be compa
   cards).  Minimise that score over the 6 pairs; ties -> keep the pair whose *sorted pair of
   card ids* is lexicographically smallest (e.g. ids (3, 40) beats (3, 41) beats (4, 5)).
   ``greedy_discard`` returns the 2 discarded labels in hand order.
+* **Deck parameters** (rules page: ``colours``, ``values``, ``hand_size``, ``discards``).  The
+  deck holds the first ``colours`` colours of the fixed order, each with values
+  ``0 .. values - 1``; each hand is dealt ``hand_size`` cards; at the end each seat holds
+  ``hand_size - 1`` cards and discards ``discards`` of them (greedy: the kept cards minimise
+  the score, ties -> the kept cards whose sorted ids are lexicographically smallest).  With
+  ``end_colours`` at or above ``colours`` the trigger needs every colour of the deck.
 * **Winner.**  Lowest score; then fewest cards in the collection (kept cards included); the
   remaining k tied seats each get 1/k of a win.
 """
@@ -105,18 +111,29 @@ def _check_margin(margin):
         raise ValueError("two_player_margin must be 0, 1 or 2, got %r" % (margin,))
 
 
-def _check_deck(deck):
-    """Return the deck as a list of cards; ValueError unless it is a permutation of the 66."""
+def deck_labels(colours=len(COLOURS), values=len(VALUES)):
+    """The labels of the deck with ``colours`` colours and ``values`` values per colour (rules
+    page parameters): the first colours of the fixed order, values ``0 .. values - 1``."""
+    return [card_label((colour, value)) for colour in range(colours) for value in range(values)]
+
+
+def _check_deck(deck, colours=len(COLOURS), values=len(VALUES)):
+    """Return the deck as a list of cards; ValueError unless it is a permutation of the deck's
+    ``colours * values`` cards (the 66 officially)."""
+    size = colours * values
     if isinstance(deck, str):
-        raise ValueError("deck must be a list of 66 labels, not a string")
+        raise ValueError("deck must be a list of %d labels, not a string" % size)
     deck = list(deck)
-    if len(deck) != NUMBER_OF_CARDS:
-        raise ValueError("deck must hold exactly 66 cards, got %d" % len(deck))
+    if len(deck) != size:
+        raise ValueError("deck must hold exactly %d cards, got %d" % (size, len(deck)))
     cards = [parse_label(label) for label in deck]
+    allowed = set(_as_cards(deck_labels(colours, values)))
     seen = set()
     for label, card in zip(deck, cards):
+        if card not in allowed:
+            raise ValueError("deck holds %s, not a card of %d colours and %d values" % (label, colours, values))
         if card in seen:
-            raise ValueError("deck is not a permutation of the 66 cards: %s appears twice" % label)
+            raise ValueError("deck is not a permutation of the %d cards: %s appears twice" % (size, label))
         seen.add(card)
     return cards
 
@@ -238,15 +255,17 @@ def greedy_choice(hand, parade, collections, seat, players, margin=2):
     return card_label(best_card)
 
 
-def greedy_discard(hand4, collections, seat, players, margin=2):
-    """The 2 labels the ``greedy`` strategy discards, in hand order (see module docstring)."""
+def greedy_discard(hand4, collections, seat, players, margin=2, discards=2):
+    """The ``discards`` labels (2 officially) the ``greedy`` strategy discards from its final
+    hand, in hand order (see module docstring)."""
     hand4 = _as_cards(hand4)
     collections = [_as_cards(c) for c in collections]
-    if len(hand4) != 4:
-        raise ValueError("greedy_discard needs a hand of 4 cards, got %d" % len(hand4))
+    if len(hand4) < discards or (discards == 2 and len(hand4) > 4):
+        raise ValueError("greedy_discard needs a final hand of at least %d (at most 4) cards, got %d"
+                         % (discards, len(hand4)))
     best_key = None
     best_kept = None
-    for kept in combinations(hand4, 2):
+    for kept in combinations(hand4, len(hand4) - discards):
         collections_after = [list(c) for c in collections]
         collections_after[seat] = collections_after[seat] + list(kept)
         score = _score_of_seat(collections_after, seat, players, margin)
@@ -261,24 +280,36 @@ def greedy_discard(hand4, collections, seat, players, margin=2):
 
 
 def play(deck, players, choose_card, choose_discard, two_player_margin=2,
-         opening_parade=INITIAL_PARADE_SIZE, end_colours=len(COLOURS)):
+         opening_parade=INITIAL_PARADE_SIZE, end_colours=len(COLOURS), colours=len(COLOURS),
+         values=len(VALUES), hand_size=HAND_SIZE, discards=2):
     """Play one game with decision callbacks (the engine behind ``replay`` and ``play_greedy``).
 
     ``choose_card(seat, view) -> label`` with ``view`` a dict holding what a strategy may see:
     ``hand``, ``parade``, ``collections`` (labels), ``draw_pile_size``, ``last_round``,
     ``turns_left`` (None before the last round).
-    ``choose_discard(seat, view) -> [label, label]`` with ``view`` holding ``hand`` (4 labels)
+    ``choose_discard(seat, view) -> [label, ...]`` (``discards`` labels) with ``view`` holding
+    ``hand`` (``hand_size - 1`` labels, 4 officially)
     and ``collections`` as they stand before anybody's final discard.
     ``opening_parade``: the cards of the opening parade; ``end_colours``: the colours a
-    collection must hold to start the last round (rules parameters, 6 and 6 official).
+    collection must hold to start the last round (rules parameters, 6 and 6 official; at or
+    above ``colours``: every colour of the deck). ``colours``, ``values``: the deck (6 and 11
+    official); ``hand_size``: cards dealt to each hand (5); ``discards``: cards each seat
+    discards from its final hand of ``hand_size - 1`` (2).
     """
     _check_players(players)
     _check_margin(two_player_margin)
-    cards = _check_deck(deck)
+    cards = _check_deck(deck, colours, values)
+    number_of_cards = len(cards)
+    if players * hand_size + opening_parade >= number_of_cards:
+        raise ValueError("deck of %d cards too small for %d hands of %d and a parade of %d"
+                         % (number_of_cards, players, hand_size, opening_parade))
+    if not 0 <= discards <= hand_size - 1:
+        raise ValueError("discards must be 0 .. hand_size - 1, got %d" % discards)
+    end_colours = min(end_colours, colours)
 
     # Setup: block dealing, then the parade, then the draw pile.
-    hands = [cards[HAND_SIZE * seat:HAND_SIZE * (seat + 1)] for seat in range(players)]
-    parade_start = HAND_SIZE * players
+    hands = [cards[hand_size * seat:hand_size * (seat + 1)] for seat in range(players)]
+    parade_start = hand_size * players
     parade = cards[parade_start:parade_start + opening_parade]
     draw_pile = cards[parade_start + opening_parade:]
     collections = [[] for _ in range(players)]
@@ -292,7 +323,7 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
     def check_conservation(extra=()):
         everything = [c for h in hands for c in h] + parade + draw_pile
         everything += [c for col in collections for c in col] + list(extra)
-        if len(everything) != NUMBER_OF_CARDS or len(set(everything)) != NUMBER_OF_CARDS:
+        if len(everything) != number_of_cards or len(set(everything)) != number_of_cards:
             raise RuntimeError("oracle bug: card conservation violated")
 
     def view(seat, last_round, turns_left):
@@ -350,11 +381,11 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
         take_turn(seat, last_round=True, turns_left=turns_left)
         seat = (seat + 1) % players
     for seat in range(players):
-        if len(hands[seat]) != 4:
+        if len(hands[seat]) != hand_size - 1:
             raise RuntimeError("oracle bug: seat %d holds %d cards at the end" % (seat, len(hands[seat])))
 
     # Final discard: simultaneous, everybody sees the collections before any discard.
-    discards = []
+    discarded = []
     for seat in range(players):
         discard_view = {
             "hand": [card_label(c) for c in hands[seat]],
@@ -362,10 +393,10 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
         }
         chosen = choose_discard(seat, discard_view)
         if isinstance(chosen, str):
-            raise ValueError("discards for seat %d must be a list of 2 labels, got a string" % seat)
+            raise ValueError("discards for seat %d must be a list of %d labels, got a string" % (seat, discards))
         chosen = list(chosen)
-        if len(chosen) != 2:
-            raise ValueError("seat %d must discard exactly 2 cards, got %d" % (seat, len(chosen)))
+        if len(chosen) != discards:
+            raise ValueError("seat %d must discard exactly %d cards, got %d" % (seat, discards, len(chosen)))
         chosen_cards = []
         for label in chosen:
             try:
@@ -378,14 +409,14 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
                     % (seat, label, [card_label(c) for c in hands[seat]])
                 )
             chosen_cards.append(card)
-        if chosen_cards[0] == chosen_cards[1]:
-            raise ValueError("seat %d discards the same card twice: %r" % (seat, chosen[0]))
-        discards.append(chosen_cards)
+        if len(set(chosen_cards)) != len(chosen_cards):
+            raise ValueError("seat %d discards the same card twice: %r" % (seat, chosen))
+        discarded.append(chosen_cards)
     for seat in range(players):
-        kept = [c for c in hands[seat] if c not in discards[seat]]  # hand order
+        kept = [c for c in hands[seat] if c not in discarded[seat]]  # hand order
         collections[seat].extend(kept)
         hands[seat] = []
-    check_conservation(extra=[c for d in discards for c in d])
+    check_conservation(extra=[c for d in discarded for c in d])
 
     collection_labels = [[card_label(c) for c in col] for col in collections]
     scores = score_collections(collection_labels, players, two_player_margin)
@@ -398,7 +429,7 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
         "parade": [card_label(c) for c in parade],
         # extras, useful for tests
         "plays": plays,
-        "discards": [[card_label(c) for c in d] for d in discards],
+        "discards": [[card_label(c) for c in d] for d in discarded],
         "turns_per_seat": turns_per_seat,
         "trigger_seat": trigger_seat,
         "draw_pile": [card_label(c) for c in draw_pile],
@@ -406,7 +437,8 @@ def play(deck, players, choose_card, choose_discard, two_player_margin=2,
 
 
 def replay(deck, players, plays, discards, two_player_margin=2, opening_parade=INITIAL_PARADE_SIZE,
-           end_colours=len(COLOURS)):
+           end_colours=len(COLOURS), colours=len(COLOURS), values=len(VALUES), hand_size=HAND_SIZE,
+           discards_each=2):
     """Replay a scripted game: every play (all seats, in turn order) and each seat's 2 discards."""
     _check_players(players)
     _check_margin(two_player_margin)
@@ -433,7 +465,8 @@ def replay(deck, players, plays, discards, two_player_margin=2, opening_parade=I
     def choose_discard(seat, _view):
         return discards[seat]
 
-    result = play(deck, players, choose_card, choose_discard, two_player_margin, opening_parade, end_colours)
+    result = play(deck, players, choose_card, choose_discard, two_player_margin, opening_parade, end_colours,
+                  colours, values, hand_size, discards_each)
     if next_play[0] != len(plays):
         raise ValueError(
             "too many plays: the game ended after %d turns but %d plays were given"
@@ -442,7 +475,7 @@ def replay(deck, players, plays, discards, two_player_margin=2, opening_parade=I
     return result
 
 
-def play_greedy(deck, players, two_player_margin=2, seats=None):
+def play_greedy(deck, players, two_player_margin=2, seats=None, **params):
     """Play a whole game with every seat using ``greedy``.
 
     ``seats`` is accepted for signature compatibility; only ``None`` or a list naming every seat
@@ -457,16 +490,18 @@ def play_greedy(deck, players, two_player_margin=2, seats=None):
         return greedy_choice(view["hand"], view["parade"], view["collections"], seat, players, two_player_margin)
 
     def choose_discard(seat, view):
-        return greedy_discard(view["hand"], view["collections"], seat, players, two_player_margin)
+        return greedy_discard(view["hand"], view["collections"], seat, players, two_player_margin,
+                              params.get("discards", 2))
 
-    return play(deck, players, choose_card, choose_discard, two_player_margin)
+    return play(deck, players, choose_card, choose_discard, two_player_margin, **params)
 
 
 # --------------------------------------------------------------------------- oracle interface
 
 
 # the rule parameters of the rules page, with their defaults
-PARAMS = {"two_player_margin": 2, "opening_parade": INITIAL_PARADE_SIZE, "end_colours": len(COLOURS)}
+PARAMS = {"two_player_margin": 2, "opening_parade": INITIAL_PARADE_SIZE, "end_colours": len(COLOURS),
+          "colours": len(COLOURS), "values": len(VALUES), "hand_size": HAND_SIZE, "discards": 2}
 
 
 def play_script(deck, players, plays, discards, params=None):
@@ -492,6 +527,10 @@ def play_script(deck, players, plays, discards, params=None):
     out = replay(list(deck), players, list(plays), [list(d) for d in discards],
                  two_player_margin=margin,
                  opening_parade=params.get("opening_parade", PARAMS["opening_parade"]),
-                 end_colours=params.get("end_colours", PARAMS["end_colours"]))
+                 end_colours=params.get("end_colours", PARAMS["end_colours"]),
+                 colours=params.get("colours", PARAMS["colours"]),
+                 values=params.get("values", PARAMS["values"]),
+                 hand_size=params.get("hand_size", PARAMS["hand_size"]),
+                 discards_each=params.get("discards", PARAMS["discards"]))
     out["collections"] = [Counter(c) for c in out["collections"]]
     return out

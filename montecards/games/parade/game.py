@@ -16,12 +16,15 @@ from montecards.engine.trace import events_of
 from montecards.engine.value import ValueParts
 from montecards.games.parade import kernel, luck, rules, search, strategies, value, view
 from montecards.games.parade.cards import (
-    FINAL_HAND, KEPT_AT_END, MAX_PLAYERS, N_CARDS, N_COLOURS, OPENING_PARADE, card_id, label,
+    FINAL_HAND, HAND_SIZE, KEPT_AT_END, MAX_PLAYERS, N_CARDS, N_COLOURS, N_VALUES, OPENING_PARADE,
+    card_id, label,
 )
 
 TWO_PLAYER_MARGINS = (0, 1, 2)
 MAX_OPENING_PARADE = 20
-"""At most 6 * 5 + 20 = 50 of the 66 cards leave the deck at setup: the draw pile is never empty."""
+"""With the official deck and hands, at most 6 * 5 + 20 = 50 of the 66 cards leave the deck at
+setup; a smaller deck must still leave a draw pile (``check_deck``)."""
+OFFICIAL_DISCARDS = FINAL_HAND - KEPT_AT_END
 TRIGGER_NAMES = {rules.SIX_COLOURS: "six_colours", rules.DECK_EMPTY: "deck_empty"}
 EVENT_NAMES = {
     rules.EV_DEAL: "deal",
@@ -42,8 +45,30 @@ ERRORS = {
 
 
 def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
-    return np.array([params["two_player_margin"], params["opening_parade"], params["end_colours"]],
-                    dtype=np.float64)
+    return np.array(
+        [params["two_player_margin"], params["opening_parade"], params["end_colours"], params["colours"],
+         params["values"], params["hand_size"], params["discards"]],
+        dtype=np.float64,
+    )
+
+
+def check_deck(players: int, params: dict[str, Any]) -> None:
+    """The parameters together (``resolve_params``): the deal must leave a draw pile, and a
+    seat cannot discard more cards than its final hand holds. One ``InputError`` line."""
+    deck = params["colours"] * params["values"]
+    dealt = players * params["hand_size"] + params["opening_parade"]
+    if dealt >= deck:
+        raise InputError(
+            f"deck too small: colours * values = {params['colours']} * {params['values']} = {deck} cards "
+            f"must exceed players * hand_size + opening_parade = {players} * {params['hand_size']} + "
+            f"{params['opening_parade']} = {dealt} (the draw pile would be empty)"
+        )
+    final = params["hand_size"] - 1
+    if params["discards"] > final:
+        raise InputError(
+            f"discards must be 0 to hand_size - 1 = {final} (the cards in a final hand), "
+            f"got {params['discards']}"
+        )
 
 
 PARAMS = (
@@ -65,9 +90,40 @@ PARAMS = (
     Param(
         "end_colours",
         N_COLOURS,
-        f"colours in one collection that start the last round (1 to {N_COLOURS}; 6 official)",
+        f"colours in one collection that start the last round (1 to {N_COLOURS}; 6 official; "
+        "at or above colours: every colour)",
         int,
         check_int_range("end_colours", 1, N_COLOURS),
+    ),
+    Param(
+        "colours",
+        N_COLOURS,
+        f"colours in the deck, the first of red, blue, purple, green, grey, orange (1 to {N_COLOURS}; "
+        "6 official)",
+        int,
+        check_int_range("colours", 1, N_COLOURS),
+    ),
+    Param(
+        "values",
+        N_VALUES,
+        f"values per colour, 0 to values - 1 (1 to {N_VALUES}; 11 official; colours * values must "
+        "exceed players * hand_size + opening_parade)",
+        int,
+        check_int_range("values", 1, N_VALUES),
+    ),
+    Param(
+        "hand_size",
+        HAND_SIZE,
+        f"cards dealt to each hand (1 to {HAND_SIZE}; 5 official; the final hand holds one fewer)",
+        int,
+        check_int_range("hand_size", 1, HAND_SIZE),
+    ),
+    Param(
+        "discards",
+        OFFICIAL_DISCARDS,
+        f"cards each player discards at the end (0 to hand_size - 1; {OFFICIAL_DISCARDS} official)",
+        int,
+        check_int_range("discards", 0, HAND_SIZE - 1),
     ),
 )
 
@@ -115,31 +171,42 @@ def play_scripted(
 ) -> dict[str, Any]:
     """Play one game from an explicit deck order and explicit decisions (docs/design.md).
 
-    ``deck``: the 66 labels, top first (dealt in blocks as docs/rules/parade.md says); ``plays``: the
-    label played at each turn, all seats in turn order; ``discards``: per seat, the 2 labels
-    discarded at the end. Returns scores, collections, turns, end_trigger and win_share; raises
-    ``ValueError`` with a clear message on any illegal input.
+    ``deck``: the deck's labels (the 66 officially; parameters ``colours`` and ``values``: the
+    first colours' cards of the lowest values), top first (dealt in blocks as docs/rules/parade.md
+    says); ``plays``: the label played at each turn, all seats in turn order; ``discards``: per
+    seat, the labels discarded at the end (2 officially, parameter ``discards``). Returns scores,
+    collections, turns, end_trigger and win_share; raises ``ValueError`` with a clear message on
+    any illegal input.
     """
     players = SPEC.check_players(players)
     resolved = SPEC.resolve_params(players, params)
+    cards = deck_cards(resolved)
     deck_ids = np.array([card_id(c) for c in deck], dtype=np.int64)
-    if deck_ids.shape[0] != N_CARDS or len(set(deck_ids.tolist())) != N_CARDS:
-        raise ValueError(f"deck must hold each of the {N_CARDS} cards exactly once")
+    if deck_ids.shape[0] != len(cards) or set(deck_ids.tolist()) != set(cards):
+        raise ValueError(f"deck must hold each of the {len(cards)} cards exactly once")
     play_ids = np.array([card_id(c) for c in plays], dtype=np.int64)
-    if len(discards) != players or any(len(d) != FINAL_HAND - KEPT_AT_END for d in discards):
-        raise ValueError(f"discards must give {FINAL_HAND - KEPT_AT_END} cards for each of {players} seats")
-    discard_ids = np.array([[card_id(c) for c in d] for d in discards], dtype=np.int64)
+    n_discards = resolved["discards"]
+    if len(discards) != players or any(len(d) != n_discards for d in discards):
+        raise ValueError(f"discards must give {n_discards} cards for each of {players} seats")
+    discard_ids = np.array([[card_id(c) for c in d] for d in discards], dtype=np.int64).reshape(players, n_discards)
     buffer = _new_trace()
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
     err = kernel.play_script(
         deck_ids, players, resolved["two_player_margin"], play_ids, discard_ids, row, buffer,
-        resolved["opening_parade"], resolved["end_colours"],
+        resolved["opening_parade"], resolved["end_colours"], resolved["colours"], resolved["values"],
+        resolved["hand_size"], n_discards,
     )
     if err != kernel.ERR_NONE:
         events = _trace_frame(buffer)
         turn = int((events["event"] == "play").sum())
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
     return _scripted_result(_trace_frame(buffer), row, players)
+
+
+def deck_cards(params: dict[str, Any]) -> list[int]:
+    """The card ids of the deck the resolved ``params`` give, in id order: the first ``colours``
+    colours, values ``0 .. values - 1`` (all 66 officially)."""
+    return [N_VALUES * c + v for c in range(params["colours"]) for v in range(params["values"])]
 
 
 def script_from_trace(
@@ -156,7 +223,7 @@ def script_from_trace(
     players = SPEC.check_players(players)
     left_deck = events["event"].isin(["deal", "opening_parade", "draw"])
     dealt = events.loc[left_deck, "card"].tolist()
-    unseen = sorted(set(range(N_CARDS)) - {card_id(c) for c in dealt})
+    unseen = sorted(set(deck_cards(SPEC.resolve_params(players, params))) - {card_id(c) for c in dealt})
     discards = [
         events.loc[(events["event"] == "discard") & (events["seat"] == seat), "card"].tolist()
         for seat in range(players)
@@ -239,6 +306,7 @@ SPEC = GameSpec(
     strategies=strategies.NAMES,
     default_strategy="greedy",
     params=PARAMS,
+    check_params=check_deck,
     metrics=("six_colours",),
     seat_outputs=("collected",),
     score_name="score (lower wins)",

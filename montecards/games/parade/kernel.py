@@ -29,12 +29,15 @@ from montecards.engine.user_seats import (
 )
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS
 from montecards.games.parade.rules import (
+    CHOICES,
     DECK,
-    PAIRS,
+    DISCARDS,
     SIX_COLOURS,
     STATE_SIZE,
     collection_size,
+    discard_set,
     finish_turn,
+    official_discard,
     keep_cards,
     next_seat,
     play_card,
@@ -58,7 +61,7 @@ from montecards.games.parade.strategies import (
     SCRIPTED,
     TUNED,
     WEIGHTED,
-    greedy_discard,
+    any_greedy_discard,
     greedy_play,
     new_takings,
     rollout_play,
@@ -73,7 +76,6 @@ from montecards.games.parade.view import (
     DECISION_PLAY,
     discard_high,
     discard_low,
-    discard_move,
     legal_moves,
     move_card,
     observe,
@@ -86,6 +88,10 @@ CHOICE_STREAM = 1
 PARAM_MARGIN = 0
 PARAM_OPENING = 1
 PARAM_END_COLOURS = 2
+PARAM_COLOURS = 3
+PARAM_VALUES = 4
+PARAM_HAND = 5
+PARAM_DISCARDS = 6
 
 # per-game row: turns, unfinished, six_colours, then seat blocks win, score, collected
 COL_TURNS = 0
@@ -196,14 +202,37 @@ def choose_play(g, seat, strategy, params, choice_rng, rollout, weighted, search
 
 
 @hot
-def pair_of(g, seat, first, second):
-    """Index into ``PAIRS`` of the seat's hand cards ``first`` and ``second`` (-1: not both held)."""
-    a = find_in_hand(g, seat, first)
-    b = find_in_hand(g, seat, second)
-    for p in range(PAIRS.shape[0]):
-        if (PAIRS[p, 0] == a and PAIRS[p, 1] == b) or (PAIRS[p, 0] == b and PAIRS[p, 1] == a):
+def choice_of(g, gone):
+    """The final-discard choice (an index into ``PAIRS``, or into the ways of
+    ``rules.discard_set``) that discards the hand positions of the bit mask ``gone`` (-1: none)."""
+    for p in range(g[CHOICES]):
+        if discard_set(g, p) == gone:
             return p
     return -1
+
+
+@hot
+def pair_of(g, seat, cards):
+    """The final-discard choice that discards the seat's hand cards ``cards`` (-1: not all
+    held, or not all different)."""
+    gone = 0
+    for card in cards:
+        k = find_in_hand(g, seat, card)
+        if k < 0 or (gone >> k) & 1:
+            return -1
+        gone |= 1 << k
+    return choice_of(g, gone)
+
+
+@hot
+def two_of(g, seat, first, second):
+    """The final-discard choice that discards the seat's hand cards ``first`` and ``second``
+    (the same card twice: that one card, when the parameter ``discards`` is 1)."""
+    a = find_in_hand(g, seat, first)
+    b = find_in_hand(g, seat, second)
+    if a < 0 or b < 0 or (a == b and g[DISCARDS] != 1):
+        return -1
+    return choice_of(g, (1 << a) | (1 << b))
 
 
 @hot_inline
@@ -217,18 +246,19 @@ def choose_discard(g, seat, strategy, params, weighted, search, deck_rng, choice
             move = ask_user(g, seat, DECISION_DISCARD, seats)
             if move < 0:
                 return -1
-            return pair_of(g, seat, discard_low(move), discard_high(move))
+            return two_of(g, seat, discard_low(move), discard_high(move))
     if strategy == RANDOM:
-        return bounded(choice_rng, PAIRS.shape[0])
+        return bounded(choice_rng, g[CHOICES])
     if strategy == SCRIPTED:
-        return pair_of(g, seat, script_discards[seat, 0], script_discards[seat, 1])
+        return pair_of(g, seat, script_discards[seat])
     if weighted is not None:
         if strategy == WEIGHTED or strategy == TUNED:
             return weighted_discard(g, seat, params)
     if search is not None:
         if strategy == ISMCTS or strategy == OMNISCIENT:
-            return tree_search.discard(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
-    return greedy_discard(g, seat)
+            if official_discard(g):  # the search knows the official discard (2 of 4) alone
+                return tree_search.discard(g, seat, strategy == OMNISCIENT, params, search, deck_rng)
+    return any_greedy_discard(g, seat)
 
 
 @hot
@@ -267,7 +297,8 @@ def play_game(
     ``play_luck_block``), or None: every other kernel omits it, and numba compiles its hooks out.
     """
     set_up(g, players, margin, deck_rng, lazy, trace, np.int64(params[PARAM_OPENING]),
-           np.int64(params[PARAM_END_COLOURS]))
+           np.int64(params[PARAM_END_COLOURS]), np.int64(params[PARAM_COLOURS]),
+           np.int64(params[PARAM_VALUES]), np.int64(params[PARAM_HAND]), np.int64(params[PARAM_DISCARDS]))
     if deal is not None:
         rotate_hands(g, players, rotation(deal))
         later_stream(deal, deck_rng, DECK_STREAM)
@@ -321,10 +352,8 @@ def play_from(
         if seat_tmp[SEAT_DISCARD, s] < 0:
             return ERR_USER if strategies[s] == USER else ERR_DISCARD_NOT_IN_HAND
         if log is not None:
-            pair = seat_tmp[SEAT_DISCARD, s]
-            first = hand_card(g, s, PAIRS[pair, 0])
-            second = hand_card(g, s, PAIRS[pair, 1])
-            log_choice(log, slot, discard_move(first, second))
+            legal = log[3][slot]  # the move of the choice: legal_moves lists them in choice order
+            log_choice(log, slot, legal[seat_tmp[SEAT_DISCARD, s]])
     for s in range(players):
         keep_cards(g, s, seat_tmp[SEAT_DISCARD, s], trace)
     return ERR_NONE
@@ -438,18 +467,22 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 
 
 @njit(cache=True)
-def play_script(deck, players, margin, plays, discards, row, trace, opening=6, end_colours=6):
+def play_script(deck, players, margin, plays, discards, row, trace, opening=6, end_colours=6, colours=6,
+                values=11, hand=5, n_discards=2):
     """Scripted game: explicit deck order (top first) and every decision; returns ERR_*.
 
-    ``plays``: the card id played at each turn, all seats in turn order; ``discards``: per
-    seat, the two card ids it discards at the end (``game.play_scripted`` checks the input);
-    ``opening``, ``end_colours``: the parameters ``opening_parade`` and ``end_colours``.
+    ``deck``: the ``colours * values`` card ids; ``plays``: the card id played at each turn,
+    all seats in turn order; ``discards``: per seat, the ``n_discards`` card ids it discards at
+    the end (``game.play_scripted`` checks the input); ``opening``, ``end_colours``,
+    ``colours``, ``values``, ``hand``, ``n_discards``: the parameters ``opening_parade``,
+    ``end_colours``, ``colours``, ``values``, ``hand_size`` and ``discards``.
     """
     g, deck_rng, choice_rng, seat_tmp, _, _, takings = new_work()
-    g[DECK : DECK + N_CARDS] = deck
+    g[DECK + N_CARDS - deck.shape[0] : DECK + N_CARDS] = deck  # a smaller deck ends where 66 do
     strategies = np.full(players, SCRIPTED, np.int64)
+    vector = np.array([margin, opening, end_colours, colours, values, hand, n_discards], np.float64)
     err = play_game(
-        g, players, margin, strategies, np.array([margin, opening, end_colours], np.float64), deck_rng,
+        g, players, margin, strategies, vector, deck_rng,
         choice_rng, False, None, None, None, seat_tmp, takings, trace, plays, discards,
     )
     if err == ERR_NONE:

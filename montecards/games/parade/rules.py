@@ -3,7 +3,8 @@
 The whole state of a game lives in one int64 array ``g`` (offsets below): one array means
 no reference counting between calls, and copying a game (for rollouts) is one memcpy.
 
-* ``DECK``: the 66 card ids; the first ``n_drawn(g)`` are dealt or drawn, in order (top first);
+* ``DECK``: the 66 card ids; the first ``n_drawn(g)`` are dealt or drawn, in order (top first)
+  (a smaller deck, parameters ``colours`` and ``values``, fills the last places: ``set_up``);
 * ``HANDS + seat * HAND_SIZE + k`` for ``k < hand_len(g, seat)``: each player's hand;
 * ``PARADE + i`` for ``i < parade_len(g)``: the parade, front first, end last;
 * ``COUNTS + seat`` / ``SUMS + seat``: each collection as its number of cards and sum of
@@ -43,10 +44,13 @@ from montecards.engine.rows import share_win
 from montecards.engine.trace import tracing
 from montecards.games.parade.cards import (
     COLOUR_OF,
+    FINAL_HAND,
     HAND_SIZE,
+    KEPT_AT_END,
     MAX_PLAYERS,
     N_CARDS,
     N_COLOURS,
+    N_VALUES,
     OPENING_PARADE,
     VALUE_OF,
     value_of,
@@ -79,7 +83,15 @@ PLAYERS = DRAWN + 5
 MARGIN = DRAWN + 6  # the majority margin in force: two_player_margin with 2 players, else 0
 DISCARD = DRAWN + 7
 END_COLOURS = DISCARD + MAX_PLAYERS  # colours in a collection that start the last round (6 official)
-STATE_SIZE = END_COLOURS + 1
+# the deck's shape, read once from the rule parameters at set-up (``set_up``)
+DECK_N = END_COLOURS + 1  # cards in the deck: colours * values (66 official)
+HAND_FULL = DECK_N + 1  # cards dealt to each hand (parameter ``hand_size``, 5 official)
+FINAL_N = DECK_N + 2  # cards in each hand at the final discard: HAND_FULL - 1 (4 official)
+DISCARDS = DECK_N + 3  # cards each seat discards at the end (parameter ``discards``, 2 official)
+CHOICES = DECK_N + 4  # the final discard's choices: C(FINAL_N, DISCARDS) (6 official)
+DECK_COLOURS = DECK_N + 5  # colours in the deck (parameter ``colours``, 6 official)
+DECK_VALUES = DECK_N + 6  # values per colour (parameter ``values``, 11 official)
+STATE_SIZE = DECK_VALUES + 1
 
 NO_TRIGGER = 0
 SIX_COLOURS = 1
@@ -99,6 +111,49 @@ MAX_EVENTS = 512
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
 """The 6 ways to choose 2 of the final 4 hand cards (by hand position), listed so that
 complements mirror: ``PAIRS[5 - p]`` holds the two positions ``PAIRS[p]`` leaves."""
+
+
+MAX_CHOICES = PAIRS.shape[0]
+"""The most ways to choose the final discard (2 of 4): every final hand has at most 4 cards."""
+
+
+def _discard_sets() -> tuple[np.ndarray, np.ndarray]:
+    """Every final discard as a bit mask of hand positions: ``DISCARD_SETS[m, d, p]`` is the
+    ``p``-th way (``itertools.combinations`` order) to discard ``d`` of ``m`` cards;
+    ``N_CHOICES[m, d]`` how many ways there are. For 2 of 4 they are ``PAIRS``, in its order."""
+    from itertools import combinations
+
+    sets = np.zeros((HAND_SIZE, HAND_SIZE, MAX_CHOICES), np.int64)
+    counts = np.zeros((HAND_SIZE, HAND_SIZE), np.int64)
+    for m in range(HAND_SIZE):
+        for d in range(m + 1):
+            ways = list(combinations(range(m), d))
+            counts[m, d] = len(ways)
+            for p, way in enumerate(ways):
+                sets[m, d, p] = sum(1 << k for k in way)
+    return sets, counts
+
+
+DISCARD_SETS, N_CHOICES = _discard_sets()
+assert [DISCARD_SETS[4, 2, p] for p in range(6)] == [(1 << a) | (1 << b) for a, b in PAIRS.tolist()]
+
+
+@njit(cache=True, inline="always")
+def official_discard(g):
+    """Is the final discard the official one, 2 of 4 cards (``PAIRS``)?"""
+    return g[FINAL_N] == 4 and g[DISCARDS] == 2
+
+
+@njit(cache=True, inline="always")
+def discard_set(g, choice):
+    """The hand positions (a bit mask) the final-discard choice ``choice`` discards."""
+    return DISCARD_SETS[np.uint64(g[FINAL_N]), np.uint64(g[DISCARDS]), np.uint64(choice)]
+
+
+@njit(cache=True, inline="always")
+def deck_size(g):
+    """Cards in the deck (``DECK_N``: colours * values, 66 official)."""
+    return g[DECK_N]
 
 
 @njit(cache=True, inline="always")
@@ -257,29 +312,68 @@ def next_card(g, rng, lazy):
     return card
 
 
-@hot_inline
-def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS):
-    """Deal 5 cards to each seat in blocks, then the ``opening``-card opening parade (rules:
-    Setup; parameter ``opening_parade``, 6 official). ``end_colours``: the colours a collection
-    must hold to start the last round (parameter ``end_colours``, 6 official).
+@hot
+def deal_other(g, players, rng, lazy, trace, colours, values, hand):
+    """``set_up``'s deal for a deck or hands other than the official: the deck's ``colours *
+    values`` cards fill the last places of ``DECK`` (the first ``66 - n`` count as drawn), then
+    ``hand`` cards to each seat in blocks."""
+    start = N_CARDS - colours * values  # a smaller deck ends where the official one does
+    g[DRAWN] = start
+    if lazy:
+        for c in range(colours):
+            for v in range(values):
+                g[DECK + start + c * values + v] = c * N_VALUES + v
+    for seat in range(players):
+        for k in range(hand):
+            card = next_card(g, rng, lazy)
+            g[hand_at(seat, k)] = card
+            record(trace, EV_DEAL, seat, card, k)
+        g[HAND_N + seat] = hand
 
-    With ``lazy`` the deck is shuffled from ``rng`` as cards are needed; otherwise
-    ``g[DECK:DECK + 66]`` already holds the explicit deck order.
+
+@hot_inline
+def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_colours=N_COLOURS,
+           colours=N_COLOURS, values=N_VALUES, hand=HAND_SIZE, discards=HAND_SIZE - 1 - KEPT_AT_END):
+    """Deal ``hand`` cards to each seat in blocks, then the ``opening``-card opening parade
+    (rules: Setup; parameters ``hand_size``, 5 official, and ``opening_parade``, 6 official).
+    ``end_colours``: the colours a collection must hold to start the last round (parameter
+    ``end_colours``, at most ``colours``; 6 official). The deck holds the first ``colours``
+    colours' cards of values ``0 .. values - 1`` (ids ``11 * colour + value``, in id order);
+    ``discards``: the cards each seat discards at the end (2 official). The parameters are
+    read here, once, into the state.
+
+    A deck of ``n = colours * values`` cards fills the last ``n`` places of ``DECK`` and the
+    first ``66 - n`` count as drawn (``DRAWN``), so the turn loop, the draw and the searches
+    read the deck's end as the constant 66 whatever its size. With ``lazy`` the deck is
+    shuffled from ``rng`` as cards are needed; otherwise ``g[DECK + 66 - n : DECK + 66]``
+    already holds the explicit deck order.
     """
     g[DECK + N_CARDS : STATE_SIZE] = 0
     g[LAST_ROUND_LEFT] = -1
     g[PLAYERS] = players
     g[MARGIN] = margin if players == 2 else 0
-    g[END_COLOURS] = end_colours
-    if lazy:
-        for k in range(N_CARDS):
-            g[DECK + k] = k
-    for seat in range(players):
-        for k in range(HAND_SIZE):
-            card = next_card(g, rng, lazy)
-            g[hand_at(seat, k)] = card
-            record(trace, EV_DEAL, seat, card, k)
-        g[HAND_N + seat] = HAND_SIZE
+    g[END_COLOURS] = min(end_colours, colours)
+    g[DECK_N] = colours * values
+    g[DECK_COLOURS] = colours
+    g[DECK_VALUES] = values
+    g[HAND_FULL] = hand
+    g[FINAL_N] = hand - 1
+    g[DISCARDS] = discards
+    g[CHOICES] = N_CHOICES[np.uint64(hand - 1), np.uint64(discards)]
+    if colours * values == N_CARDS and hand == HAND_SIZE:
+        # the official deck and hands: loops of constant length, as before the parameters (the
+        # variable-length loops below cost ~1,000 instructions a game, ``benchmarks/README.md``)
+        if lazy:
+            for k in range(N_CARDS):
+                g[DECK + k] = k
+        for seat in range(players):
+            for k in range(HAND_SIZE):
+                card = next_card(g, rng, lazy)
+                g[hand_at(seat, k)] = card
+                record(trace, EV_DEAL, seat, card, k)
+            g[HAND_N + seat] = HAND_SIZE
+    else:
+        deal_other(g, players, rng, lazy, trace, colours, values, hand)
     for k in range(opening):
         card = next_card(g, rng, lazy)
         g[PARADE + k] = card
@@ -290,10 +384,10 @@ def set_up(g, players, margin, rng, lazy, trace, opening=OPENING_PARADE, end_col
 @njit(cache=True)
 def rotate_hands(g, players, r):
     """Duplicate deals: the hand dealt to seat s goes to seat (s + r) % players (the opening
-    parade stays). Called right after ``set_up``, when every hand holds ``HAND_SIZE`` cards; the
+    parade stays). Called right after ``set_up``, when every hand holds ``HAND_FULL`` cards; the
     trace's deal events keep the seats the deck dealt to."""
     for _ in range(r):
-        for k in range(HAND_SIZE):
+        for k in range(g[HAND_FULL]):
             last = g[hand_at(players - 1, k)]
             for seat in range(players - 1, 0, -1):
                 g[hand_at(seat, k)] = g[hand_at(seat - 1, k)]
@@ -451,12 +545,29 @@ def seat_score(g, seat):
     return total
 
 
+@hot
+def keep_other(g, seat, pair, trace):
+    """``keep_cards`` for a final discard other than 2 of 4: ``pair`` indexes ``discard_set``."""
+    gone = discard_set(g, pair)
+    for k in range(hand_len(g, seat)):
+        discarded = (gone >> k) & 1
+        record(trace, EV_DISCARD if discarded else EV_KEEP, seat, hand_card(g, seat, k), 0)
+        if not discarded:
+            collect(g, seat, hand_card(g, seat, k))
+    g[HAND_N + seat] = 0
+
+
 @hot_inline
 def keep_cards(g, seat, pair, trace):
-    """Final discard: the two hand cards of ``PAIRS[pair]`` go, the other two are kept.
+    """Final discard: the hand cards of the choice ``pair`` go, the others are kept.
 
-    The kept pair is ``PAIRS[complement(pair)]``, so keeping needs no per-card test.
+    Officially (2 of 4) ``pair`` indexes ``PAIRS`` and the kept pair is
+    ``PAIRS[complement(pair)]``, so keeping needs no per-card test; otherwise it indexes the
+    ways to discard (``discard_set``: a bit mask of hand positions).
     """
+    if not official_discard(g):
+        keep_other(g, seat, pair, trace)
+        return
     if tracing(trace):
         for k in range(hand_len(g, seat)):
             discarded = k == PAIRS[pair, 0] or k == PAIRS[pair, 1]
@@ -494,4 +605,11 @@ def new_state() -> np.ndarray:
     """An empty state with the official rule in force (``set_up`` sets the game's own)."""
     g = np.zeros(STATE_SIZE, dtype=np.int64)
     g[END_COLOURS] = N_COLOURS
+    g[DECK_N] = N_CARDS
+    g[DECK_COLOURS] = N_COLOURS
+    g[DECK_VALUES] = N_VALUES
+    g[HAND_FULL] = HAND_SIZE
+    g[FINAL_N] = FINAL_HAND
+    g[DISCARDS] = FINAL_HAND - KEPT_AT_END
+    g[CHOICES] = MAX_CHOICES
     return g

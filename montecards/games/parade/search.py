@@ -94,7 +94,7 @@ from montecards.games.parade.rules import (
     seat_score,
     win_shares,
 )
-from montecards.games.parade.strategies import copy_state, greedy_discard, greedy_play, new_takings
+from montecards.games.parade.strategies import any_greedy_discard, copy_state, greedy_discard, greedy_play, new_takings
 from montecards.rng import bounded
 
 MAX_NODES = 1 << 15
@@ -241,7 +241,7 @@ def finish_game(w, last, done, policy, rng, lazy, no_trace, takings):
         play_card(w, seat, k, no_trace)
         done = finish_turn(w, seat, rng, lazy, no_trace)
     for s in range(players):
-        w[DISCARD + s] = greedy_discard(w, s)
+        w[DISCARD + s] = any_greedy_discard(w, s)
     for s in range(players):
         keep_cards(w, s, w[DISCARD + s], no_trace)
 
@@ -373,7 +373,7 @@ def search_discard(g, seat, omniscient, iterations, space, deck_rng):
         sample(space, seat, omniscient, n, rng)
         for s in range(players):
             if s != seat:
-                w[DISCARD + s] = greedy_discard(w, s)
+                w[DISCARD + s] = any_greedy_discard(w, s)
         for p in range(pairs):
             copy_state(w, trial)
             trial[DISCARD + seat] = p

@@ -36,8 +36,14 @@ from montecards.games.parade.packed import (
     tally_sums,
 )
 from montecards.games.parade.rules import (
+    CHOICES,
     DECK,
     DISCARD,
+    DISCARDS,
+    HAND_FULL,
+    deck_size,
+    discard_set,
+    official_discard,
     PAIRS,
     STATE_SIZE,
     at,
@@ -194,6 +200,55 @@ def score_keeping(g, seat, a, b, others):
 
 
 @hot
+def kept_of(g, seat, choice):
+    """The cards the seat keeps with the final-discard choice ``choice`` (``rules.discard_set``)
+    as ``(counts, sums, ids)``: packed count and value-sum words, and the kept ids sorted as
+    7-bit digits, lowest id most significant (a lexicographic order of the sorted kept cards)."""
+    gone = discard_set(g, choice)
+    n = hand_len(g, seat)
+    counts = np.int64(0)
+    sums = np.int64(0)
+    ids = np.int64(0)
+    kept_n = n - g[DISCARDS]
+    for k in range(n):
+        if not (gone >> k) & 1:
+            card = hand_card(g, seat, k)
+            counts += card_count(card)
+            sums += card_value(card)
+            below = 0  # the kept cards with a lower id: this card's place in the sorted list
+            for j in range(n):
+                if not (gone >> j) & 1 and hand_card(g, seat, j) < card:
+                    below += 1
+            ids |= card << (7 * (kept_n - 1 - below))
+    return counts, sums, ids
+
+
+@hot
+def general_greedy_discard(g, seat):
+    """``greedy_discard`` for any final discard (parameters ``hand_size`` and ``discards``): the
+    kept cards minimise the score as if the game ended now; ties: keep the cards with the lowest
+    ids (compared as sorted lists). Returns an index into the ways of ``rules.discard_set``."""
+    others = other_best(g, seat)
+    kept_n = hand_len(g, seat) - g[DISCARDS]
+    best = np.int64(1) << 62
+    for p in range(g[CHOICES]):
+        counts, sums, ids = kept_of(g, seat, p)
+        score = packed_score(counts_word(g, seat) + counts, sums_word(g, seat) + sums, others,
+                             margin_in_force(g))
+        best = min(best, (score << (7 * kept_n + 3)) | (ids << 3) | p)
+    return best & HAND_INDEX_MASK
+
+
+@hot_inline
+def any_greedy_discard(g, seat):
+    """``greedy_discard`` for any final discard: ``PAIRS``' index officially (2 of 4), else
+    ``general_greedy_discard``'s (the official function is left as it was, for its speed)."""
+    if official_discard(g):
+        return greedy_discard(g, seat)
+    return general_greedy_discard(g, seat)
+
+
+@hot
 def greedy_discard(g, seat):
     """Index into ``PAIRS`` of the two cards to **discard**.
 
@@ -255,7 +310,7 @@ def play_out_greedy(g, seat, rng, t, no_trace):
         play_card(g, seat, greedy_play(g, seat, t), no_trace)
         done = finish_turn(g, seat, rng, False, no_trace)
     for s in range(players):  # simultaneous: every choice is made before any is applied
-        g[DISCARD + s] = greedy_discard(g, s)
+        g[DISCARD + s] = any_greedy_discard(g, s)
     for s in range(players):
         keep_cards(g, s, g[DISCARD + s], no_trace)
 
@@ -490,7 +545,7 @@ def weighted_play(g, seat, params, t):
     rival_held_now = np.int64(0)
     if rivals:
         rival_now, rival_held_now = rival_standing(g, seat, counts)
-    early = (N_CARDS - n_drawn(g)) / (N_CARDS - HAND_SIZE * player_count(g) - OPENING_PARADE)
+    early = (N_CARDS - n_drawn(g)) / max(deck_size(g) - g[HAND_FULL] * player_count(g) - OPENING_PARADE, 1)
     last_round = last_round_left(g) >= 0
     look_next = w_next != 0.0 and not last_round
     look_last = w_last != 0.0 and last_round
@@ -549,10 +604,44 @@ def weighted_play(g, seat, params, t):
 
 
 @hot
+def general_weighted_discard(g, seat, params):
+    """``weighted_discard`` over the ways of any final discard (``rules.discard_set``); ties:
+    keep the cards with the lowest ids (compared as sorted lists)."""
+    counts = counts_word(g, seat)
+    sums = sums_word(g, seat)
+    threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
+    now = score_against(counts, sums, threshold)
+    w_keep = weight(params, seat, F_KEEP_SCORE_CHANGE)
+    w_rival = weight(params, seat, F_KEEP_RIVAL_SCORE_CHANGE)
+    rival_now = np.int64(0)
+    if w_rival != 0.0:
+        rival_now = rival_standing(g, seat, counts)[0]
+    best = 0
+    best_sum = 0.0
+    best_tie = np.int64(0)
+    for p in range(g[CHOICES]):
+        kept_counts, kept_sums, tie = kept_of(g, seat, p)
+        c1 = counts + kept_counts
+        change = score_against(c1, sums + kept_sums, threshold) - now
+        rival_change = np.int64(0)
+        if w_rival != 0.0:
+            rival_change = rival_standing(g, seat, c1)[0] - rival_now
+        total = w_keep * change + w_rival * rival_change
+        if p == 0 or total > best_sum or (total == best_sum and tie < best_tie):
+            best = p
+            best_sum = total
+            best_tie = tie
+    return best
+
+
+@hot
 def weighted_discard(g, seat, params):
     """Index into ``PAIRS`` of the two cards to discard: the kept pair whose features 13 - 14
     (``keep_score_change``, ``keep_rival_score_change``) have the highest weighted sum; ties:
-    greedy's (keep the pair with the lowest ids)."""
+    greedy's (keep the pair with the lowest ids). Any other final discard (parameters
+    ``hand_size``, ``discards``): the same over its ways (``rules.discard_set``)."""
+    if not official_discard(g):
+        return general_weighted_discard(g, seat, params)
     counts = counts_word(g, seat)
     sums = sums_word(g, seat)
     threshold = majority_threshold(other_best(g, seat), margin_in_force(g))

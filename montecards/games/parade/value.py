@@ -75,6 +75,13 @@ from montecards.games.parade.packed import (
     nonzero_fields,
 )
 from montecards.games.parade.rules import (
+    DECK_COLOURS,
+    DECK_VALUES,
+    DISCARDS,
+    END_COLOURS,
+    HAND_FULL,
+    PARADE_N,
+    deck_size,
     DECK,
     DRAWN,
     HAND_N,
@@ -105,7 +112,7 @@ from montecards.games.parade.strategies import (
     GREEDY,
     TUNED,
     WEIGHTED,
-    greedy_discard,
+    any_greedy_discard,
     greedy_play,
     new_takings,
     score_after_play,
@@ -186,7 +193,7 @@ def model_discard(g, seat, model):
     """The final discard (an index into ``PAIRS``) of V's model of the seat."""
     if model[0][seat] == MODEL_WEIGHTED:
         return weighted_discard(g, seat, model[1])
-    return greedy_discard(g, seat)
+    return any_greedy_discard(g, seat)
 
 
 @njit(cache=True)
@@ -260,7 +267,7 @@ def turn_count(g):
 @hot
 def features(g, seat, t, out):
     """The seat's ``FEATURES`` into ``out[:N_FEATURES]`` (``t`` filled by ``tabulate_takings``)."""
-    progress = n_drawn(g) / N_CARDS
+    progress = (n_drawn(g) - (N_CARDS - deck_size(g))) / deck_size(g)  # the deck ends at N_CARDS
     last = 1.0 if last_round_left(g) >= 0 else 0.0
     plays_next = 1.0 if next_to_play(g) == seat else 0.0
     threshold = majority_threshold(other_best(g, seat), margin_in_force(g))
@@ -449,7 +456,8 @@ def ledger_deal(g, players, margin, ledger):
     for s in range(players):
         acc[ACC_EXPECT + s] = 0.0
     for _ in range(DEAL_SAMPLES):
-        set_up(spare, players, margin, rng, True, no_trace)
+        set_up(spare, players, margin, rng, True, no_trace, g[PARADE_N], g[END_COLOURS], g[DECK_COLOURS],
+               g[DECK_VALUES], g[HAND_FULL], g[DISCARDS])  # the deal's own rules (just set up)
         values(spare, ledger, acc[ACC_V:])
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / DEAL_SAMPLES

@@ -80,6 +80,9 @@ from montecards.games.parade.cards import (
     VALUE_OF,
 )
 from montecards.games.parade.rules import (
+    CHOICES,
+    discard_set,
+    official_discard,
     PAIRS,
     count_of,
     sum_of,
@@ -343,9 +346,32 @@ def legal_moves(g, seat, kind, legal):
         for k in range(n):
             legal[k] = play_move(hand_card(g, seat, k))
         return n
+    if not official_discard(g):
+        return other_discards(g, seat, legal)
     for p in range(PAIRS.shape[0]):
         legal[p] = discard_move(hand_card(g, seat, PAIRS[p, 0]), hand_card(g, seat, PAIRS[p, 1]))
     return PAIRS.shape[0]
+
+
+@hot
+def other_discards(g, seat, legal):
+    """The final discard's legal moves with parameters ``hand_size`` / ``discards`` other than
+    the official 2 of 4 (``rules.discard_set``, in its order): a discard of 2 cards is
+    ``discard_move(a, b)``, of 1 card ``discard_move(a, a)``. (Discards of 0, 3 or 4 cards
+    have no move id: user strategies and decision logs do not support them.)"""
+    for p in range(g[CHOICES]):
+        gone = discard_set(g, p)
+        first = -1
+        second = -1
+        for k in range(hand_len(g, seat)):
+            if (gone >> k) & 1:
+                if first < 0:
+                    first = hand_card(g, seat, k)
+                elif second < 0:
+                    second = hand_card(g, seat, k)
+        first = max(first, 0)
+        legal[p] = discard_move(first, second if second >= 0 else first)
+    return g[CHOICES]
 
 
 assert FINAL_HAND == 4 and PAIRS.shape[0] == 6  # the discard list is the pairs of 4 cards
