@@ -364,3 +364,15 @@ def test_rollout_beats_greedy_head_to_head():
         res = mc.simulate("parade", n=300, players=2, strategies=seats, seed=99)
         shares.append(res.win_share[seats.index("rollout")])
     assert np.mean(shares) > 0.5
+
+
+@pytest.mark.parametrize("discards", [0, 3])
+def test_a_user_strategy_at_a_discard_without_move_ids_fails_its_run_in_one_line(discards):
+    """Discards of 0, 3 or 4 cards have no move ids (view.other_discards): a user strategy asked
+    there sees no legal move, and its run stops with one line (it scored every seat 0 before)."""
+    from tests.inprocess import run_main
+
+    proc = run_main("simulate", "parade", "-p", "3", "-n", "20", "--param", f"discards={discards}",
+                    "-s", "examples/strategies/parade_greedy.py:choose")
+    assert proc.returncode == 2, proc.stdout
+    assert "outside its 0 legal moves" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

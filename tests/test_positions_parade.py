@@ -537,3 +537,15 @@ def test_review_without_the_whole_deal_or_a_fitted_value_has_no_luck_and_says_wh
     three = mc.review("parade", mc.trace("parade", seed=3, index=0, players=3), seats=[0], budget=200, seed=0)
     assert all(s["luck"] is None and s["adjusted"] is None for s in three.seats)
     assert "no fitted value for parade with 3 players" in three.table()
+
+
+@pytest.mark.parametrize("param", ["colours=5", "values=10", "hand_size=4", "discards=1", "opening_parade=4",
+                                   "end_colours=5"])
+@pytest.mark.parametrize("what", ["--positions", "--record"])
+def test_positions_and_records_of_other_rules_are_refused(param, what):
+    """Positions and records follow the official deck, deal and end (only the 2-player margin
+    may change): a game of other rules is refused in one line, not turned into positions of
+    the official game."""
+    proc = run_main("trace", "parade", "-p", "3", "--param", param, "--seed", "1", "--index", "0", what)
+    assert proc.returncode == 2, proc.stdout[:300]
+    assert f"this game sets {param}" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

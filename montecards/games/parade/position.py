@@ -79,7 +79,7 @@ class Position(PositionForms):
         given = data.get("rules") or {}
         if not isinstance(given, dict):
             raise InputError("position: rules must be an object like {\"two_player_margin\": 2}")
-        self.rules = SPEC.resolve_params(self.players, given)
+        self.rules = official_rules(self.players, SPEC.resolve_params(self.players, given))
         if self.rules["two_player_margin"] not in TWO_PLAYER_MARGINS:
             raise InputError("position: two_player_margin must be 0, 1 or 2")
         self.turn = as_int(data["turn"], "turn")
@@ -349,7 +349,7 @@ class State:
     def from_deal(cls, deck: Sequence[str], players: int, params: dict[str, Any] | None = None) -> State:
         """The game dealt from an explicit deck order (top first), as ``play_scripted`` deals it."""
         players = SPEC.check_players(players)
-        resolved = SPEC.resolve_params(players, params)
+        resolved = official_rules(players, SPEC.resolve_params(players, params))
         ids = _cards(list(deck), "deck")
         if len(ids) != N_CARDS or len(set(ids)) != N_CARDS:
             raise InputError(f"deck must hold each of the {N_CARDS} cards exactly once")
@@ -481,6 +481,18 @@ def state(position: Any = None, seed: int = 0, deck: Sequence[str] | None = None
     return State.from_position(position, seed)
 
 
+def official_rules(players: int, resolved: dict[str, Any]) -> dict[str, Any]:
+    """``resolved`` when every rule parameter but ``two_player_margin`` has its official value:
+    positions, records and playing on from them follow the official deck, deal and end (the
+    other parameters are for runs: ``simulate --param``); else one line, exit 2."""
+    other = {name: value for name, value in resolved.items()
+             if name != "two_player_margin" and value != SPEC.param(name).default_for(players)}
+    if other:
+        raise InputError("positions and records follow Parade's official rules (only two_player_margin may "
+                         "change); this game sets " + ", ".join(f"{k}={v}" for k, v in other.items()))
+    return resolved
+
+
 def positions_of_trace(events: Any, players: int, params: dict[str, Any] | None = None) -> list[Position]:
     """Every decision of a traced game as the deciding seat's position (plays in turn order,
     then each seat's final discard)."""
@@ -502,6 +514,7 @@ def record_of_trace(events: Any, players: int, params: dict[str, Any] | None = N
     computed) and every decision."""
     from montecards.games.parade.game import script_from_trace
 
+    official_rules(players, SPEC.resolve_params(players, params))
     script = script_from_trace(events, players, params)
     moves = list(script["plays"]) + [",".join(d) for d in script["discards"]]
     return {"game": GAME, "players": players, "rules": dict(params or {}), "deck": script["deck"],

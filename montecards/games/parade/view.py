@@ -81,6 +81,7 @@ from montecards.games.parade.cards import (
 )
 from montecards.games.parade.rules import (
     CHOICES,
+    DISCARDS,
     discard_set,
     official_discard,
     PAIRS,
@@ -357,8 +358,12 @@ def legal_moves(g, seat, kind, legal):
 def other_discards(g, seat, legal):
     """The final discard's legal moves with parameters ``hand_size`` / ``discards`` other than
     the official 2 of 4 (``rules.discard_set``, in its order): a discard of 2 cards is
-    ``discard_move(a, b)``, of 1 card ``discard_move(a, a)``. (Discards of 0, 3 or 4 cards
-    have no move id: user strategies and decision logs do not support them.)"""
+    ``discard_move(a, b)``, of 1 card ``discard_move(a, a)``. Discards of 0, 3 or 4 cards
+    have no move id: there are no legal moves then (0), so a user strategy asked there fails its
+    run with one line (its index is outside the legal moves) instead of discarding something
+    else, and a decision log shows no moves."""
+    if g[DISCARDS] != 1 and g[DISCARDS] != 2:
+        return 0
     for p in range(g[CHOICES]):
         gone = discard_set(g, p)
         first = -1
