@@ -19,8 +19,8 @@ would show.
 
 :class:`LuckResult` also carries the value-based figures (``luck_share``, ``drift_share``:
 ``analysis.ledger.luck_shares`` over at most :data:`LEDGER_GAMES` games with the luck ledger)
-where the game has a value fitted for the lineup and player count (so far Parade at 2 players,
-greedy or tuned), under the official rules; elsewhere they stay None, and are neither printed
+where the game has a value fitted for the lineup and player count (docs/luck.md lists the value
+files: Parade, Gift of Tulips, Wig Out!, Anomia), under the official rules; elsewhere they stay None, and are neither printed
 nor written. ``error_per_decision`` is not measured yet (always None).
 """
 

@@ -1,7 +1,7 @@
 """The reports' "How much the deal decides" section (issue 30, part 3; docs/luck.md): the deal's
 share of the outcome variance from ``analysis.luck`` (each deal replayed with independent later
 draws; no value needed, so every game has it), and where the game has a fitted value at that
-player count (Parade at 2 players) the ledger's luck and drift shares. The figures go to the
+player count (docs/luck.md lists the value files) the ledger's luck and drift shares. The figures go to the
 page and to ``data.json``'s facts, from which ``reports/SUMMARY.md`` sets the games side by side.
 """
 
