@@ -581,11 +581,14 @@ def tournament_command(game, entrants, strategy_params, players, design, opponen
 @click.option("--versus", default=None, metavar="A,B",
               help="Two strategies: how often the weaker wins (their matchup on -n deals in every seat "
               "rotation) and, where the luck ledger serves, the stronger's luck-adjusted margin.")
+@click.option("--decisions", "decision_games", type=int, default=0, show_default=True, metavar="GAMES",
+              help="Also rate every decision of this many games by the value on the seat's information "
+              "set: each strategy's error per unforced decision (games with positions and a value).")
 @_run_options("Rule or model parameter (repeatable; lists comma-separated).",
               "Also write the per-deal win rates' figure to this PNG file (with --versus: the "
               "weaker-wins figure).")
-def luck_command(game, players, strategies, strategy_params, deals, replays, progress, versus, seed, jobs,
-                 as_json, params, plot_path) -> None:
+def luck_command(game, players, strategies, strategy_params, deals, replays, progress, versus, decision_games,
+                 seed, jobs, as_json, params, plot_path) -> None:
     """How much the deal decides: each deal played --replays times with independent later draws;
     the deal's share of the outcome variance with its 95 % interval, and the spread of the
     per-deal win rates (docs/luck.md)."""
@@ -596,7 +599,7 @@ def luck_command(game, players, strategies, strategy_params, deals, replays, pro
         game, players=players, strategies=names if names is None or len(names) > 1 else names[0],
         deals=deals, replays=replays, params=_params(params), seed=seed, jobs=jobs, progress=progress,
         strategy_params=parse_strategy_params(strategy_params),
-        versus=None if versus is None else split_names(versus),
+        versus=None if versus is None else split_names(versus), decision_games=decision_games,
     )
     lines = [f"{res.title}: how much the deal decides, seed {res.seed}", ""] + res.findings()
     _emit(res, as_json, "\n".join(lines), plot_path,

@@ -9,6 +9,8 @@
 * :func:`tournament` — entrants in many lineups and rotations, rated on one Elo scale
   (Bradley–Terry / Plackett–Luce, bootstrap intervals, skill depth, cycles);
 * :func:`luck` — how much the deal decides: each deal replayed with independent later draws;
+* :func:`decision_errors` — each strategy's error per decision, by the value on the seat's
+  information set;
 * :func:`balance` — a search of rule parameters for the fairest variant (successive halving
   on common random numbers, winners checked on held-out deals);
 * :func:`simulate_adaptive` — a run that stops when every win-share interval is narrow enough.
@@ -27,6 +29,7 @@ _MODULE_OF = {
     "share_interval": "intervals",
     "wilson": "intervals",
     "LuckResult": "luck",
+    "decision_errors": "quality",
     "luck": "luck",
     "MatchupResult": "matchups",
     "matchups": "matchups",

@@ -20,8 +20,10 @@ would show.
 :class:`LuckResult` also carries the value-based figures (``luck_share``, ``drift_share``:
 ``analysis.ledger.luck_shares`` over at most :data:`LEDGER_GAMES` games with the luck ledger)
 where the game has a value fitted for the lineup and player count (docs/luck.md lists the value
-files: Parade, Gift of Tulips, Wig Out!, Anomia), under the official rules; elsewhere they stay None, and are neither printed
-nor written. ``error_per_decision`` is not measured yet (always None).
+files: Parade, Gift of Tulips, Wig Out!, Anomia), under the official rules; elsewhere they stay
+None, and are neither printed nor written. ``error_per_decision`` (``decision_games``, ``luck
+--decisions``): each strategy's error per unforced decision by the value on the seat's
+information set (``analysis.quality``), where the game has positions and a value.
 """
 
 from __future__ import annotations
@@ -145,7 +147,10 @@ class LuckResult:
     elapsed_seconds: float = 0.0
     luck_share: tuple[float, float, float] | None = None
     drift_share: tuple[float, float, float] | None = None
-    error_per_decision: dict[str, float] | None = None
+    error_per_decision: dict[str, dict[str, Any]] | None = None
+    """Per strategy ``{"error", "error_low", "error_high", "unforced", "decisions"}``
+    (``analysis.quality.decision_errors``), or None when not asked for."""
+    decision_note: str = ""
     versus: dict[str, Any] | None = None
     """With two strategies named (``versus``): how often the weaker wins, and, where the luck
     ledger serves, the stronger's luck-adjusted margin (:func:`versus_figures`)."""
@@ -182,6 +187,8 @@ class LuckResult:
         if self.drift_share is not None:
             out.append(f"Drift share {100 * self.drift_share[0]:.1f} % "
                        f"({100 * self.drift_share[1]:.1f} - {100 * self.drift_share[2]:.1f} %).")
+        if self.error_per_decision is not None:
+            out.append(self.decision_note)
         if self.versus is not None:
             out += versus_sentences(self.versus)
         return out
@@ -247,6 +254,7 @@ def luck(
     progress: bool | None = None,
     strategy_params: Any = None,
     versus: Sequence[str] | str | None = None,
+    decision_games: int = 0,
 ) -> LuckResult:
     """The deal's share of the outcome variance (module docstring; docs/luck.md).
 
@@ -259,8 +267,14 @@ def luck(
     ``result.versus`` (:func:`versus_figures`), from their matchup on ``deals`` deals, each
     played in every seat rotation: how often the weaker wins (raw, with its interval), and
     where the luck ledger serves (Parade, 2 players, the official rules, built-in strategies)
-    the stronger's luck-adjusted win share and margin over the fair share."""
+    the stronger's luck-adjusted win share and margin over the fair share.
+
+    ``decision_games``: also rate every decision of that many games by the value on the seat's
+    information set (``analysis.quality``; the official rules, a game with positions and a value
+    for the lineup): ``result.error_per_decision``. 0: not measured."""
     deals = check_count("deals", deals, 2)
+    if decision_games and params:
+        raise InputError("--decisions rates decisions under the official rules only (the value is fitted there)")
     replays = check_count("replays", replays, 2)
     spec = games.get(game)
     spec.check_deal((0, 0), 2)  # a game without the deal option: one line
@@ -288,6 +302,14 @@ def luck(
     shares = _ledger_shares(spec, base, params, strategy_params, min(deals * replays, LEDGER_GAMES))
     both = None if pair is None else versus_figures(spec.name, pair, base.players, deals, params, base.seed,
                                                      jobs)
+    quality = None
+    if decision_games:
+        from montecards.analysis.quality import decision_errors, error_sentence
+
+        if strategy_params:
+            raise InputError("--decisions rates built-in strategies as given (no --strategy-param)")
+        quality = decision_errors(spec.name, base.players, list(base.strategies),
+                                  n=check_count("decision_games", decision_games, 1), seed=base.seed)
     return LuckResult(
         game=spec.name, title=spec.title, players=base.players, strategies=list(base.strategies),
         seed=base.seed, deals=deals, replays=replays, outcomes=outcomes,
@@ -298,6 +320,8 @@ def luck(
         luck_share=None if shares is None else _triple(shares, "luck_share"),
         drift_share=None if shares is None else _triple(shares, "drift_share"),
         versus=both,
+        error_per_decision=None if quality is None else quality["errors"],
+        decision_note="" if quality is None else error_sentence(quality) + f" Value: {quality['value']}.",
     )
 
 
