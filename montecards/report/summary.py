@@ -67,7 +67,7 @@ def summary_table(data: dict[str, dict[str, Any]]) -> pd.DataFrame:
                 "skill depth (Elo points)": depth_text,
                 "deal share": deal_text,
                 "luck share": luck_text,
-                "seat verdict": _plain(row["seat_verdict"]).split(" (")[0],
+                "seat verdict": _verdict_line(_plain(row["seat_verdict"])),
             })
     return pd.DataFrame(rows)
 
@@ -101,6 +101,13 @@ def _share_text(fact: dict[str, Any] | None) -> str:
         return "—"
     where = f" ({fact['players']}p)" if "players" in fact else ""
     return f"{100 * fact['share']:.1f} % [{100 * fact['low']:.1f}, {100 * fact['high']:.1f}]{where}"
+
+
+def _verdict_line(verdict: str) -> str:
+    """The seat verdict without its per-strength figures, keeping "at one strength only" (an
+    answer measured at one strength is not said to hold at every strength)."""
+    head = verdict.split(" (")[0]
+    return head + (" (at one strength only)" if "at one strength only" in verdict else "")
 
 
 def luck_figure(data: dict[str, dict[str, Any]], key: str = "luck_share",
