@@ -25,7 +25,8 @@ def test_simulate_json_has_the_contract_keys():
     d = json.loads(out.stdout)
     assert d["game"] == "parade" and d["n_games"] == 2000 and d["players"] == 3 and d["seed"] == 7
     assert d["strategies"] == ["greedy"] * 3
-    assert d["params"] == {"two_player_margin": 2, "opening_parade": 6, "end_colours": 6}
+    assert d["params"] == {"two_player_margin": 2, "opening_parade": 6, "end_colours": 6, "colours": 6,
+                           "values": 11, "hand_size": 5, "discards": 2}
     assert sum(d["win_share"]) == pytest.approx(1.0)
     assert len(d["win_share_ci95"]) == 3
     assert 0 <= d["metrics"]["six_colours"]["mean"] <= 1
@@ -57,14 +58,15 @@ def test_simulate_table_is_readable_and_records_the_seed():
     assert out.returncode == 0, out.stderr
     assert "seed" in out.stdout and "win share" in out.stdout and "95% CI" in out.stdout
     assert out.stdout.count("greedy") == 3
-    assert ("[two_player_margin=2 (unused with 3 players), opening_parade=6, end_colours=6]"
-            in out.stdout.splitlines()[0])
+    assert ("[two_player_margin=2 (unused with 3 players), opening_parade=6, end_colours=6, colours=6, "
+            "values=11, hand_size=5, discards=2]" in out.stdout.splitlines()[0])
 
 
 def test_table_marks_only_parameters_that_do_not_act():
     out = run("simulate", "parade", "-n", "300", "--param", "two_player_margin=1", "--seed", "1")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[0].endswith("[two_player_margin=1, opening_parade=6, end_colours=6]")
+    assert out.stdout.splitlines()[0].endswith("[two_player_margin=1, opening_parade=6, end_colours=6, colours=6, "
+                                               "values=11, hand_size=5, discards=2]")
 
 
 def test_strategy_per_seat_and_param_list():

@@ -47,8 +47,8 @@ def decision_errors(game: str, players: int | None = None, strategies: Sequence[
     ``{"errors": {name: {"error", "error_low", "error_high", "unforced", "decisions"}}, "value",
     "determinizations", "n_games", "seed"}``. InputError where the game has no positions or no
     fitted value for this lineup."""
-    from montecards.analysis.moves import _fitted_value
-    from montecards.api import trace
+    from montecards.analysis.moves import _fitted_value, as_trace
+    from montecards.analysis.runs import prepare, seat_entries
 
     n = check_count("n", n, 1)
     determinizations = check_count("determinizations", determinizations, 2)
@@ -72,8 +72,11 @@ def decision_errors(game: str, players: int | None = None, strategies: Sequence[
     params = spec.kernel_params(players, spec.resolve_params(players, None), entries)
     per_game: dict[str, list[tuple[float, int]]] = {name: [] for name in dict.fromkeys(names)}
     decisions = {name: 0 for name in per_game}
-    for index in range(n):
-        events = trace(spec.name, seed, index, players, names)
+    _, config, labels, resolved = prepare(spec.name, players, names, None, seed, None)
+    entries_of_run = seat_entries(config, labels)
+    for index in range(n):  # the very game ``index`` of the run with ``seed`` (``mc.trace``)
+        events, _ = spec.trace(config.seed, index, config.players, resolved, entries_of_run)
+        events = as_trace(events, spec.name, config.players, resolved)
         record = module.record_of_trace(events, players, None)
         sums = {name: [0.0, 0] for name in per_game}
         for _, seat, pos, played, _ in module.decisions_of_record(record):
