@@ -163,12 +163,15 @@ def test_a_checkpoint_of_another_version_or_kernel_is_refused(tmp_path):
 
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path):
     ck = tmp_path / "ck"
-    # tuned (~80,000 games/s on one thread, ~12 s for the run): greedy's million games took ~2 s,
-    # and a loaded 2-core CI machine finished them before this loop saw three chunks
+    # tuned (~80,000 games/s on one thread, ~12 s for the run): a margin for a loaded machine
     args = ("simulate", "parade", "-n", "1000000", "-s", "tuned", "--seed", "13", "-j", "1",
             "--chunk-size", "500", "--checkpoint", str(ck), "--json")
+    # Ctrl-C as in a terminal: SIGINT at its default in the child. A child inherits an ignored
+    # SIGINT (Python then installs no KeyboardInterrupt handler), and an xdist worker can hold
+    # one after other tests (dask's): the child then ran to the end with status 0 on CI.
     proc = subprocess.Popen([sys.executable, "-m", "montecards", *args], env=ENV, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 300
     while len(list(ck.glob("chunk-*.npz"))) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
