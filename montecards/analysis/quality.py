@@ -107,7 +107,8 @@ def decision_errors(game: str, players: int | None = None, strategies: Sequence[
         ratio = float(totals.sum() / unforced)
         resid = totals - ratio * counts
         half = 1.96 * float(np.sqrt(resid.var(ddof=1) * len(rows)) / unforced) if len(rows) > 1 else float("nan")
-        errors[name] = {"error": ratio, "error_low": ratio - half, "error_high": ratio + half,
+        # (an error is never negative: the interval's low end is clipped at 0)
+        errors[name] = {"error": ratio, "error_low": max(0.0, ratio - half), "error_high": ratio + half,
                         "unforced": unforced, "decisions": decisions[name]}
     return {"errors": errors, "value": note, "determinizations": determinizations, "n_games": n, "seed": seed,
             "players": players, "strategies": names}
