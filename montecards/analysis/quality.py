@@ -32,7 +32,7 @@ import numpy as np
 from montecards import games
 from montecards.analysis.runs import check_count, check_seed, new_seed
 from montecards.engine.spec import InputError
-from montecards.engine.user_strategies import UserStrategy, as_labels
+from montecards.engine.user_strategies import as_labels
 
 DEFAULT_GAMES = 100
 DEFAULT_DETERMINIZATIONS = 64
@@ -65,15 +65,13 @@ def decision_errors(game: str, players: int | None = None, strategies: Sequence[
     array, note = _fitted_value(spec.name, module, "value_moves", players, {}, names, "this run")
     if array is None:
         raise InputError(f"decision quality needs a value: {note}")
-    entries = spec.strategy_codes(players, names)
-    if any(isinstance(e, UserStrategy) for e in entries):
+    _, config, labels, resolved = prepare(spec.name, players, names, None, seed, None)
+    if config.user:
         raise InputError("decision quality is measured for built-in strategies (V models the lineup)")
-    codes = spec.strategy_array(entries)
-    params = spec.kernel_params(players, spec.resolve_params(players, None), entries)
+    codes, params = config.strategies, config.params  # the run's kernel form: V's model of the seats
+    entries_of_run = seat_entries(config, labels)
     per_game: dict[str, list[tuple[float, int]]] = {name: [] for name in dict.fromkeys(names)}
     decisions = {name: 0 for name in per_game}
-    _, config, labels, resolved = prepare(spec.name, players, names, None, seed, None)
-    entries_of_run = seat_entries(config, labels)
     for index in range(n):  # the very game ``index`` of the run with ``seed`` (``mc.trace``)
         events, _ = spec.trace(config.seed, index, config.players, resolved, entries_of_run)
         events = as_trace(events, spec.name, config.players, resolved)
