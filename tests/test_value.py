@@ -15,7 +15,7 @@ import montecards as mc
 from montecards import games
 from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.value import LUCK_UNIT, VALUE_VERSION, load_value, save_value
+from montecards.engine.value import ACC_DRIFT, ACC_LUCK, LUCK_UNIT, VALUE_VERSION, load_value, save_value
 from montecards.games.parade import value as parade_value
 from tests.inprocess import run_main
 
@@ -37,8 +37,8 @@ def test_the_ledger_adds_up_on_every_game():
     spec, config, layout, rows, ledgers = _luck_rows(200)
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT
     vstart = config.luck[:2]
-    luck = ledgers[:, parade_value.ACC_LUCK:parade_value.ACC_LUCK + 2]
-    drift = ledgers[:, parade_value.ACC_DRIFT:parade_value.ACC_DRIFT + 2]
+    luck = ledgers[:, ACC_LUCK:ACC_LUCK + 2]
+    drift = ledgers[:, ACC_DRIFT:ACC_DRIFT + 2]
     # result - V(start) = luck + drift, per game and seat
     np.testing.assert_allclose(win - vstart, luck + drift, rtol=0, atol=1e-9)
     assert np.abs(luck).max() > 0.05  # the draws do move V

@@ -15,7 +15,7 @@ import montecards as mc
 from montecards import games
 from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.value import LUCK_UNIT, load_value, values_folder
+from montecards.engine.value import ACC_DRIFT, ACC_LUCK, LUCK_UNIT, load_value, values_folder
 from montecards.games.anomia import value as anomia_value
 from tests.inprocess import run_main
 
@@ -38,8 +38,8 @@ def _luck_rows(n: int, start: int = 0, params=None):
 def _check_adds_up(config, layout, rows, ledgers):
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT
     vstart = config.luck[:4]
-    luck = ledgers[:, anomia_value.ACC_LUCK:anomia_value.ACC_LUCK + 4]
-    drift = ledgers[:, anomia_value.ACC_DRIFT:anomia_value.ACC_DRIFT + 4]
+    luck = ledgers[:, ACC_LUCK:ACC_LUCK + 4]
+    drift = ledgers[:, ACC_DRIFT:ACC_DRIFT + 4]
     # result - V(start) = luck + drift, per game and seat
     np.testing.assert_allclose(win - vstart, luck + drift, rtol=0, atol=1e-9)
     assert np.abs(luck).max() > 0.3  # the draws and face-offs do move V

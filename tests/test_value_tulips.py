@@ -15,7 +15,7 @@ import montecards as mc
 from montecards import games
 from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.value import LUCK_UNIT, load_value, values_folder
+from montecards.engine.value import ACC_DRIFT, ACC_LUCK, LUCK_UNIT, ledger_start, load_value, values_folder
 from montecards.games.tulips import value as tulips_value
 from tests.inprocess import run_main
 
@@ -38,8 +38,8 @@ def test_the_ledger_adds_up_on_every_game():
     spec, config, layout, rows, ledgers = _luck_rows(150)
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT
     vstart = config.luck[:P]
-    luck = ledgers[:, tulips_value.ACC_LUCK:tulips_value.ACC_LUCK + P]
-    drift = ledgers[:, tulips_value.ACC_DRIFT:tulips_value.ACC_DRIFT + P]
+    luck = ledgers[:, ACC_LUCK:ACC_LUCK + P]
+    drift = ledgers[:, ACC_DRIFT:ACC_DRIFT + P]
     # result - V(start) = luck + drift, per game and seat
     np.testing.assert_allclose(win - vstart, luck + drift, rtol=0, atol=1e-9)
     assert np.abs(luck).max() > 0.05  # the chance events do move V
@@ -139,7 +139,7 @@ def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
     seed_stream(choice_rng, np.uint64(SEED), 3, kernel.CHOICE_STREAM)
     assert kernel.set_up(g, config.strategies, deck_rng, choice_rng, None, None, None) == kernel.ERR_NONE
     ledger = tulips_value.new_ledger(config.luck, config.strategies, config.params)
-    tulips_value.ledger_start(ledger, np.uint64(SEED), 3)
+    ledger_start(ledger, np.uint64(SEED), 3)
     acc, look = ledger[1], ledger[4]
     drawn, n = g[rules.DRAWN], g[rules.N_DECK]
     for first_class in (-1, rules.KEEP, rules.GIVE):  # a turn's first draw, and its second

@@ -16,7 +16,7 @@ import montecards as mc
 from montecards import games
 from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.value import LUCK_UNIT, load_value, values_folder
+from montecards.engine.value import ACC_DRIFT, ACC_LUCK, LUCK_UNIT, load_value, values_folder
 from montecards.games.wigout import rules
 from montecards.games.wigout import value as wv
 from tests.inprocess import run_main
@@ -48,8 +48,8 @@ def test_the_ledger_adds_up_on_every_game_and_its_luck_has_mean_zero(players, st
     assert (rows[:, 1] == 0).all()  # no unfinished game under the official rules
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT
     vstart = config.luck[:players]
-    luck = ledgers[:, wv.ACC_LUCK:wv.ACC_LUCK + players]
-    drift = ledgers[:, wv.ACC_DRIFT:wv.ACC_DRIFT + players]
+    luck = ledgers[:, ACC_LUCK:ACC_LUCK + players]
+    drift = ledgers[:, ACC_DRIFT:ACC_DRIFT + players]
     # result - V(start) = luck + drift, per game and seat
     np.testing.assert_allclose(win - vstart, luck + drift, rtol=0, atol=1e-9)
     assert np.abs(luck).max() > 0.3  # the deals and the race do move V

@@ -15,6 +15,14 @@ game's luck to a 60,000th of a win moves a mean by at most 1/120,000.
 **The kernel argument.** ``value_array``: V(start) per seat (``max_players`` slots), then the
 weights, float64: the game's ``luck_block`` takes it as an argument (weights are data: a refit
 recompiles nothing).
+
+**The ledger's common part.** Every game's ledger is a tuple: item 0 the value array, item 1
+the float accumulator, item 3 the ledger's own random stream (``LUCK_STREAM``), the rest the
+game's. The accumulator starts with the same head in every game (``ACC_PREV`` .. ``ACC_RATE``,
+``LEDGER_SEATS`` slots per seat part), the game's own slots from ``ACC_GAME`` on. The three
+steps every ledger takes are here: :func:`ledger_start` before a game, :func:`ledger_step` at
+each chance event (the game's hook has put V(after) in ``ACC_V`` and its expectation in
+``ACC_EXPECT``), :func:`ledger_result` at its end.
 """
 
 from __future__ import annotations
@@ -29,7 +37,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from montecards.engine.jit import hot
 from montecards.errors import InputError
+from montecards.rng import seed_stream
 
 LUCK_OUTPUTS = ("luck", "adjusted")
 """The seat outputs a run with ``--luck`` adds after the game's."""
@@ -38,6 +48,59 @@ LUCK_UNIT = 60_000
 """A whole win in the ``luck`` and ``adjusted`` columns (1,000 per ``WIN_UNIT``)."""
 VALUE_VERSION = 1
 """The value file format; a file of another version is refused (refit it)."""
+
+
+LEDGER_SEATS = 6
+"""Slots per seat part of the accumulator's head: at least every game's ``MAX_PLAYERS``."""
+LUCK_STREAM = 0x4C55434B
+"""The ledger's random substream (a game's sampled expectations, the fit's state sampling): "LUCK"."""
+# the accumulator's head, per seat: V at the last event, luck, drift, E[V(after)], V(after)
+ACC_PREV = 0
+ACC_LUCK = ACC_PREV + LEDGER_SEATS
+ACC_DRIFT = ACC_LUCK + LEDGER_SEATS
+ACC_EXPECT = ACC_DRIFT + LEDGER_SEATS
+ACC_V = ACC_EXPECT + LEDGER_SEATS
+ACC_RATE = ACC_V + LEDGER_SEATS
+"""Record mode (the fit's recorder): the share of states recorded; kept by ``ledger_start``."""
+ACC_GAME = ACC_RATE + 1
+"""The game's own slots start here."""
+
+
+@njit(cache=True)
+def ledger_start(ledger, seed, index):
+    """Before game ``index``: the ledger's own stream, and the accumulator cleared (V at the last
+    event: V(start), the value array's first ``LEDGER_SEATS`` slots)."""
+    value, acc = ledger[0], ledger[1]
+    seed_stream(ledger[3], seed, index, LUCK_STREAM)
+    rate = acc[ACC_RATE]
+    acc[:] = 0.0
+    acc[ACC_RATE] = rate
+    for s in range(LEDGER_SEATS):
+        acc[ACC_PREV + s] = value[s]
+
+
+@hot
+def ledger_step(ledger, players):
+    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``;
+    the event's luck term is their difference, the drift since the last event
+    ``E[V(after)] - V(before)``."""
+    acc = ledger[1]
+    for s in range(players):
+        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
+        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
+        acc[ACC_PREV + s] = acc[ACC_V + s]
+
+
+@njit(cache=True)
+def ledger_result(ledger, players, row, first_win):
+    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
+    the last drift term, then the row's ``luck`` and ``adjusted`` columns (``write_ledger``)."""
+    acc = ledger[1]
+    for s in range(players):
+        share = row[first_win + s] / WIN_UNIT
+        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
+        acc[ACC_PREV + s] = share
+    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
 
 
 @njit(cache=True)
@@ -70,8 +133,8 @@ class ValueParts:
     """``new_recorder(value, capacity, rate, strategies, params)``: the fit's recording ledger (its item 6 the
     ``(capacity, max_players * features)`` records, item 7 their count)."""
     ledger_width: int
-    """The ledger's float accumulator (``ledgers``' rows): V at the last event, luck, drift
-    (``max_players`` each), then the rest."""
+    """The ledger's float accumulator (``ledgers``' rows): the engine's head (``ACC_PREV`` ..
+    ``ACC_RATE``: V at the last event, luck, drift, ... ``LEDGER_SEATS`` each), then the game's."""
     events: str = ""
     """The game's chance events and how their expectations are taken (docs/luck.md)."""
 

@@ -7,13 +7,13 @@ entry points pass one.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from montecards.engine.borrow import keep_alive
 from montecards.games.anomia.kernel import DECK_STREAM, FACE_OFF_STREAM, FIRST_SEAT_COL, new_work, play_game, write_row
 from montecards.games.anomia.rules import ERR_NONE
-from montecards.games.anomia.value import ledger_result, ledger_start, new_ledger
+from montecards.engine.value import ledger_result, ledger_start
+from montecards.games.anomia.value import new_ledger
 from montecards.rng import seed_stream
 
 

@@ -66,8 +66,14 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.engine.value import write_ledger
-from montecards.engine.spec import WIN_UNIT
+from montecards.engine.value import (  # the ledger's common part (its accumulator's head)
+    ACC_EXPECT,
+    ACC_GAME,
+    ACC_RATE,
+    ACC_V,
+    LEDGER_SEATS,
+    ledger_step,
+)
 from montecards.games.anomia.cards import MAX_PLAYERS, N_SYMBOLS, WILD_BASE
 from montecards.games.anomia.rules import (
     CODES,
@@ -92,7 +98,7 @@ from montecards.games.anomia.rules import (
     table_matches,
     top,
 )
-from montecards.rng import seed_stream, uniform
+from montecards.rng import uniform
 
 BASE = ("cards won", "cards won x deck progress", "cards won per card left", "play pile",
         "play pile x deck progress", "face-off: chance to win", "face-off: chance to lose",
@@ -109,24 +115,17 @@ VSTART = 0
 COEF = MAX_PLAYERS
 VALUE_SIZE = COEF + N_FEATURES
 
-LUCK_STREAM = 0x4C55434B
-"""The ledger's random substream (the fit's state sampling only): "LUCK"."""
-
 N_CODES = WILD_BASE + N_SYMBOLS * N_SYMBOLS
 """Card codes (``cards.py``): the symbols, then every wild."""
 LEFT_TOTAL = N_CODES
 """``left[LEFT_TOTAL]``: the cards left to draw (``left[c]``: those of code ``c``)."""
 TWO53 = 9007199254740992.0
 
-# the ledger's float accumulator: per seat V at the last event, luck, drift, expectation, V
-ACC_PREV = 0
-ACC_LUCK = ACC_PREV + MAX_PLAYERS
-ACC_DRIFT = ACC_LUCK + MAX_PLAYERS
-ACC_EXPECT = ACC_DRIFT + MAX_PLAYERS
-ACC_V = ACC_EXPECT + MAX_PLAYERS
-ACC_FEAT = ACC_V + MAX_PLAYERS
-ACC_RATE = ACC_FEAT + N_FEATURES  # record mode: the share of states recorded
-ACC_SIZE = ACC_RATE + 1
+# the ledger's float accumulator: the engine's head (``engine.value``: per seat V at the last event,
+# luck, drift, expectation, V; the record rate), then the game's own slots
+assert MAX_PLAYERS <= LEDGER_SEATS
+ACC_FEAT = ACC_GAME
+ACC_SIZE = ACC_FEAT + N_FEATURES
 
 
 @njit(cache=True)
@@ -263,35 +262,11 @@ def record_state(g, ledger):
             record[row, s * N_FEATURES + k] = acc[ACC_FEAT + k]
 
 
-# generic: also in parade/value.py
-@hot
-def step(ledger, players):
-    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
-    acc = ledger[1]
-    for s in range(players):
-        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
-        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = acc[ACC_V + s]
-
-
 @hot
 def copy_state(g, spare):
     """``spare[:len(g)]``: a copy of ``g`` (the spare state fits every player count)."""
     for k in range(g.shape[0]):
         spare[k] = g[k]
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_start(ledger, seed, index):
-    """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
-    value, acc = ledger[0], ledger[1]
-    seed_stream(ledger[3], seed, index, LUCK_STREAM)
-    rate = acc[ACC_RATE]
-    acc[:] = 0.0
-    acc[ACC_RATE] = rate
-    for s in range(MAX_PLAYERS):
-        acc[ACC_PREV + s] = value[VSTART + s]
 
 
 @hot
@@ -335,7 +310,7 @@ def ledger_after_event(g, ledger):
         return
     count_left(g, left)
     values(g, left, ledger, ledger[1][ACC_V:])
-    step(ledger, players_of(g))
+    ledger_step(ledger, players_of(g))
 
 
 @hot
@@ -360,20 +335,6 @@ def ledger_before_face_off(g, lo, hi, ledger):
         values(state, left, ledger, acc[ACC_V:])
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] * chance
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_result(ledger, players, row, first_win):
-    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
-    the last drift term, then the row's ``luck`` and ``adjusted`` columns
-    (``engine.value.write_ledger``)."""
-    acc = ledger[1]
-    for s in range(players):
-        share = row[first_win + s] / WIN_UNIT
-        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = share
-    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
 
 
 __all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE", "SCORE_ONLY", "ACC_SIZE"]

@@ -20,7 +20,8 @@ from montecards.games.parade.kernel import (
     seed_game,
     write_row,
 )
-from montecards.games.parade.value import ledger_result, ledger_start, new_ledger
+from montecards.engine.value import ledger_result, ledger_start
+from montecards.games.parade.value import new_ledger
 
 
 @njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)

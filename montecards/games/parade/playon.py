@@ -24,6 +24,7 @@ from numba import njit
 
 from montecards.engine.search import REWARD, S_STATS, VISITS
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.value import ACC_LUCK, ledger_start
 from montecards.games.parade.kernel import (
     find_in_hand,
     new_work,
@@ -59,11 +60,9 @@ from montecards.games.parade.search import (
 )
 from montecards.games.parade.strategies import SCRIPTED
 from montecards.games.parade.value import (
-    ACC_LUCK,
     ledger_after_turn,
     ledger_before_draw,
     ledger_deal,
-    ledger_start,
     model_discard,
     new_ledger,
     values,

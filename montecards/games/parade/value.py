@@ -65,7 +65,14 @@ from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.value import write_ledger
+from montecards.engine.value import (  # the ledger's common part (its accumulator's head)
+    ACC_EXPECT,
+    ACC_GAME,
+    ACC_RATE,
+    ACC_V,
+    LEDGER_SEATS,
+    ledger_step,
+)
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS, N_COLOURS, VALUE_OF
 from montecards.games.parade.packed import (
     field,
@@ -120,7 +127,7 @@ from montecards.games.parade.strategies import (
     weighted_discard,
     weighted_play,
 )
-from montecards.rng import seed_stream, uniform
+from montecards.rng import uniform
 
 BASE = ("score", "cards collected", "best play", "two lowest in hand", "plays next",
         "plays next x parade", "colours in majority", "hand values", "colours collected",
@@ -144,19 +151,12 @@ VALUE_SIZE = COEF + N_FEATURES
 
 DEAL_SAMPLES = 8
 """Deals drawn to estimate E[V(after the deal)] (unbiased: independent of the game's deal)."""
-LUCK_STREAM = 0x4C55434B
-"""The ledger's random substream (the deal's samples, the fit's state sampling): "LUCK"."""
-
-# the ledger's float accumulator: per seat V at the last event, luck, drift, expectation, V
-ACC_PREV = 0
-ACC_LUCK = ACC_PREV + MAX_PLAYERS
-ACC_DRIFT = ACC_LUCK + MAX_PLAYERS
-ACC_EXPECT = ACC_DRIFT + MAX_PLAYERS
-ACC_V = ACC_EXPECT + MAX_PLAYERS
-ACC_FEAT = ACC_V + MAX_PLAYERS
+# the ledger's float accumulator: the engine's head (``engine.value``: per seat V at the last event,
+# luck, drift, expectation, V; the record rate), then the game's own slots
+assert MAX_PLAYERS <= LEDGER_SEATS
+ACC_FEAT = ACC_GAME
 ACC_DREW = ACC_FEAT + N_FEATURES  # 1.0 when ledger_before_draw saw a draw coming
-ACC_RATE = ACC_DREW + 1  # record mode: the share of states recorded
-ACC_SIZE = ACC_RATE + 1
+ACC_SIZE = ACC_DREW + 1
 
 
 MODEL_GREEDY = 0
@@ -425,28 +425,6 @@ def record_state(g, ledger):
 
 
 @hot
-def step(ledger, players):
-    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
-    acc = ledger[1]
-    for s in range(players):
-        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
-        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = acc[ACC_V + s]
-
-
-@njit(cache=True)
-def ledger_start(ledger, seed, index):
-    """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
-    value, acc = ledger[0], ledger[1]
-    seed_stream(ledger[3], seed, index, LUCK_STREAM)
-    rate = acc[ACC_RATE]
-    acc[:] = 0.0
-    acc[ACC_RATE] = rate
-    for s in range(MAX_PLAYERS):
-        acc[ACC_PREV + s] = value[VSTART + s]
-
-
-@hot
 def ledger_deal(g, players, margin, ledger):
     """After the deal: its luck term, against the mean V of ``DEAL_SAMPLES`` sampled deals."""
     acc, spare, rng, no_trace, record = ledger[1], ledger[2], ledger[3], ledger[5], ledger[6]
@@ -462,7 +440,7 @@ def ledger_deal(g, players, margin, ledger):
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / DEAL_SAMPLES
     values(g, ledger, acc[ACC_V:])
-    step(ledger, players)
+    ledger_step(ledger, players)
 
 
 @hot
@@ -506,20 +484,7 @@ def ledger_after_turn(g, ledger):
         record_state(g, ledger)
         return
     values(g, ledger, acc[ACC_V:])
-    step(ledger, player_count(g))
-
-
-@njit(cache=True)
-def ledger_result(ledger, players, row, first_win):
-    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
-    the last drift term, then the row's ``luck`` and ``adjusted`` columns
-    (``engine.value.write_ledger``)."""
-    acc = ledger[1]
-    for s in range(players):
-        share = row[first_win + s] / WIN_UNIT
-        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = share
-    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
+    ledger_step(ledger, player_count(g))
 
 
 __all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE", "HAND_SIZE", "N_COLOURS"]

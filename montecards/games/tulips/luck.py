@@ -23,7 +23,8 @@ from montecards.games.tulips.kernel import (
     write_row,
 )
 from montecards.games.tulips.rules import init_tables
-from montecards.games.tulips.value import ledger_result, ledger_start, new_ledger
+from montecards.engine.value import ledger_result, ledger_start
+from montecards.games.tulips.value import new_ledger
 
 
 @njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)

@@ -63,7 +63,14 @@ from numba import njit
 
 from montecards.engine.jit import hot
 from montecards.engine.spec import WIN_UNIT
-from montecards.engine.value import write_ledger
+from montecards.engine.value import (  # the ledger's common part (its accumulator's head)
+    ACC_EXPECT,
+    ACC_GAME,
+    ACC_RATE,
+    ACC_V,
+    LEDGER_SEATS,
+    ledger_step,
+)
 from montecards.games.tulips.cards import MAX_PLAYERS, N_COLOURS
 from montecards.games.tulips.rules import (
     COUNT,
@@ -103,7 +110,7 @@ from montecards.games.tulips.rules import (
 )
 from montecards.games.tulips.strategies import WORK_SIZE, greedy_action, greedy_setup
 from montecards.games.tulips.view import move_action, move_receiver
-from montecards.rng import seed_stream, uniform
+from montecards.rng import uniform
 
 BASE = ("points if the game ended now", "points so far", "majority points now",
         "majority points after the secret reveal", "tulips", "cards of the top three colours",
@@ -128,19 +135,12 @@ DEAL_SAMPLES = 8
 """Deals drawn to estimate E[V(after the deal)] (unbiased: independent of the game's deal)."""
 REVEAL_SAMPLES = 16
 """Secret reveals drawn to estimate E[result | before the reveal] (unbiased likewise)."""
-LUCK_STREAM = 0x4C55434B
-"""The ledger's random substream (the sampled deals and reveals, the fit's state sampling): "LUCK"."""
-
-# the ledger's float accumulator: per seat V at the last event, luck, drift, expectation, V
-ACC_PREV = 0
-ACC_LUCK = ACC_PREV + MAX_PLAYERS
-ACC_DRIFT = ACC_LUCK + MAX_PLAYERS
-ACC_EXPECT = ACC_DRIFT + MAX_PLAYERS
-ACC_V = ACC_EXPECT + MAX_PLAYERS
-ACC_FEAT = ACC_V + MAX_PLAYERS
+# the ledger's float accumulator: the engine's head (``engine.value``: per seat V at the last event,
+# luck, drift, expectation, V; the record rate), then the game's own slots
+assert MAX_PLAYERS <= LEDGER_SEATS
+ACC_FEAT = ACC_GAME
 ACC_TMP = ACC_FEAT + N_FEATURES  # V of one kind of card (the draw's expectation)
-ACC_RATE = ACC_TMP + MAX_PLAYERS  # record mode: the share of states recorded
-ACC_SIZE = ACC_RATE + 1
+ACC_SIZE = ACC_TMP + MAX_PLAYERS
 
 # scratch after the rules' state in ``look`` (V's working copy)
 MAJ_NOW = STATE_SIZE
@@ -285,30 +285,6 @@ def model_setup(look):
         to_secret(look, seat, b if k == 0 else a)
 
 
-# generic: also in parade/value.py
-@hot
-def step(ledger, players):
-    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
-    acc = ledger[1]
-    for s in range(players):
-        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
-        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = acc[ACC_V + s]
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_start(ledger, seed, index):
-    """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
-    value, acc = ledger[0], ledger[1]
-    seed_stream(ledger[3], seed, index, LUCK_STREAM)
-    rate = acc[ACC_RATE]
-    acc[:] = 0.0
-    acc[ACC_RATE] = rate
-    for s in range(MAX_PLAYERS):
-        acc[ACC_PREV + s] = value[VSTART + s]
-
-
 @hot
 def ledger_deal(g, ledger):
     """After ``set_up``: the deal's luck term, V after the deal (read after V's model's set-up
@@ -339,7 +315,7 @@ def ledger_deal(g, ledger):
     copy_state(g, look)
     model_setup(look)
     look_values(look, ledger, acc[ACC_V:])
-    step(ledger, players)
+    ledger_step(ledger, players)
 
 
 @hot
@@ -384,7 +360,7 @@ def ledger_after_draw(g, seat, card, first_class, ledger):
         look_record(look, ledger)
         return
     look_values(look, ledger, acc[ACC_V:])
-    step(ledger, player_count(g))
+    ledger_step(ledger, player_count(g))
 
 
 @hot
@@ -415,21 +391,7 @@ def ledger_end(g, ledger):
     players = player_count(g)
     for s in range(players):
         acc[ACC_V + s] = g[SHARE + s] / WIN_UNIT
-    step(ledger, players)
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_result(ledger, players, row, first_win):
-    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
-    the last drift term, then the row's ``luck`` and ``adjusted`` columns
-    (``engine.value.write_ledger``)."""
-    acc = ledger[1]
-    for s in range(players):
-        share = row[first_win + s] / WIN_UNIT
-        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = share
-    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
+    ledger_step(ledger, players)
 
 
 __all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE"]

@@ -13,7 +13,8 @@ from numba import njit
 from montecards.engine.borrow import borrow, keep_alive
 from montecards.games.wigout.kernel import ERR_NONE, FIRST_SEAT_COL, play_game, weighted_option, write_row
 from montecards.games.wigout.rules import UNFINISHED, new_floats, new_state
-from montecards.games.wigout.value import ledger_result, ledger_start, new_ledger
+from montecards.engine.value import ledger_result, ledger_start
+from montecards.games.wigout.value import new_ledger
 
 
 @njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)

@@ -75,8 +75,14 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.engine.spec import WIN_UNIT
-from montecards.engine.value import write_ledger
+from montecards.engine.value import (  # the ledger's common part (its accumulator's head)
+    ACC_EXPECT,
+    ACC_GAME,
+    ACC_RATE,
+    ACC_V,
+    LEDGER_SEATS,
+    ledger_step,
+)
 from montecards.games.wigout.cards import MAX_CHARS, MAX_PLAYERS
 from montecards.games.wigout.rules import (
     ADD,
@@ -108,7 +114,7 @@ from montecards.games.wigout.rules import (
     sorted_deck,
 )
 from montecards.games.wigout.strategies import RANDOM, TUNED, WEIGHTED, choose_play, random_play, weighted_play
-from montecards.rng import seed_stream, uniform
+from montecards.rng import uniform
 
 BASE = ("points", "cards in hand", "characters held", "singles without a pile", "can play",
         "piles it can start", "cards in hand x draw pile empty", "singles x draw pile empty",
@@ -139,18 +145,11 @@ DEAL_SAMPLES = 16
 RECORD_SHARE = 0.2
 """Record mode keeps ``rate x RECORD_SHARE`` of the states after an event (a game has ~240
 events, Parade ~50 draws: the fit's buffer, sized for Parade, then holds them)."""
-LUCK_STREAM = 0x4C55434B
-"""The ledger's random substream (the deal's samples, the fit's state sampling): "LUCK"."""
-
-# the ledger's float accumulator: per seat V at the last event, luck, drift, expectation, V
-ACC_PREV = 0
-ACC_LUCK = ACC_PREV + MAX_PLAYERS
-ACC_DRIFT = ACC_LUCK + MAX_PLAYERS
-ACC_EXPECT = ACC_DRIFT + MAX_PLAYERS
-ACC_V = ACC_EXPECT + MAX_PLAYERS
-ACC_FEAT = ACC_V + MAX_PLAYERS
-ACC_RATE = ACC_FEAT + N_FEATURES  # record mode: the share of states recorded
-ACC_SIZE = ACC_RATE + 1
+# the ledger's float accumulator: the engine's head (``engine.value``: per seat V at the last event,
+# luck, drift, expectation, V; the record rate), then the game's own slots
+assert MAX_PLAYERS <= LEDGER_SEATS
+ACC_FEAT = ACC_GAME
+ACC_SIZE = ACC_FEAT + N_FEATURES
 
 # integer scratch: per seat the settled points, then the draw pile's copies per character
 INT_POINTS = 0
@@ -314,30 +313,6 @@ def record_state(g, ledger):
             record[row, s * N_FEATURES + k] = acc[ACC_FEAT + k]
 
 
-# generic: also in parade/value.py
-@hot
-def step(ledger, players):
-    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
-    acc = ledger[1]
-    for s in range(players):
-        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
-        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = acc[ACC_V + s]
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_start(ledger, seed, index):
-    """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
-    value, acc = ledger[0], ledger[1]
-    seed_stream(ledger[3], seed, index, LUCK_STREAM)
-    rate = acc[ACC_RATE]
-    acc[:] = 0.0
-    acc[ACC_RATE] = rate
-    for s in range(MAX_PLAYERS):
-        acc[ACC_PREV + s] = value[VSTART + s]
-
-
 @njit(cache=True)
 def ledger_deal(g, ledger):
     """After a deal (its hands and starters): its luck term, against the mean V of
@@ -359,7 +334,7 @@ def ledger_deal(g, ledger):
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / DEAL_SAMPLES
     values(g, ledger, acc[ACC_V:])
-    step(ledger, players)
+    ledger_step(ledger, players)
 
 
 @hot
@@ -454,21 +429,7 @@ def ledger_after_event(g, ledger):
         record_state(g, ledger)
         return
     values(g, ledger, ledger[1][ACC_V:])
-    step(ledger, g[PLAYERS])
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_result(ledger, players, row, first_win):
-    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
-    the last drift term, then the row's ``luck`` and ``adjusted`` columns
-    (``engine.value.write_ledger``)."""
-    acc = ledger[1]
-    for s in range(players):
-        share = row[first_win + s] / WIN_UNIT
-        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = share
-    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
+    ledger_step(ledger, g[PLAYERS])
 
 
 __all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE"]
