@@ -79,8 +79,9 @@ def simulate(
     per-game rows stream to, chunk by chunk (memory independent of ``n``).
 
     ``designer``: also measure the designer metrics (docs/metrics.md; ``result.extra["designer"]``,
-    the JSON key ``designer``): from every game's row, and the decision metrics from the decision
-    logs of the first ``designer_sample`` games.
+    the JSON key ``designer``): from every game's row, the decision metrics from the decision
+    logs of the first ``designer_sample`` games, and lead changes and decisiveness from the luck
+    ledgers of those games (where the game has a value for the lineup).
 
     ``luck=True`` (``--luck``, docs/luck.md): the same games with the luck ledger; the result
     gains ``win_share_adjusted`` (with ``_low``/``_high``) and ``variance_ratio``, its rows the
@@ -126,12 +127,13 @@ def simulate(
         elapsed = time.perf_counter() - start
     extra = {}
     if designer:
-        from montecards.analysis.designer import decision_metrics
+        from montecards.analysis.designer import decision_metrics, lead_metrics
         from montecards.analysis.runs import strategy_identities
 
+        sample = min(int(designer_sample), n)
         extra["designer"] = {**design.result(), **decision_metrics(
-            spec, config.seed, config.players, resolved, strategy_identities(config, names),
-            min(int(designer_sample), n))}
+            spec, config.seed, config.players, resolved, strategy_identities(config, names), sample),
+            **lead_metrics(spec, config, names, resolved, sample)}
     if store is not None:
         extra["checkpoint"] = {"directory": str(store.directory), "resumed_chunks": store.resumed,
                                "chunks": -(-n // chunk_size)}

@@ -97,4 +97,10 @@ def designer_text(d: dict) -> str:
     if "decision_density" in d:
         lines += [f"  decision density       {iv('decision_density')} ({d['decisions_sampled_games']} games)",
                   f"  choices per decision   {iv('choices_per_decision', 1, 2)}"]
+    if "lead_changes" in d:
+        lines += [f"  lead changes           {iv('lead_changes', 1, 2)} per game, by V "
+                  f"({d['lead_sampled_games']} games)",
+                  f"  decided at             {iv('decided_at', 100, 1)} % of the chance events"]
+    elif "lead_note" in d:
+        lines.append(f"  lead changes           - ({d['lead_note']})")
     return "\n".join(lines)

@@ -67,3 +67,69 @@ def test_simulate_reports_designer_metrics_only_when_asked():
     assert 0 < d["decision_density"] <= 1 and d["choices_per_decision"] > 1
     assert d["decisions_sampled_games"] == 10
     assert "designer" not in off.to_dict()
+
+
+def _lead_reference(vs: list[list[float]]) -> tuple[int, list[int]]:
+    """Lead changes and each seat's last event behind, by the definition (docs/metrics.md)."""
+    changes, behind, leader = 0, [0] * len(vs[0]), None
+    for k, v in enumerate(vs, start=1):
+        now = max(range(len(v)), key=lambda s: (v[s], -s))  # the highest V, the lowest seat on a tie
+        if leader is not None and now != leader:
+            changes += 1
+        leader = now
+        for s in range(len(v)):
+            if s != now:
+                behind[s] = k
+    return changes, behind
+
+
+def test_the_lead_follows_the_highest_value_event_by_event():
+    from montecards.engine import value as ev
+
+    vs = [[0.5, 0.3, 0.2], [0.2, 0.6, 0.2], [0.2, 0.6, 0.2], [0.4, 0.4, 0.2], [0.1, 0.2, 0.7],
+          [0.1, 0.2, 0.7], [0.0, 1.0, 0.0]]
+    acc = np.zeros(ev.ACC_GAME)
+    for v in vs:
+        ev.lead(acc, 3, np.array(v))
+    changes, behind = _lead_reference(vs)
+    assert changes == 4  # 0 -> 1, 1 -> 0 (a tie goes to the lower seat), 0 -> 2, 2 -> 1
+    assert acc[ev.ACC_CHANGES] == changes and acc[ev.ACC_EVENTS] == len(vs)
+    assert list(acc[ev.ACC_BEHIND:ev.ACC_BEHIND + 3]) == behind == [7, 6, 7]
+    assert acc[ev.ACC_LEADER] == 1
+
+
+@pytest.mark.parametrize("game,players,strategy", [("parade", 2, "greedy"), ("wigout", 4, "greedy")])
+def test_lead_metrics_of_real_games_are_consistent(game, players, strategy):
+    """On the luck ledgers of real games: a game without a lead change was decided at its first
+    event; one decided later had a lead change; the result's leader is the winner."""
+    from montecards.analysis.runs import prepare
+    from montecards.engine import value as ev
+
+    spec, config, _, _ = prepare(game, players, strategy, None, 11, luck=True)
+    layout = spec.layout(players, luck=True)
+    rows = np.zeros((150, layout.width), np.int64)
+    ledgers = np.zeros((150, spec.value.ledger_width))
+    spec.value.luck_block(np.uint64(11), 0, players, config.params, config.strategies, rows,
+                          spec.kernel_options(config.strategies), config.luck, 0, ledgers)
+    fin = rows[:, 1] == 0
+    changes, decided = ledgers[fin, ev.ACC_CHANGES], ledgers[fin, ev.ACC_DECIDED]
+    assert ((decided >= 0) & (decided <= 1)).all()
+    assert (decided[changes == 0] == 0).all() and (changes[decided > 0] >= 1).all()
+    assert (changes <= ledgers[fin, ev.ACC_EVENTS] - 1).all()
+    assert 0 < decided.mean() < 1 and changes.mean() > 1  # the lead does change in these games
+    win = rows[fin][:, layout.seat_slice("win")]
+    assert (win[np.arange(win.shape[0]), ledgers[fin, ev.ACC_LEADER].astype(int)] == win.max(axis=1)).all()
+
+
+def test_simulate_designer_gives_lead_metrics_where_a_value_exists_and_says_why_not_elsewhere():
+    d = mc.simulate("parade", n=300, players=2, seed=4, jobs=1, designer=True, designer_sample=60,
+                    progress=False).to_dict()["designer"]
+    for key in ("lead_changes", "decided_at"):
+        assert d[f"{key}_low"] <= d[key] <= d[f"{key}_high"], key
+    assert d["lead_sampled_games"] == 60 and d["lead_value"].endswith("2p-greedy-greedy.json")
+    no = mc.simulate("parade", n=300, players=3, seed=4, jobs=1, designer=True, designer_sample=10,
+                     progress=False).to_dict()["designer"]
+    assert "lead_changes" not in no and "no fitted value for parade with 3 players" in no["lead_note"]
+    rules = mc.simulate("parade", n=300, players=2, seed=4, jobs=1, designer=True, designer_sample=10,
+                        params={"opening_parade": 5}, progress=False).to_dict()["designer"]
+    assert "lead_changes" not in rules and "opening_parade" in rules["lead_note"]

@@ -11,9 +11,12 @@ Ludii's and Isaksen et al.'s measures of a game as a design, from the run's own 
   played): decision density (the share of decisions with more than one distinct legal move)
   and choices per decision (distinct legal moves).
 
-Lead changes and the point at which a game is decided need the score after every move, which
-the kernels do not record: they are not measured (no key), nor is anything for a game
-without decisions.
+* from the luck ledger of the run's first ``sample`` games (the very games: the ledger draws
+  from its own stream), where the game has a value for the lineup (docs/luck.md): lead changes
+  and when the game was decided, the lead read from V after every chance event
+  (``engine.value.lead``). Elsewhere no key, and ``lead_note`` says why.
+
+Decision density and choices per decision are not measured for a game without decisions.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import numpy as np
 
 from montecards.analysis.intervals import mean_interval, normal_mean, t_quantile
 from montecards.engine.spec import WIN_UNIT, Layout
+from montecards.errors import InputError
 
 DEFAULT_SAMPLE = 200
 """Games whose decision logs give decision density and choices per decision."""
@@ -134,4 +138,45 @@ def decision_metrics(spec: Any, seed: int, players: int, params: dict[str, Any],
         "decision_density": dens[0], "decision_density_low": dens[1], "decision_density_high": dens[2],
         "choices_per_decision": cpd[0], "choices_per_decision_low": cpd[1],
         "choices_per_decision_high": cpd[2], "decisions_sampled_games": sample,
+    }
+
+
+def lead_metrics(spec: Any, config: Any, labels: list[str], resolved: dict[str, Any], sample: int) -> dict[str, Any]:
+    """Lead changes and decisiveness (Ludii's LeadChange and DecisivenessMoves, by V) over the
+    luck ledgers of games ``0 .. sample - 1`` of the run (``config``'s seed: the very games).
+
+    The leader after each chance event is the seat of the highest V (the game's value for this
+    lineup, docs/luck.md); the result is the last step. ``lead_changes``: changes of leader per
+    game; ``decided_at``: the share of the game's chance events after which its winner did not
+    lead yet (0: it led from the first event on, 1: only the result gave it the lead). Finished
+    games only. A game or lineup without a value, other rules than the official ones, or a user
+    strategy: no key, and ``lead_note`` says why."""
+    from montecards.analysis.runs import with_luck
+    from montecards.engine.value import ACC_CHANGES, ACC_DECIDED
+
+    if sample <= 0:
+        return {}
+    official = spec.resolve_params(config.players, None)
+    changed = sorted(k for k in resolved if resolved[k] != official.get(k))
+    if changed:
+        return {"lead_note": f"lead changes follow the value, fitted under the official rules only "
+                             f"(this run sets {', '.join(changed)})"}
+    try:
+        lucky = with_luck(spec, config, labels)
+    except InputError as err:
+        return {"lead_note": f"no lead changes: {str(err).removeprefix('--luck: ')}"}
+    layout = spec.layout(config.players, luck=True)
+    rows = np.zeros((sample, layout.width), np.int64)
+    ledgers = np.zeros((sample, spec.value.ledger_width), np.float64)
+    spec.value.luck_block(np.uint64(config.seed), 0, config.players, lucky.params, lucky.strategies, rows,
+                          spec.kernel_options(lucky.strategies), lucky.luck, 0, ledgers)
+    finished = rows[:, 1] == 0
+    if not finished.any():
+        return {"lead_note": "no lead changes: none of the sampled games finished"}
+    changes = mean_interval(ledgers[finished, ACC_CHANGES])
+    decided = mean_interval(ledgers[finished, ACC_DECIDED])
+    return {
+        "lead_changes": changes[0], "lead_changes_low": changes[1], "lead_changes_high": changes[2],
+        "decided_at": decided[0], "decided_at_low": decided[1], "decided_at_high": decided[2],
+        "lead_sampled_games": int(finished.sum()), "lead_value": lucky.luck_source,
     }

@@ -22,7 +22,8 @@ game's. The accumulator starts with the same head in every game (``ACC_PREV`` ..
 ``LEDGER_SEATS`` slots per seat part), the game's own slots from ``ACC_GAME`` on. The three
 steps every ledger takes are here: :func:`ledger_start` before a game, :func:`ledger_step` at
 each chance event (the game's hook has put V(after) in ``ACC_V`` and its expectation in
-``ACC_EXPECT``), :func:`ledger_result` at its end.
+``ACC_EXPECT``), :func:`ledger_result` at its end. Along the way the head also follows the lead
+by V (:func:`lead`: the lead changes, and when the game was decided; docs/metrics.md).
 """
 
 from __future__ import annotations
@@ -60,7 +61,15 @@ ACC_LUCK = ACC_PREV + LEDGER_SEATS
 ACC_DRIFT = ACC_LUCK + LEDGER_SEATS
 ACC_EXPECT = ACC_DRIFT + LEDGER_SEATS
 ACC_V = ACC_EXPECT + LEDGER_SEATS
-ACC_RATE = ACC_V + LEDGER_SEATS
+# the lead (docs/metrics.md): per seat the last chance event after which it did not lead; the
+# events so far; the seat leading after the last one; the lead changes; at the end, the share of
+# the game's events before the winner took the lead for good
+ACC_BEHIND = ACC_V + LEDGER_SEATS
+ACC_EVENTS = ACC_BEHIND + LEDGER_SEATS
+ACC_LEADER = ACC_EVENTS + 1
+ACC_CHANGES = ACC_LEADER + 1
+ACC_DECIDED = ACC_CHANGES + 1
+ACC_RATE = ACC_DECIDED + 1
 """Record mode (the fit's recorder): the share of states recorded; kept by ``ledger_start``."""
 ACC_GAME = ACC_RATE + 1
 """The game's own slots start here."""
@@ -89,6 +98,26 @@ def ledger_step(ledger, players):
         acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
         acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
         acc[ACC_PREV + s] = acc[ACC_V + s]
+    lead(acc, players, acc[ACC_V:])
+
+
+@hot
+def lead(acc, players, v):
+    """The lead after one more chance event (or the result), ``v`` per seat: the leader is the
+    seat of the highest V (the lowest such seat on a tie); a change of leader between two
+    events is a lead change (the first event's leader is none); every other seat was behind."""
+    events = acc[ACC_EVENTS] + 1.0
+    acc[ACC_EVENTS] = events
+    leader = 0
+    for s in range(1, players):
+        if v[s] > v[leader]:
+            leader = s
+    if events > 1.0 and acc[ACC_LEADER] != leader:
+        acc[ACC_CHANGES] += 1.0
+    acc[ACC_LEADER] = leader
+    for s in range(players):
+        if s != leader:
+            acc[ACC_BEHIND + s] = events
 
 
 @njit(cache=True)
@@ -101,6 +130,11 @@ def ledger_result(ledger, players, row, first_win):
         acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
         acc[ACC_PREV + s] = share
     write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
+    # the lead: the result is its last step (its leader the winner, the lowest seat of a shared
+    # win); decided: the share of the game's chance events after which the winner did not lead
+    # yet (0: it led from the first event on; 1: it took the lead with the result only)
+    lead(acc, players, acc[ACC_PREV:])
+    acc[ACC_DECIDED] = acc[ACC_BEHIND + np.int64(acc[ACC_LEADER])] / max(acc[ACC_EVENTS] - 1.0, 1.0)
 
 
 @njit(cache=True)
