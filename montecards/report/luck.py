@@ -43,4 +43,33 @@ def luck_section(rep: Report, players: int, strategy: str | None = None) -> Any:
     if res.luck_share is not None:
         rep.facts["luck_share"] = {"share": res.luck_share[0], "low": res.luck_share[1],
                                    "high": res.luck_share[2], "players": players}
+    lead_paragraph(rep, players, list(res.strategies))
     return res
+
+
+def lead_paragraph(rep: Report, players: int, strategies: list[str]) -> dict[str, Any] | None:
+    """Lead changes and when the game is decided, by the value (docs/metrics.md), on the luck
+    ledgers of ``rep.n(2000, 100)`` games of this lineup; nothing where it has no value (said)."""
+    from montecards.analysis.designer import lead_metrics
+    from montecards.analysis.runs import prepare
+
+    n = rep.n(2000, 100)
+    spec, config, labels, resolved = prepare(rep.game, players, strategies, None, rep.seed)
+    d = timed(rep, f"lead changes by the value ({players} players)", f"{n:,} games",
+              lambda: lead_metrics(spec, config, labels, resolved, n))
+    if "lead_changes" not in d:
+        rep.text(f"Lead changes: not measured ({d.get('lead_note', 'no value')}).")
+        return None
+    rep.text(
+        f"**How the lead moves** ({d['lead_sampled_games']:,} games, docs/metrics.md). Reading the leader "
+        f"after every chance event as the seat of the highest value V, the lead changes "
+        f"{d['lead_changes']:.1f} {pm(d['lead_changes_low'], d['lead_changes_high'], 1, 1, '')} times a "
+        f"game, and the eventual winner takes the lead for good after "
+        f"{100 * d['decided_at']:.0f} {pm(d['decided_at_low'], d['decided_at_high'], 0)} of the chance "
+        f"events (0 %: it led from the deal on; 100 %: only the result gave it the lead). V's noise "
+        "adds changes between seats whose chances are close, so compare these figures between lineups "
+        "or rules of this game rather than across games.")
+    fact = {k: d[k] for k in ("lead_changes", "lead_changes_low", "lead_changes_high", "decided_at",
+                              "decided_at_low", "decided_at_high", "lead_sampled_games")}
+    rep.facts["lead"] = {**fact, "players": players}
+    return fact

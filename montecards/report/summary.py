@@ -48,6 +48,9 @@ def summary_table(data: dict[str, dict[str, Any]]) -> pd.DataFrame:
             f"{depth['points']:.0f} [{depth['points_low']:.0f}, {depth['points_high']:.0f}] "
             f"({depth['players']}p, `{depth['from']}`→`{depth['to']}`)")
         luck_text = _share_text(luck)
+        lead = d.get("facts", {}).get("lead")
+        lead_text = "—" if lead is None else (
+            f"{lead['lead_changes']:.1f} / {100 * lead['decided_at']:.0f} % ({lead['players']}p)")
         deal_text = _share_text(d.get("facts", {}).get("deal_share"))
         for row in d.get("summary", []):
             s = [row["strengths"].get(label) for label in STRENGTHS]
@@ -67,6 +70,7 @@ def summary_table(data: dict[str, dict[str, Any]]) -> pd.DataFrame:
                 "skill depth (Elo points)": depth_text,
                 "deal share": deal_text,
                 "luck share": luck_text,
+                "lead changes / decided at": lead_text,
                 "seat verdict": _verdict_line(_plain(row["seat_verdict"])),
             })
     return pd.DataFrame(rows)
@@ -150,7 +154,9 @@ def write_summary(reports: str | Path = "reports") -> Path:
              "number comes from a report; none is typed here). Strengths: simple (greedy or the game's "
              "own player), tuned, strong (the largest search player affordable in every seat); a share "
              "marked `?` rests on fewer than 100 games. Balance = 1 − the largest gap between two seats' "
-             "win shares. Length per player is in each game's own unit (its report names it).\n",
+             "win shares. Length per player is in each game's own unit (its report names it). Lead changes "
+             "/ decided at: the changes of the seat ahead by the value per game, and the share of the "
+             "chance events before the winner led for good (docs/metrics.md; where the game has a value).\n",
              markdown_table(summary_table(data), index=False) + "\n"]
     if missing:
         lines.append("Not in the table (their reports predate data.json; regenerate them): "
