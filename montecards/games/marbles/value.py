@@ -99,7 +99,8 @@ from montecards.rng import seed_stream, uniform
 
 BASE = ("marbles in the castle", "marbles at home", "distance to go", "distance to go, squared",
         "marbles within 13 holes of the castle entry", "out cards in hand, up to the marbles at home",
-        "jokers in hand", "marbles an opponent can reach", "turns until it plays")
+        "jokers in hand", "marbles an opponent can reach", "turns until it plays",
+        "the last marble's distance to go", "marbles in the castle, squared")
 N_BASE = len(BASE)
 FEATURES = BASE + tuple(f"seat {k}" for k in range(1, MAX_PLAYERS))
 """The names of a seat's features, in the order of ``features`` (the fitted weights' order)."""
@@ -179,11 +180,14 @@ def features(look, seat, next_seat, out):
     L = look[S_L]
     home = at_home(look, seat)
     togo = 0
+    last = 0
     near = 0
     reach = 0
     for m in range(MARBLES):
         p = position(look, seat, m)
-        togo += dist(look, seat, p)
+        d = dist(look, seat, p)
+        togo += d
+        last = max(last, d)
         if p != HOME and p < CASTLE0:
             ahead = entry(look, seat) - p
             if ahead < 0:
@@ -213,6 +217,8 @@ def features(look, seat, next_seat, out):
     if wait < 0:
         wait += players
     out[8] = wait / players
+    out[9] = last / (L + 10.0)
+    out[10] = out[0] * out[0]
     for k in range(1, MAX_PLAYERS):
         out[N_BASE + k - 1] = 1.0 if seat == k else 0.0
 
