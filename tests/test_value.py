@@ -119,9 +119,9 @@ def test_a_game_without_a_value_is_refused_in_one_line(monkeypatch, args):
     # every game has a value now: the refusal's path, on Joker Marbles with its value taken away
     import dataclasses
 
-    from montecards.games.marbles import game as marbles_game
+    import montecards.games.marbles as marbles
 
-    monkeypatch.setattr(marbles_game, "SPEC", dataclasses.replace(marbles_game.SPEC, value=None))
+    monkeypatch.setattr(marbles, "SPEC", dataclasses.replace(marbles.SPEC, value=None))  # games.get's
     proc = run_main(*args)
     assert proc.returncode == 2, proc.stderr
     assert "marbles has no value yet" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
