@@ -113,8 +113,10 @@ def test_variants_and_sweep_with_luck_at_the_official_rules():
       "-n", "10", "--luck"], "variant opening_parade=5: --luck follows the official rules only"),
     (["sweep", "parade", "end_colours", "5", "6", "-p", "2", "-n", "10", "--luck"],
      "variant end_colours=5: --luck follows the official rules only"),
-    (["sweep", "marbles", "decks", "2", "-n", "10", "--luck"], "variant decks=2: --luck follows the official rules only"),
-    (["sweep", "marbles", "decks", "1", "-p", "5", "-n", "10", "--luck"], "no fitted value for marbles with 5 players"),
+    (["sweep", "marbles", "decks", "2", "-n", "10", "--luck"],
+     "variant decks=2: --luck follows the official rules only"),
+    (["sweep", "marbles", "decks", "1", "-p", "5", "-n", "10", "--luck"],
+     "no fitted value for marbles with 5 players"),
 ])
 def test_luck_where_the_ledger_cannot_serve_is_one_line_and_exit_2(args, message):
     proc = subprocess.run([sys.executable, "-m", "montecards", *args], capture_output=True, text=True)

@@ -105,7 +105,8 @@ def test_value_fit_beats_the_score_only_baseline():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_every_common_player_count_has_a_value_file(players):
-    path = values_folder("montecards.games.marbles.game") / f"{players}p-{'-'.join(['greedy'] * players)}.json"
+    folder = values_folder("montecards.games.marbles.game")
+    path = folder / f"{players}p-{'-'.join(['greedy'] * players)}.json"
     data = load_value(path, "marbles", players, marbles_value.FEATURES)
     assert abs(sum(data["vstart"]) - 1) < 1e-6
     assert data["fit"]["value"]["brier"] < data["fit"]["score_only"]["brier"]

@@ -57,8 +57,8 @@ def play_luck_block(seed, start, players, params, strategies, rows, options, val
     ``luck`` and ``adjusted`` columns (the last ``2 * players``). Runs without ``--luck``
     never compile it. ``value``: ``engine.value``'s array (V(start) per seat, the weights);
     ``ledgers``: ``(0, k)``, or one float row per game for the ledger's accumulator (tests)."""
-    ledger_games(seed, start, players, params, strategies, rows, options, new_ledger(value, strategies, params),
-                 ledgers)
+    ledger = new_ledger(value, strategies, params)
+    ledger_games(seed, start, players, params, strategies, rows, options, ledger, ledgers)
 
 
 @njit(cache=True)

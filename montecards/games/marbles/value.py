@@ -60,8 +60,8 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.engine.value import write_ledger
 from montecards.engine.spec import WIN_UNIT
+from montecards.engine.value import write_ledger
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     CASTLE0,
@@ -76,11 +76,12 @@ from montecards.games.marbles.rules import (
     S_PLAYERS,
     S_WON,
     at_home,
+    deal,
+    discard_card,
     dist,
     entry,
     hand_card,
     hand_insert,
-    hand_n_at,
     hand_size,
     in_castle,
     mover,
@@ -91,8 +92,6 @@ from montecards.games.marbles.rules import (
     rank,
     team,
     winner_at,
-    deal,
-    discard_card,
 )
 from montecards.games.marbles.strategies import GREEDY, best_move, best_slot, lowest_rank_slot, score_weight
 from montecards.rng import seed_stream, uniform
