@@ -13,11 +13,12 @@ further from the lineup's play only removes less variance.
 
 The features of a seat (``FEATURES``), and the seat's place:
 
-* ``marbles in the castle`` (rules: Winning; the score-only baseline);
+* ``marbles in the castle`` (rules: Winning; the score-only baseline), and its square;
 * ``marbles at home``: each needs an out card (A, J, Q, K) or a joker before it moves;
 * ``distance to go`` and its square: the holes the seat's marbles still have to travel to the
   castle's last hole, a marble at home counted as the track's length plus 10 (the distance
-  ``greedy`` scores: rules, Strategies), over five such marbles;
+  ``greedy`` scores: rules, Strategies), over five such marbles; and ``the last marble's
+  distance to go`` (the game is won when the last one is in), over one;
 * ``marbles within 13 holes of the castle entry``: one forward card can take each in;
 * ``out cards in hand, up to the marbles at home``: A, J, Q, K and jokers held, at most one
   per marble at home (rules: Card effects);
