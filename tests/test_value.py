@@ -99,10 +99,9 @@ def test_value_files_are_checked(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "marbles", "-n", "10", "--luck"], "marbles has no value yet"),
+    (["simulate", "marbles", "-p", "5", "-n", "10", "--luck"], "no fitted value for marbles with 5 players"),
     (["simulate", "parade", "-p", "5", "-n", "10", "--luck"], "no fitted value for parade with 5 players"),
     (["tournament", "parade", "--luck"], "No such option '--luck'"),
-    (["value", "fit", "marbles"], "marbles has no value yet"),
     (["simulate", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],
      "official rules only"),
 ])
@@ -110,6 +109,22 @@ def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     proc = run_main(*args)  # in this process (a real one: tests/test_deal_share.py's bad input)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "marbles", "-n", "10", "--luck"],
+    ["value", "fit", "marbles"],
+])
+def test_a_game_without_a_value_is_refused_in_one_line(monkeypatch, args):
+    # every game has a value now: the refusal's path, on Joker Marbles with its value taken away
+    import dataclasses
+
+    import montecards.games.marbles as marbles
+
+    monkeypatch.setattr(marbles, "SPEC", dataclasses.replace(marbles.SPEC, value=None))  # games.get's
+    proc = run_main(*args)
+    assert proc.returncode == 2, proc.stderr
+    assert "marbles has no value yet" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_luck_refuses_a_user_strategy():

@@ -27,7 +27,8 @@ from montecards.engine.spec import (
     check_choice,
     parse_bool,
 )
-from montecards.games.marbles import kernel, rules, search, strategies, view
+from montecards.engine.value import ValueParts
+from montecards.games.marbles import kernel, luck, rules, search, strategies, value, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
 TEAM_MODES = ("none", "pairs", "two")
@@ -484,6 +485,14 @@ SPEC = GameSpec(
         search.PARAMETERS, strategies,
         "each legal move scored by a weighted sum of features (docs/strategies/marbles.md); "
         "defaults: greedy's score less the risk of being bumped"),
+    value=ValueParts(
+        features=value.FEATURES, score_only=value.SCORE_ONLY, max_players=rules.MAX_PLAYERS,
+        luck_block=luck.play_luck_block, sample_block=luck.sample_block,
+        new_recorder=value.new_recorder, ledger_width=value.ACC_SIZE,
+        events=f"the deal (sampled: the mean V of {value.DEAL_SAMPLES} independent deals) and every draw "
+               "(exact: every kind of card in the draw pile, by its count; a reshuffle draws nothing by "
+               "itself)",
+    ),
 )
 decisions = SPEC.decisions
 decision_log = SPEC.decision_log

@@ -102,6 +102,7 @@ from montecards.games.marbles.strategies import (
     score_weight,
     weighted_choice,
 )
+from montecards.games.marbles.value import ledger_after_draw, ledger_before_draw, ledger_deal
 from montecards.games.marbles.view import (
     DECISION_DISCARD,
     DECISION_PLAY,
@@ -363,7 +364,7 @@ def choose_move(g, seat, owner, total, strategies, params, deck_rng, choice_rng,
 
 @hot
 def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets, script, trace, log,
-              seats=None, weighted=None, search=None, deal_option=None):
+              seats=None, weighted=None, search=None, deal_option=None, ledger=None):
     """Play one whole game on ``g`` (streams already seeded); return an ``ERR_*`` code.
 
     A run or trace (``orders``, ``offsets`` and ``script`` None: numba compiles the scripted
@@ -384,7 +385,9 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
     ``deal_option``: the game's deal option (``engine.options.game_deal``), or None (ordinary
     runs: compiled out). The deal is the rules' five cards to each seat (the board starts
     empty); with the option the hands rotate among the seats and every draw after it (and
-    reshuffle, and ``random``'s choices) comes from the replay's streams.
+    reshuffle, and ``random``'s choices) comes from the replay's streams. ``ledger``: the luck
+    ledger (``value.new_ledger``: runs with ``--luck``, ``luck.py``), or None: its hooks (after
+    the deal, before and after every draw) compiled out.
     """
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
@@ -404,6 +407,8 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
         rotate_hands(g, players, rotation(deal_option))
         later_stream(deal_option, deck_rng, DECK_STREAM)
         later_stream(deal_option, choice_rng, CHOICE_STREAM)
+    if ledger is not None:
+        ledger_deal(g, ledger)
     seat = 0
     turn = 0
     err = ERR_NONE
@@ -418,8 +423,12 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
             record(trace, EV_RESHUFFLE, turn, -1, -1, -1, -1, -1, -1, g[S_PILE_N])
         if err != ERR_NONE:
             break
+        if ledger is not None:
+            ledger_before_draw(g, seat, ledger)
         card = draw_card(g, deck_rng, lazy)
         hand_insert(g, seat, card)
+        if ledger is not None:
+            ledger_after_draw(g, seat, ledger)
         record(trace, EV_DRAW, turn, seat, card, -1, -1, -1, -1, 0)
         owner = mover(g, seat)
         total = gen_hand(g, seat, owner, score_weight(strategies[seat]))
