@@ -16,7 +16,7 @@ import montecards as mc
 from montecards import games
 from montecards.analysis.runs import prepare
 from montecards.engine.spec import WIN_UNIT, InputError
-from montecards.engine.value import LUCK_UNIT, load_value, values_folder
+from montecards.engine.value import ACC_DRIFT, ACC_LUCK, LUCK_UNIT, ledger_start, load_value, values_folder
 from montecards.games.marbles import value as marbles_value
 from tests.inprocess import run_main
 
@@ -40,8 +40,8 @@ def test_the_ledger_adds_up_on_every_game():
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT
     assert (rows[:, 1] == 0).all()  # every game finished (column unfinished)
     vstart = config.luck[:P]
-    luck = ledgers[:, marbles_value.ACC_LUCK:marbles_value.ACC_LUCK + P]
-    drift = ledgers[:, marbles_value.ACC_DRIFT:marbles_value.ACC_DRIFT + P]
+    luck = ledgers[:, ACC_LUCK:ACC_LUCK + P]
+    drift = ledgers[:, ACC_DRIFT:ACC_DRIFT + P]
     # result - V(start) = luck + drift, per game and seat
     np.testing.assert_allclose(win - vstart, luck + drift, rtol=0, atol=1e-9)
     assert np.abs(luck).max() > 0.05  # the chance events do move V
@@ -142,7 +142,7 @@ def test_the_draws_expectation_by_kinds_is_the_mean_over_every_card_of_the_pile(
     seed_stream(deck_rng, np.uint64(SEED), 3, kernel.DECK_STREAM)
     rules.deal(g, P, deck_rng, True, None)
     ledger = marbles_value.new_ledger(config.luck, config.strategies, config.params)
-    marbles_value.ledger_start(ledger, np.uint64(SEED), 3)
+    ledger_start(ledger, np.uint64(SEED), 3)
     acc, look = ledger[1], ledger[4]
     seat = 0
     checked = 0

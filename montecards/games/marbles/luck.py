@@ -20,7 +20,8 @@ from montecards.games.marbles.kernel import (
     weighted_option,
     write_row,
 )
-from montecards.games.marbles.value import ledger_result, ledger_start, new_ledger
+from montecards.engine.value import ledger_result, ledger_start
+from montecards.games.marbles.value import new_ledger
 
 
 @njit(cache=True, nogil=True)  # (not hot: it allocates the block's arrays)

@@ -27,8 +27,8 @@ The features of a seat (``FEATURES``), and the seat's place:
   behind (a single card of 13 at most brings it there: rules, Bumping);
 * ``turns until it plays``: the seats to play before this one, over the player count.
 
-**The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_draw``, ``ledger_after_draw``,
-``ledger_result``): the kernel's ``play_game`` calls these hooks only when it is handed a
+**The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_draw``, ``ledger_after_draw``;
+the engine's ``ledger_start``, ``ledger_step``, ``ledger_result``): the kernel's ``play_game`` calls these hooks only when it is handed a
 ledger (``luck.play_luck_block``: runs with ``--luck``); every other kernel compiles none of
 it. Joker Marbles' chance events are the deal and every draw:
 
@@ -61,8 +61,14 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.jit import hot
-from montecards.engine.spec import WIN_UNIT
-from montecards.engine.value import write_ledger
+from montecards.engine.value import (  # the ledger's common part (its accumulator's head)
+    ACC_EXPECT,
+    ACC_GAME,
+    ACC_RATE,
+    ACC_V,
+    LEDGER_SEATS,
+    ledger_step,
+)
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     CASTLE0,
@@ -95,7 +101,7 @@ from montecards.games.marbles.rules import (
     winner_at,
 )
 from montecards.games.marbles.strategies import GREEDY, best_move, best_slot, lowest_rank_slot, score_weight
-from montecards.rng import seed_stream, uniform
+from montecards.rng import uniform
 
 BASE = ("marbles in the castle", "marbles at home", "distance to go", "distance to go, squared",
         "marbles within 13 holes of the castle entry", "out cards in hand, up to the marbles at home",
@@ -121,19 +127,12 @@ DEAL_SAMPLES = 16
 """Deals drawn to estimate E[V(after the deal)] (unbiased: independent of the game's deal)."""
 RATE_SCALE = 0.1
 """The fit records this times the engine's share of the states after a draw (module doc)."""
-LUCK_STREAM = 0x4C55434B
-"""The ledger's random substream (the sampled deals, the fit's state sampling): "LUCK"."""
-
-# the ledger's float accumulator: per seat V at the last event, luck, drift, expectation, V
-ACC_PREV = 0
-ACC_LUCK = ACC_PREV + MAX_PLAYERS
-ACC_DRIFT = ACC_LUCK + MAX_PLAYERS
-ACC_EXPECT = ACC_DRIFT + MAX_PLAYERS
-ACC_V = ACC_EXPECT + MAX_PLAYERS
-ACC_FEAT = ACC_V + MAX_PLAYERS
+# the ledger's float accumulator: the engine's head (``engine.value``: per seat V at the last event,
+# luck, drift, expectation, V; the lead; the record rate), then the game's own slots
+assert MAX_PLAYERS <= LEDGER_SEATS
+ACC_FEAT = ACC_GAME
 ACC_TMP = ACC_FEAT + N_FEATURES  # V of one kind of card (the draw's expectation)
-ACC_RATE = ACC_TMP + MAX_PLAYERS  # record mode: the share of states recorded
-ACC_SIZE = ACC_RATE + 1
+ACC_SIZE = ACC_TMP + MAX_PLAYERS
 
 MAX_KINDS = 15 * 8  # (rank, place in the hand) kinds of a draw: key rank * 8 + place
 
@@ -292,30 +291,6 @@ def next_of(look, seat):
     return 0 if nxt == look[S_PLAYERS] else nxt
 
 
-# generic: also in parade/value.py
-@hot
-def step(ledger, players):
-    """A chance event has happened: V(after) in ``ACC_V``, its expectation in ``ACC_EXPECT``."""
-    acc = ledger[1]
-    for s in range(players):
-        acc[ACC_LUCK + s] += acc[ACC_V + s] - acc[ACC_EXPECT + s]
-        acc[ACC_DRIFT + s] += acc[ACC_EXPECT + s] - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = acc[ACC_V + s]
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_start(ledger, seed, index):
-    """Before game ``index``: the ledger's own stream, and the accumulator cleared."""
-    value, acc = ledger[0], ledger[1]
-    seed_stream(ledger[3], seed, index, LUCK_STREAM)
-    rate = acc[ACC_RATE]
-    acc[:] = 0.0
-    acc[ACC_RATE] = rate
-    for s in range(MAX_PLAYERS):
-        acc[ACC_PREV + s] = value[VSTART + s]
-
-
 @hot
 def ledger_deal(g, ledger):
     """After the deal: the deal's luck term, V after the deal (seat 0 to play) against its mean
@@ -338,7 +313,7 @@ def ledger_deal(g, ledger):
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / DEAL_SAMPLES
     look_values(g, 0, ledger, acc[ACC_V:])
-    step(ledger, players)
+    ledger_step(ledger, players)
 
 
 @hot
@@ -403,21 +378,7 @@ def ledger_after_draw(g, seat, ledger):
             record_look(look, next_of(look, seat), ledger)
         return
     look_values(look, next_of(look, seat), ledger, acc[ACC_V:])
-    step(ledger, g[S_PLAYERS])
-
-
-# generic: also in parade/value.py
-@njit(cache=True)
-def ledger_result(ledger, players, row, first_win):
-    """At the end of a finished game (its ``row``, whose win block starts at ``first_win``):
-    the last drift term, then the row's ``luck`` and ``adjusted`` columns
-    (``engine.value.write_ledger``)."""
-    acc = ledger[1]
-    for s in range(players):
-        share = row[first_win + s] / WIN_UNIT
-        acc[ACC_DRIFT + s] += share - acc[ACC_PREV + s]
-        acc[ACC_PREV + s] = share
-    write_ledger(row, players, first_win, acc[ACC_LUCK:ACC_LUCK + players])
+    ledger_step(ledger, g[S_PLAYERS])
 
 
 __all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE"]
