@@ -27,11 +27,14 @@ from numba import njit
 
 from montecards.engine.search import REWARD, S_STATS, VISITS
 from montecards.games.tulips.kernel import (
+    CHOICE_STREAM,
+    DECK_STREAM,
     choose_action,
     majority_option,
     open_weighting,
     search_arg,
     search_space,
+    seed_game,
 )
 from montecards.games.tulips.rules import (
     DECK,
@@ -57,8 +60,6 @@ from montecards.games.tulips.value import ACC_EXPECT, ledger_before_draw, ledger
 from montecards.games.tulips.view import NO_CLASS, move_action, move_receiver
 from montecards.rng import seed_stream
 
-DECK_STREAM = 0
-CHOICE_STREAM = 1
 DEAL_STREAM = 1_000_000
 """The determinization's stream (the unseen cards' dealing), apart from the game's streams."""
 
@@ -126,8 +127,6 @@ def evaluate(template, seat, step, first_class, moves, unseen, n_unseen, seed, f
     g = template.copy()
     buf = np.zeros(max(1, n_unseen), np.int64)
     deal_rng = np.zeros(4, np.uint64)
-    deck0 = np.zeros(4, np.uint64)
-    choice0 = np.zeros(4, np.uint64)
     deck_rng = np.zeros(4, np.uint64)
     choice_rng = np.zeros(4, np.uint64)
     card = template[DECK + template[DRAWN] - 1]
@@ -138,14 +137,9 @@ def evaluate(template, seat, step, first_class, moves, unseen, n_unseen, seed, f
         if fresh:
             seed_stream(deal_rng, seed, index, DEAL_STREAM)
             deal_unseen(w, seat, False, unseen, n_unseen, buf, deal_rng)
-        seed_stream(deck0, seed, index, DECK_STREAM)
-        seed_stream(choice0, seed, index, CHOICE_STREAM)
         for m in range(moves.shape[0]):
             g[:] = w
-            deck_rng[:] = deck0
-            choice_rng[:] = choice0
-            if search is not None:
-                set_key(search[0], seed, index)
+            seed_game(deck_rng, choice_rng, search, seed, index)  # the same streams for every move
             cls = play_move(g, seat, card, moves[m])
             err = play_from(g, seat, step, cls, strategies, deck_rng, choice_rng,
                             weighting, majority, search)
