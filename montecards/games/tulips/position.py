@@ -752,9 +752,11 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     if not isinstance(actions, list) or not actions:
         raise InputError("record: 'actions' must list every decision of the game ('seat:bouquet-pink-3', "
                          "'seat:keep', ...)")
-    if "deck" not in record:
-        raise InputError("record: give 'deck' (every card, top first)")
     players = as_int(record.get("players", SPEC.default_players), "players")
+    if "seat" in record and "deck" not in record:
+        return seat_decisions(record, players)
+    if "deck" not in record:
+        raise InputError("record: give 'deck' (every card, top first), or 'seat' and what it knew (docs/positions.md)")
     try:
         st = State.from_deal(record["deck"], players, record.get("rules"), record.get("opening"),
                              record.get("reveal"))
@@ -840,3 +842,119 @@ def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, i
     playon.search_root(template.g, seat, pos.step, pos.first, move_ids, int(iterations), float(exploration),
                        int(policy), np.uint64(seed), int(index), visits, rewards)
     return visits, rewards
+
+
+# --- what one seat knew: one-seat records ----------------------------------------------------------
+
+
+def seat_record_of_trace(events: Any, players: int, params: dict[str, Any] | None = None,
+                         seat: int = 0) -> dict[str, Any]:
+    """What ``seat`` knew of a traced game, as a one-seat record (``seat_decisions``): the opening
+    festival and ranking, its two dealt cards, every set-up split as the bouquets show it and every
+    action with its card, except another seat's secret-festival card (``1:secret``)."""
+    full = record_of_trace(events, players, params)
+    resolved = SPEC.resolve_params(players, params)
+    r = resolved["removed"][players - 2]
+    deck = full["deck"]
+    cards = deck[r + 2 + 2 * players:]
+    actions = []
+    k = 0
+    for text in full["actions"]:
+        s, _, move = text.partition(":")
+        if move.startswith("bouquet-"):
+            actions.append(text)
+            continue
+        card = cards[k]
+        k += 1
+        actions.append(text if move == "secret" and int(s) != seat else f"{text} {card}")
+    return {"game": GAME, "players": players, "rules": full["rules"], "seat": seat,
+            "festival": deck[r : r + 2], "opening": full["opening"],
+            "hand": deck[r + 2 + 2 * seat : r + 4 + 2 * seat], "actions": actions}
+
+
+def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int, Position, str, None]]:
+    """The reviewed seat's actions from what it knew (docs/positions.md): ``"seat"``, the opening
+    ``"festival"`` (2 cards) and ``"opening"`` ranking, its dealt ``"hand"`` (2 cards) and every
+    decision of the game in order: set-up splits as ``seat:bouquet-pink-3`` (the card every bouquet
+    shows), actions as ``seat:move card`` (``1:give-2 pink-3``), another seat's secret-festival card
+    left out (``1:secret``). The seat's positions are exact whatever its unseen cards were, so the
+    record is replayed on one deal consistent with it (the unseen cards in a fixed order); there is
+    no true state (no omniscient column)."""
+    players = SPEC.check_players(players)
+    resolved = SPEC.resolve_params(players, record.get("rules"))
+    pack_params(players, resolved)
+    d = Deck(players, resolved)
+    seat = as_int(record.get("seat"), "seat")
+    if not 0 <= seat < players:
+        raise InputError(f"record: seat must be 0..{players - 1}, got {seat}")
+    actions = record.get("actions")
+    if not isinstance(actions, list) or not actions:
+        raise InputError("record: 'actions' must list every decision of the game ('seat:bouquet-pink-3', "
+                         "'seat:keep pink-3', 'seat:secret', ...)")
+    festival = _card_list(record.get("festival", []), "festival")
+    hand = _card_list(record.get("hand", []), "hand")
+    if len(festival) != 2 or len(hand) != 2:
+        raise InputError("record: give the 2 opening 'festival' cards and the seat's 2 dealt cards ('hand')")
+    if "opening" not in record:
+        raise InputError("record: give the 'opening' ranking (e.g. blue>orange>pink>purple)")
+    dealt: list[list[str | None]] = [[None, None] for _ in range(players)]
+    dealt[seat] = list(hand)
+    moves: list[tuple[int, str]] = []
+    pile: list[str | None] = []
+    for i, text in enumerate(actions):
+        s, sep, rest = str(text).strip().partition(":")
+        if not sep or not s.strip().isdigit() or not 0 <= int(s) < players:
+            raise InputError(f"record: action {i + 1} must be 'seat:move [card]' with seat 0..{players - 1}, "
+                             f"got {text!r}")
+        s = int(s)
+        move, _, card = rest.strip().partition(" ")
+        move, card = move.strip().lower(), card.strip()
+        if move.startswith("bouquet-"):
+            if i >= players:
+                raise InputError(f"record: action {i + 1} ({text}): the set-up splits are the first {players}")
+            if s != seat:
+                dealt[s][0] = move[len("bouquet-"):]
+            moves.append((s, move))
+            continue
+        if i < players:
+            raise InputError(f"record: action {i + 1} ({text}): the first {players} decisions are the set-up "
+                             "splits (seat:bouquet-CARD)")
+        if not card and not (move == "secret" and s != seat):
+            raise InputError(f"record: action {i + 1} ({text}): give the card played ('{s}:{move} pink-3'); "
+                             "only another seat's secret card is unseen")
+        if card:
+            d.parse(card, f"action {i + 1}")
+        pile.append(card or None)
+        moves.append((s, move))
+    r = resolved["removed"][players - 2]
+    n_pile = len(d.ids) - r - 2 - 2 * players
+    if len(pile) != n_pile:
+        raise InputError(f"record: {len(pile)} actions, but the draw pile holds {n_pile} cards (one action each)")
+    layout: list[str | None] = [None] * r + festival + [c for pair in dealt for c in pair] + pile
+    free = {k: list(v) for k, v in d.pool.items()}
+    for c in layout:
+        if c is not None:
+            kind = d.parse(c, "record")
+            if not free.get(kind):
+                raise InputError(f"record: more {c} than the {d.copies(kind)} copies with {players} players")
+            free[kind].pop()
+    rest = sorted(c for v in free.values() for c in v)
+    deck = [d.name(rest.pop(0)) if c is None else c for c in layout]
+    try:
+        st = State.from_deal(deck, players, resolved, record["opening"])
+    except InputError as exc:
+        raise InputError(f"record: {exc}") from None
+    out = []
+    for i, (s, move) in enumerate(moves):
+        if s != st.current_player:
+            raise InputError(f"record: action {i + 1} ({actions[i]}): it is seat {st.current_player}'s decision")
+        snapshot = None
+        if s == seat and st.decision == "action":
+            snapshot = (int(st.g[rules.ACTIONS]), st.observe())
+        try:
+            st.apply(move)
+        except InputError as exc:
+            raise InputError(f"record: action {i + 1}: {exc}") from None
+        if snapshot is not None:
+            out.append((snapshot[0], seat, snapshot[1], move, None))
+    return out
