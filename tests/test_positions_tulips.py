@@ -105,7 +105,8 @@ def test_a_position_never_holds_another_seats_secret_cards():
 
 
 @pytest.mark.parametrize("change,message", [
-    (("pile=0", "pile=1"), "seat 1's turn"),
+    (("pile=0", "pile=2"), "seat 1's turn"),
+    (("pile=0", "pile=1"), "no first action to give"),
     (("card=pink-4", "card=pink-5"), "unknown card 'pink-5'"),
     (("card=pink-4", "card=pink-3"), "pink-3 shown 2 times"),
     (("secret=orange-2", "secret=orange-2,orange-3"), "secret lists 2"),
@@ -129,7 +130,7 @@ def test_cli_trace_positions_and_bad_input_exit_2():
     out = _cli("trace", "tulips", "--seed", "1", "--index", "0", "--players", "3", "--positions")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert len(lines) == 3 * 10 and all(P.parse(line).players == 3 for line in lines)  # 10 turns of 2 actions each
+    assert len(lines) == 3 * 10 * 2 and all(P.parse(line).players == 3 for line in lines)  # 10 turns of 2 actions
     bad = _cli("analyse", "tulips", LAST.format(p0=40).replace("pile=0", "pile=1"))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     bad = _cli("analyse", "tulips", '{"game": "tulips", "players": 2}')
