@@ -339,3 +339,14 @@ def test_cli_analyse_and_review_from_a_one_seat_record(tmp_path):
     assert {d["seat"] for d in found["decisions"]} == {1} and len(found["decisions"]) == 24
     bad = _cli("review", "tulips", json.dumps(dict(json.loads(record.stdout), actions=["0:jump-1"])))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_play_outs_by_the_strategies_with_scratch_space():
+    """``majority`` and ``ismcts`` work in the kernel's scratch after the rules' state
+    (``strategies.WORK_SIZE``): the play-outs from a position give them that room (a state of the
+    rules' size alone crashed ``majority``'s look-ahead)."""
+    pos = mc.trace("tulips", seed=1, index=0, players=4).positions()[20]
+    for opponents in ("majority", "ismcts[20,0.7,0]"):
+        result = mc.analyse("tulips", pos, opponents=opponents, budget=600, seed=0)
+        assert result.evaluations == 600 and sorted(result.moves) == sorted(pos.legal_moves())
+        assert all(0.0 <= row["win_share"] <= 1.0 for row in result.rows())

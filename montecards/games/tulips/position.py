@@ -35,6 +35,7 @@ from montecards.games.position_forms import PositionForms, as_int, check_keys, p
 from montecards.games.tulips import playon, rules, view
 from montecards.games.tulips.cards import COLOURS, N_COLOURS, deck_ids
 from montecards.games.tulips.game import SPEC, pack_params
+from montecards.games.tulips.strategies import WORK_SIZE
 from montecards.rng import seed_stream
 
 GAME = "tulips"
@@ -355,7 +356,7 @@ class Position(PositionForms):
         secret = [take(k) for k in self.secret]
         card = take(self.card)
         unseen = sorted(c for v in free.values() for c in v)
-        g = rules.new_state()
+        g = np.zeros(WORK_SIZE, np.int64)  # the rules' state and the strategies' scratch (kernel.new_work)
         rules.init_tables(g, players, self.packed)
         rules.reset_game(g, True)
         drawn = self.drawn()
@@ -487,7 +488,7 @@ class State:
         packed = pack_params(players, resolved)
         d = Deck(players, resolved)
         ids = _deck_ids(deck, d)
-        g = rules.new_state()
+        g = np.zeros(WORK_SIZE, np.int64)  # the rules' state and the strategies' scratch (kernel.new_work)
         rules.init_tables(g, players, packed)
         rules.reset_game(g, False)
         r = resolved["removed"][players - 2]
