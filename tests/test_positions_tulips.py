@@ -350,3 +350,40 @@ def test_play_outs_by_the_strategies_with_scratch_space():
         result = mc.analyse("tulips", pos, opponents=opponents, budget=600, seed=0)
         assert result.evaluations == 600 and sorted(result.moves) == sorted(pos.legal_moves())
         assert all(0.0 <= row["win_share"] <= 1.0 for row in result.rows())
+
+
+# --- the review's luck ---------------------------------------------------------------------------
+
+
+def test_a_reviewed_games_luck_is_the_luck_ledgers_of_that_game():
+    """The review's luck replays the record through the ledger of ``--luck`` (docs/luck.md) at the
+    kernel's own hooks (its scripted game): the draws' terms are exact, the deal's and the reveal's
+    sample from the ledger's stream of (seed, game), so game ``i`` of seed 3 replayed from its trace
+    with that stream has the very luck the run with ``luck=True`` writes in its row (to its
+    rounding). V adds up to one win, so the seats' luck adds up to zero."""
+    from montecards.analysis import moves
+    from montecards.analysis.runs import setup
+    from montecards.engine.value import LUCK_UNIT
+
+    run = setup("tulips", 4, "greedy", None, 3, 1, luck=True)
+    _, rows = run.play(0, 3, keep=True)
+    kernel = rows[:, run.layout.seat_slice("luck")] / LUCK_UNIT
+    array, _ = moves._fitted_value("tulips", P, "record_luck", 4, {}, ["greedy"] * 4, "")
+    codes, params, _ = moves._seat_codes(mc.games.get("tulips"), 4, 0, "greedy", "greedy", {})
+    for index in range(3):
+        record = moves.record_of_trace(mc.trace("tulips", seed=3, index=index, players=4))
+        luck, result = P.record_luck(record, array, codes, params, 3, index)
+        assert luck == pytest.approx(kernel[index].tolist(), abs=1 / LUCK_UNIT)
+        assert sum(luck) == pytest.approx(0.0, abs=1e-9) and sum(result) == 1.0
+    assert P.record_luck(P.seat_record_of_trace(mc.trace("tulips", seed=3, index=0, players=4), 4), array,
+                         codes, params, 3) is None  # one seat's view: no luck
+
+
+def test_review_gives_each_seat_its_luck_and_luck_adjusted_result():
+    events = mc.trace("tulips", seed=3, index=0, players=2)
+    result = mc.review("tulips", events, budget=300, seed=0)
+    out = result.to_dict()
+    assert "2p-greedy-greedy.json" in out["luck_note"]
+    for seat in out["seats"]:
+        assert seat["adjusted"] == pytest.approx(seat["result"] - seat["luck"], abs=2e-6)
+    assert sum(s["luck"] for s in out["seats"]) == pytest.approx(0.0, abs=2e-6)

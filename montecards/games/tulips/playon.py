@@ -29,6 +29,11 @@ from montecards.engine.search import REWARD, S_STATS, VISITS
 from montecards.games.tulips.kernel import (
     CHOICE_STREAM,
     DECK_STREAM,
+    ERR_NONE,
+    FIRST_SEAT_COL,
+    new_work,
+    play_game,
+    write_row,
     choose_action,
     majority_option,
     open_weighting,
@@ -46,6 +51,7 @@ from montecards.games.tulips.rules import (
     action_class,
     apply_action,
     final_scores,
+    init_tables,
     next_card,
     reveal_secret,
 )
@@ -56,14 +62,21 @@ from montecards.games.tulips.search import (
     search_action,
     set_key,
 )
-from montecards.games.tulips.value import ACC_EXPECT, ledger_before_draw, ledger_before_reveal, new_ledger
+from montecards.games.tulips.strategies import SCRIPTED
+from montecards.games.tulips.value import (
+    ACC_EXPECT,
+    ACC_LUCK,
+    ledger_before_draw,
+    ledger_before_reveal,
+    ledger_result,
+    ledger_start,
+    new_ledger,
+)
 from montecards.games.tulips.view import NO_CLASS, move_action, move_receiver
 from montecards.rng import seed_stream
 
 DEAL_STREAM = 1_000_000
 """The determinization's stream (the unseen cards' dealing), apart from the game's streams."""
-
-ERR_NONE = 0
 
 
 @njit(cache=True)
@@ -201,4 +214,31 @@ def search_root(template, seat, step, first_class, moves, iterations, exploratio
         rewards[m] = stats[child, REWARD] if child != 0 else 0.0
 
 
-__all__ = ["DEAL_STREAM", "evaluate", "play_from", "search_root", "value_moves"]
+
+
+@njit(cache=True)
+def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, value, strategies, seed, index,
+                   row, luck):
+    """A recorded game's luck per seat into ``luck`` (wins), by the ledger of ``--luck`` (``value.py``,
+    docs/luck.md) at the very hooks ``kernel.play_game`` calls: the game is the kernel's scripted one
+    (``kernel.play_script``'s: ``drawing`` the deck in drawing order, every choice given), its row into
+    ``row``. The deal's and the reveal's expectations sample from the ledger's own stream (``seed``,
+    game ``index``); ``strategies``: V's lineup (every seat's code). Returns the kernel's error code."""
+    g, deck_rng, choice_rng = new_work()
+    init_tables(g, players, params)
+    for k in range(drawing.shape[0]):
+        g[DECK + k] = drawing[k]
+    scripted = np.full(players, SCRIPTED, np.int64)
+    ledger = new_ledger(value, strategies, params)
+    ledger_start(ledger, seed, index)
+    err = play_game(g, scripted, deck_rng, choice_rng, None, opening, setup, decisions, reveal, None, None, None,
+                    None, None, None, ledger)
+    if err == ERR_NONE:
+        write_row(g, players, err, row)
+        ledger_result(ledger, players, row, FIRST_SEAT_COL)
+        for s in range(players):
+            luck[s] = ledger[1][ACC_LUCK + s]
+    return err
+
+
+__all__ = ["DEAL_STREAM", "evaluate", "luck_of_script", "play_from", "search_root", "value_moves"]

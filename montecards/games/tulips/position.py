@@ -959,3 +959,31 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
         if snapshot is not None:
             out.append((snapshot[0], seat, snapshot[1], move, None))
     return out
+
+
+def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarray, params: np.ndarray,
+                seed: int, index: int = 0) -> tuple[list[float], list[float]] | None:
+    """``(luck, result)`` per seat of a whole-deal record (``"deck"``: a trace's), in wins, by the
+    luck ledger (``playon.luck_of_script``: the kernel's scripted game with the ledger's hooks); None
+    for a one-seat record (the other seats' secret cards and the pile's order are unknown, and V
+    reads the full state). ``decisions_of_record`` checks the record first."""
+    if "deck" not in record or "opening" not in record:
+        return None
+    players = as_int(record.get("players", SPEC.default_players), "players")
+    st = State.from_deal(record["deck"], players, record.get("rules"), record["opening"], record.get("reveal"))
+    for text in record["actions"]:
+        st.apply(str(text).partition(":")[2].strip())
+    g = st.g
+    drawing = g[rules.DECK : rules.DECK + int(g[rules.N_DECK])].copy()
+    revealed = min(int(g[rules.N_SECRET]), int(g[rules.REVEAL]))
+    reveal = g[rules.SECRET : rules.SECRET + revealed].copy()  # reveal_secret put them first, in order
+    decisions = np.array([[rules.ACTION_NAMES.index(m.split("-")[0]), int(m.split("-")[1]) if "-" in m else -1]
+                          for _, m in st.history[players:]], np.int64).reshape(-1, 2)
+    row = np.zeros(SPEC.layout(players).width, np.int64)
+    luck = np.zeros(players, np.float64)
+    err = playon.luck_of_script(drawing, players, params, np.array(parse_ranking(record["opening"]), np.int64),
+                                np.array(st.setup, np.int64), decisions, reveal, np.asarray(value, np.float64),
+                                strategies, np.uint64(seed), int(index), row, luck)
+    if err != 0:
+        raise InputError(f"record: the kernel could not replay it (error {err})")
+    return luck.tolist(), list(st.result)
