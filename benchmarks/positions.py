@@ -8,10 +8,10 @@ whole game reviewed.
     python benchmarks/positions.py --game tulips --players 4 --record           # Gift of Tulips 4p
 
 For each of ``n`` games (``greedy`` on every seat, seeds 0, 1, ...) the middle play decision of
-the trace is analysed (Gift of Tulips: the middle action) with the defaults (``rollout``, ``greedy`` play-outs, 3 SE stop or 200,000
-play-outs, seed 0), after one untimed analysis that loads the kernel. Recorded per position:
-wall and CPU seconds, play-outs, decided. The review plays one whole 2-player game (seed 0,
-index 0) reviewed for both seats with ``review``'s defaults. Targets (issue #32): Parade 2p
+the trace (Gift of Tulips: the middle action) is analysed with the defaults (``rollout``,
+``greedy`` play-outs, 3 SE stop or 200,000 play-outs, seed 0), after one untimed analysis that
+loads the kernel. Recorded per position: wall and CPU seconds, play-outs, decided. The review
+plays one whole game (seed 0, index 0) reviewed for every seat with ``review``'s defaults. Targets (issue #32): Parade 2p
 <= 10 s a position, Gift of Tulips 4p <= 20 s; a whole 2p game reviewed <= 5 min.
 """
 

@@ -37,8 +37,7 @@ before this one: seat 0, 0, 1, 1, 0), with the last card, pink-4; its first acti
     (2, "greedy", 3, None), (4, "random", 5, None), (5, "majority", 1, {"secret_reveal": 3}),
     (3, "greedy", 2, {"start_points": "2,1,0", "removed": "18,10,6,14,10"}),
 ])
-def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy, seed,
-                                                                                        params):
+def test_traced_games_replayed_through_the_state_reach_the_kernels_results(players, strategy, seed, params):
     events = mc.trace("tulips", seed=seed, index=2, players=players, strategies=strategy, params=params)
     record = events.record()
     positions = events.positions()
@@ -94,7 +93,9 @@ def test_a_position_never_holds_another_seats_secret_cards():
     undrawn cards) give it the same position; the position lists only its own secret cards."""
     pos = mc.trace("tulips", seed=3, index=0, players=4).positions()[9]
     a, b = mc.state("tulips", pos, seed=1), mc.state("tulips", pos, seed=2)
-    hidden = lambda st: sorted(int(st.g[P.rules.SECRET + i]) for i in range(int(st.g[P.rules.N_SECRET])))  # noqa: E731
+    def hidden(st):
+        return sorted(int(st.g[P.rules.SECRET + i]) for i in range(int(st.g[P.rules.N_SECRET])))
+
     assert hidden(a) != hidden(b)
     assert a.observe() == b.observe() == pos
     assert len(pos.secret) == pos.secret_sizes[pos.seat] < sum(pos.secret_sizes)
@@ -130,7 +131,8 @@ def test_cli_trace_positions_and_bad_input_exit_2():
     out = _cli("trace", "tulips", "--seed", "1", "--index", "0", "--players", "3", "--positions")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert len(lines) == 3 * 10 * 2 and all(P.parse(line).players == 3 for line in lines)  # 10 turns of 2 actions
+    assert len(lines) == 3 * 10 * 2  # 10 turns of 2 actions per seat
+    assert all(P.parse(line).players == 3 for line in lines)
     bad = _cli("analyse", "tulips", LAST.format(p0=40).replace("pile=0", "pile=1"))
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
     bad = _cli("analyse", "tulips", '{"game": "tulips", "players": 2}')
@@ -142,7 +144,8 @@ def test_records_that_break_the_rules_are_refused_with_one_line():
     cases = [
         (dict(record, actions=record["actions"][:-1]), "not over"),
         (dict(record, actions=record["actions"] + ["0:keep"]), "after the end"),
-        (dict(record, actions=["1:" + record["actions"][0][2:]] + record["actions"][1:]), "seat 0's decision"),
+        (dict(record, actions=["1:" + record["actions"][0][2:]] + record["actions"][1:]),
+         "seat 0's decision"),
         (dict(record, actions=record["actions"][:2] + ["0:fly"] + record["actions"][3:]), "not legal"),
         (dict(record, deck=record["deck"][:-1]), "deck must hold all"),
         (dict(record, opening="purple>blue"), "four colours"),
@@ -260,7 +263,8 @@ def test_analyse_json_has_the_issues_keys_best_first_and_the_value_column():
          "value_high"]] * len(pos.legal_moves())
     assert out["moves"][0]["move"] == out["best"] and all(m["gap"] >= 0 for m in out["moves"])
     assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in out["moves"])
-    assert out["value_note"].startswith("V of the seat after the move (tulips/values/4p-greedy-greedy-greedy-greedy")
+    assert out["value_note"].startswith("V of the seat after the move (tulips/values/"
+                                        "4p-greedy-greedy-greedy-greedy")
 
 
 def test_the_value_column_is_the_mean_of_v_over_the_next_draw_and_the_result_at_the_end():
@@ -329,7 +333,8 @@ def test_cli_analyse_and_review_from_a_one_seat_record(tmp_path):
     out = _cli("analyse", "tulips", LAST.format(p0=40), "--budget", "600", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["best"] == "keep"
-    record = _cli("trace", "tulips", "--seed", "3", "--index", "0", "--players", "2", "--record", "--seat", "1")
+    record = _cli("trace", "tulips", "--seed", "3", "--index", "0", "--players", "2", "--record", "--seat",
+                  "1")
     assert record.returncode == 0, record.stderr
     path = tmp_path / "game.json"
     path.write_text(record.stdout)

@@ -26,20 +26,20 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.search import REWARD, S_STATS, VISITS
+from montecards.games.tulips.kernel import CHOICE_STREAM as CHOICE_STREAM
+from montecards.games.tulips.kernel import DECK_STREAM as DECK_STREAM
 from montecards.games.tulips.kernel import (
-    CHOICE_STREAM,
-    DECK_STREAM,
     ERR_NONE,
     FIRST_SEAT_COL,
-    new_work,
-    play_game,
-    write_row,
     choose_action,
     majority_option,
+    new_work,
     open_weighting,
+    play_game,
     search_arg,
     search_space,
     seed_game,
+    write_row,
 )
 from montecards.games.tulips.rules import (
     DECK,
@@ -195,8 +195,8 @@ def value_moves(template, seat, step, first_class, moves, unseen, n_unseen, seed
 
 
 @njit(cache=True)
-def search_root(template, seat, step, first_class, moves, iterations, exploration, policy, seed, index, visits,
-                rewards):
+def search_root(template, seat, step, first_class, moves, iterations, exploration, policy, seed, index,
+                visits, rewards):
     """The IS-MCTS root evaluator (``search.py``'s ``ismcts`` at the template's decision, its tree
     keyed by ``seed`` and ``index``): per move of ``moves`` the root child's visits and summed win
     shares of the seat, into ``visits`` and ``rewards``. The search determinizes the seat's unseen
@@ -217,8 +217,8 @@ def search_root(template, seat, step, first_class, moves, iterations, exploratio
 
 
 @njit(cache=True)
-def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, value, strategies, seed, index,
-                   row, luck):
+def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, value, strategies, seed,
+                   index, row, luck):
     """A recorded game's luck per seat into ``luck`` (wins), by the ledger of ``--luck`` (``value.py``,
     docs/luck.md) at the very hooks ``kernel.play_game`` calls: the game is the kernel's scripted one
     (``kernel.play_script``'s: ``drawing`` the deck in drawing order, every choice given), its row into
@@ -231,8 +231,8 @@ def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, 
     scripted = np.full(players, SCRIPTED, np.int64)
     ledger = new_ledger(value, strategies, params)
     ledger_start(ledger, seed, index)
-    err = play_game(g, scripted, deck_rng, choice_rng, None, opening, setup, decisions, reveal, None, None, None,
-                    None, None, None, ledger)
+    err = play_game(g, scripted, deck_rng, choice_rng, None, opening, setup, decisions, reveal, None, None,
+                    None, None, None, None, ledger)
     if err == ERR_NONE:
         write_row(g, players, err, row)
         ledger_result(ledger, players, row, FIRST_SEAT_COL)

@@ -213,8 +213,8 @@ class Position(PositionForms):
         after_deal = self.pile_end() - 2 - 2 * players
         if not 0 <= self.pile < after_deal:
             raise InputError(f"position: the draw pile holds 0..{after_deal - 1} cards after a card is drawn "
-                             f"({len(d.ids)} cards - {self.rules['removed'][players - 2]} removed - 2 festival - "
-                             f"2 per seat - the card drawn), got {self.pile}")
+                             f"({len(d.ids)} cards - {self.rules['removed'][players - 2]} removed - 2 "
+                             f"festival - 2 per seat - the card drawn), got {self.pile}")
         actions = self.actions_before()
         if (actions // 2) % players != seat:
             raise InputError(f"position: with {self.pile} cards left in the draw pile it is seat "
@@ -223,32 +223,35 @@ class Position(PositionForms):
             raise InputError(f"position: with {self.pile} cards left the seat makes its turn's first action: "
                              "no first action to give")
         if self.step == 1 and self.first == view.NO_CLASS:
-            raise InputError(f"position: with {self.pile} cards left the seat makes its turn's second action: "
-                             "give the first (first=keep, give or festival)")
+            raise InputError(f"position: with {self.pile} cards left the seat makes its turn's second "
+                             "action: give the first (first=keep, give or festival)")
         shown: dict[tuple[int, int], int] = {}
         for kind in self.festival + [c for b in self.bouquets for c in b] + self.secret + [self.card]:
             shown[kind] = shown.get(kind, 0) + 1
         for kind, n in shown.items():
             if n > d.copies(kind):
                 name = f"{COLOURS[kind[0]]}-{kind[1]}"
-                raise InputError(f"position: card {name} shown {n} times (festival, bouquets, own secret cards "
-                                 f"and the card drawn), only {d.copies(kind)} copies exist with {players} players")
+                raise InputError(f"position: card {name} shown {n} times (festival, bouquets, own secret "
+                                 f"cards and the card drawn), only {d.copies(kind)} copies exist with "
+                                 f"{players} players")
         if len(self.festival) < 2:
             raise InputError(f"position: the open festival holds at least its 2 opening cards, got "
                              f"{len(self.festival)}")
         for s in range(players):
             if not self.bouquets[s]:
-                raise InputError(f"position: seat {s}'s bouquet is empty (every seat puts a card there at set-up)")
+                raise InputError(f"position: seat {s}'s bouquet is empty (every seat puts a card there at "
+                                 "set-up)")
             if self.secret_sizes[s] < 1:
-                raise InputError(f"position: seat {s} has {self.secret_sizes[s]} secret-festival cards (every seat "
-                                 "puts one there at set-up)")
+                raise InputError(f"position: seat {s} has {self.secret_sizes[s]} secret-festival cards "
+                                 "(every seat puts one there at set-up)")
         if len(self.secret) != self.secret_sizes[seat]:
-            raise InputError(f"position: secret lists {len(self.secret)} of seat {seat}'s own secret-festival "
-                             f"cards, secret_sizes gives it {self.secret_sizes[seat]}")
+            raise InputError(f"position: secret lists {len(self.secret)} of seat {seat}'s own "
+                             f"secret-festival cards, secret_sizes gives it {self.secret_sizes[seat]}")
         placed = sum(map(len, self.bouquets)) + len(self.festival) + sum(self.secret_sizes)
         if placed != self.drawn() - 1:
             raise InputError(f"position: the festival ({len(self.festival)}), the bouquets "
-                             f"({sum(map(len, self.bouquets))}) and the secret festival ({sum(self.secret_sizes)}) "
+                             f"({sum(map(len, self.bouquets))}) and the secret festival "
+                             f"({sum(self.secret_sizes)}) "
                              f"hold {placed} cards, but {self.drawn() - 1} were drawn before this card "
                              f"({self.pile} left in the pile)")
         totals = self.totals()
@@ -279,7 +282,8 @@ class Position(PositionForms):
 
     def to_dict(self) -> dict[str, Any]:
         n = self._name
-        out: dict[str, Any] = {"game": GAME, "players": self.players, "seat": self.seat, "decision": self.decision}
+        out: dict[str, Any] = {"game": GAME, "players": self.players, "seat": self.seat,
+                               "decision": self.decision}
         changed = self.changed_rules()
         if changed:
             out["rules"] = changed
@@ -310,7 +314,8 @@ class Position(PositionForms):
 
         fields = [GAME, f"players={self.players}", f"seat={self.seat}"]
         fields += [f"{k}={plain(v)}" for k, v in self.changed_rules().items()]
-        fields += [f"festival={cards(self.festival)}", "ranking=" + ">".join(COLOURS[c] for c in self.ranking),
+        fields += [f"festival={cards(self.festival)}",
+                   "ranking=" + ">".join(COLOURS[c] for c in self.ranking),
                    "bouquets=" + "/".join(cards(b) for b in self.bouquets),
                    "points=" + ",".join(map(str, self.points)),
                    "gifts=" + ",".join(map(str, self.give_points)),
@@ -395,7 +400,8 @@ class Position(PositionForms):
 
 LINE_FIELDS = {"players": "players", "seat": "seat", "decision": "decision", "festival": "festival",
                "ranking": "ranking", "bouquets": "bouquets", "points": "points", "gifts": "give_points",
-               "secret": "secret", "secrets": "secret_sizes", "card": "card", "first": "first", "pile": "pile"}
+               "secret": "secret", "secrets": "secret_sizes", "card": "card", "first": "first",
+               "pile": "pile"}
 """The one-line form's fields and their JSON keys (a changed rule is a field of its own)."""
 
 
@@ -612,7 +618,8 @@ class State:
                 order.append(found[0])
             order = np.array(order, np.int64)
         if not rules.reveal_secret(g, self.deck_rng, order, None):
-            raise InputError(f"reveal: the secret festival reveals {min(int(g[rules.N_SECRET]), int(g[rules.REVEAL]))} "
+            shown = min(int(g[rules.N_SECRET]), int(g[rules.REVEAL]))
+            raise InputError(f"reveal: the secret festival reveals {shown} "
                              f"cards, the record gives {len(self.reveal)}")
         rules.final_scores(g, None)
         self.over = True
@@ -678,7 +685,8 @@ class State:
         if self.over:
             return f"<tulips state: over, win shares {self.result}, points {self.scores}>"
         if self.decision == "setup":
-            return f"<tulips state: seat {self.current} to split its dealt cards ({', '.join(self.legal_moves())})>"
+            moves = ", ".join(self.legal_moves())
+            return f"<tulips state: seat {self.current} to split its dealt cards ({moves})>"
         return f"<tulips state: seat {self.current} to act; {self.observe().to_string()}>"
 
 
@@ -735,7 +743,8 @@ def record_of_trace(events: Any, players: int, params: dict[str, Any] | None = N
     for s, dec in zip(seats, script["decisions"], strict=True):
         actions.append(f"{s}:{dec[0]}" + (f"-{int(dec[1])}" if dec[0] == "give" else ""))
     defaults = SPEC.resolve_params(players, {})
-    return {"game": GAME, "players": players, "rules": {k: v for k, v in resolved.items() if v != defaults[k]},
+    changed = {k: v for k, v in resolved.items() if v != defaults[k]}
+    return {"game": GAME, "players": players, "rules": changed,
             "deck": deck, "opening": ">".join(COLOURS[c] for c in script["opening_order"]),
             "actions": actions, "reveal": [d.name(int(c)) for c in script["secret_reveal_order"]]}
 
@@ -757,7 +766,8 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     if "seat" in record and "deck" not in record:
         return seat_decisions(record, players)
     if "deck" not in record:
-        raise InputError("record: give 'deck' (every card, top first), or 'seat' and what it knew (docs/positions.md)")
+        raise InputError("record: give 'deck' (every card, top first), or 'seat' and what it knew "
+                         "(docs/positions.md)")
     try:
         st = State.from_deal(record["deck"], players, record.get("rules"), record.get("opening"),
                              record.get("reveal"))
@@ -803,8 +813,9 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     pos = template.observe(seat)
     ids = np.array(_unseen(template, seat), np.int64) if deal else np.zeros(1, np.int64)
     out = np.zeros((n, len(moves)), np.int64)
-    err = playon.evaluate(template.g, seat, pos.step, pos.first, move_ids, ids if len(ids) else np.zeros(1, np.int64),
-                          len(ids) if deal else 0, np.uint64(seed), first, n, strategies, params, options, deal, out)
+    unseen = ids if len(ids) else np.zeros(1, np.int64)
+    err = playon.evaluate(template.g, seat, pos.step, pos.first, move_ids, unseen, len(ids) if deal else 0,
+                          np.uint64(seed), first, n, strategies, params, options, deal, out)
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
@@ -815,7 +826,8 @@ def _unseen(template: State, seat: int) -> list[int]:
     function of what the seat has seen (the template is a position's, ``_as_state``)."""
     g = template.g
     out = [int(g[rules.DECK + k]) for k in range(int(g[rules.DRAWN]), int(g[rules.N_DECK]))]
-    out += [int(g[rules.SECRET + i]) for i in range(int(g[rules.N_SECRET])) if g[rules.SECRET_SEAT + i] != seat]
+    out += [int(g[rules.SECRET + i]) for i in range(int(g[rules.N_SECRET]))
+            if g[rules.SECRET_SEAT + i] != seat]
     return sorted(out)
 
 
@@ -827,8 +839,9 @@ def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndar
     pos = template.observe(seat)
     ids = np.array(_unseen(template, seat), np.int64)
     out = np.zeros((n, len(moves)), np.float64)
-    playon.value_moves(template.g, seat, pos.step, pos.first, move_ids, ids if len(ids) else np.zeros(1, np.int64),
-                       len(ids), np.uint64(seed), first, n, np.asarray(value, np.float64), strategies, params, out)
+    unseen = ids if len(ids) else np.zeros(1, np.int64)
+    playon.value_moves(template.g, seat, pos.step, pos.first, move_ids, unseen, len(ids), np.uint64(seed),
+                       first, n, np.asarray(value, np.float64), strategies, params, out)
     return out
 
 
@@ -912,7 +925,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
         move, card = move.strip().lower(), card.strip()
         if move.startswith("bouquet-"):
             if i >= players:
-                raise InputError(f"record: action {i + 1} ({text}): the set-up splits are the first {players}")
+                raise InputError(f"record: action {i + 1} ({text}): the set-up splits are the first "
+                                 f"{players}")
             if s != seat:
                 dealt[s][0] = move[len("bouquet-"):]
             moves.append((s, move))
@@ -930,7 +944,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
     r = resolved["removed"][players - 2]
     n_pile = len(d.ids) - r - 2 - 2 * players
     if len(pile) != n_pile:
-        raise InputError(f"record: {len(pile)} actions, but the draw pile holds {n_pile} cards (one action each)")
+        raise InputError(f"record: {len(pile)} actions, but the draw pile holds {n_pile} cards (one action "
+                         "each)")
     layout: list[str | None] = [None] * r + festival + [c for pair in dealt for c in pair] + pile
     free = {k: list(v) for k, v in d.pool.items()}
     for c in layout:
@@ -948,7 +963,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
     out = []
     for i, (s, move) in enumerate(moves):
         if s != st.current_player:
-            raise InputError(f"record: action {i + 1} ({actions[i]}): it is seat {st.current_player}'s decision")
+            raise InputError(f"record: action {i + 1} ({actions[i]}): it is seat {st.current_player}'s "
+                             "decision")
         snapshot = None
         if s == seat and st.decision == "action":
             snapshot = (int(st.g[rules.ACTIONS]), st.observe())
@@ -970,19 +986,22 @@ def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarra
     if "deck" not in record or "opening" not in record:
         return None
     players = as_int(record.get("players", SPEC.default_players), "players")
-    st = State.from_deal(record["deck"], players, record.get("rules"), record["opening"], record.get("reveal"))
+    st = State.from_deal(record["deck"], players, record.get("rules"), record["opening"],
+                         record.get("reveal"))
     for text in record["actions"]:
         st.apply(str(text).partition(":")[2].strip())
     g = st.g
     drawing = g[rules.DECK : rules.DECK + int(g[rules.N_DECK])].copy()
     revealed = min(int(g[rules.N_SECRET]), int(g[rules.REVEAL]))
     reveal = g[rules.SECRET : rules.SECRET + revealed].copy()  # reveal_secret put them first, in order
-    decisions = np.array([[rules.ACTION_NAMES.index(m.split("-")[0]), int(m.split("-")[1]) if "-" in m else -1]
+    decisions = np.array([[rules.ACTION_NAMES.index(m.split("-")[0]),
+                           int(m.split("-")[1]) if "-" in m else -1]
                           for _, m in st.history[players:]], np.int64).reshape(-1, 2)
     row = np.zeros(SPEC.layout(players).width, np.int64)
     luck = np.zeros(players, np.float64)
-    err = playon.luck_of_script(drawing, players, params, np.array(parse_ranking(record["opening"]), np.int64),
-                                np.array(st.setup, np.int64), decisions, reveal, np.asarray(value, np.float64),
+    opening = np.array(parse_ranking(record["opening"]), np.int64)
+    err = playon.luck_of_script(drawing, players, params, opening, np.array(st.setup, np.int64), decisions,
+                                reveal, np.asarray(value, np.float64),
                                 strategies, np.uint64(seed), int(index), row, luck)
     if err != 0:
         raise InputError(f"record: the kernel could not replay it (error {err})")
