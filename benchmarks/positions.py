@@ -5,13 +5,14 @@ whole game reviewed.
     python benchmarks/positions.py -n 10 --no-review     # quicker
     python benchmarks/positions.py --record              # also write benchmarks/history/positions/*.json
     python benchmarks/positions.py --game wigout --players 4 -n 20 --unforced   # decisions with a choice
+    python benchmarks/positions.py --game tulips --players 4 --record           # Gift of Tulips 4p
 
 For each of ``n`` games (``greedy`` on every seat, seeds 0, 1, ...) the middle play decision of
-the trace is analysed with the defaults (``rollout``, ``greedy`` play-outs, 3 SE stop or 200,000
-play-outs, seed 0), after one untimed analysis that loads the kernel. Recorded per position:
-wall and CPU seconds, play-outs, decided. The review plays one whole 2-player game (seed 0,
-index 0) reviewed for both seats with ``review``'s defaults. Targets (issue #32): Parade 2p
-<= 10 s a position; a whole 2p game reviewed <= 5 min.
+the trace (Gift of Tulips: the middle action) is analysed with the defaults (``rollout``,
+``greedy`` play-outs, 3 SE stop or 200,000 play-outs, seed 0), after one untimed analysis that
+loads the kernel. Recorded per position: wall and CPU seconds, play-outs, decided. The review
+plays one whole game (seed 0, index 0) reviewed for every seat with ``review``'s defaults. Targets (issue #32): Parade 2p
+<= 10 s a position, Gift of Tulips 4p <= 20 s; a whole 2p game reviewed <= 5 min.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def positions(game: str, players: int, n: int, unforced: bool = False) -> list:
     out = []
     for seed in range(n):
         found = mc.trace(game, seed=seed, index=0, players=players).positions()
-        plays = [p for p in found if p.decision == "play" and (not unforced or len(p.legal_moves()) > 1)]
+        plays = [p for p in found if p.decision in ("play", "action")  # Gift of Tulips: an action
+                 and (not unforced or len(p.legal_moves()) > 1)]
         out.append(plays[len(plays) // 2])
     return out
 

@@ -46,7 +46,7 @@ def test_luck_decisions_in_python_and_on_the_cli():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["luck", "tulips", "-n", "20", "--decisions", "2"], "tulips has no position format yet"),
+    (["luck", "anomia", "-n", "20", "--decisions", "2"], "anomia has no position format yet"),
     (["luck", "parade", "-p", "3", "-n", "20", "--decisions", "2"], "no fitted value for parade with 3 players"),
     (["luck", "parade", "-p", "2", "-n", "20", "--decisions", "2", "--param", "opening_parade=5"],
      "official rules only"),

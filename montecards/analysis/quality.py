@@ -18,7 +18,7 @@ readings to keep in mind:
   the best is no error here. The error says how far a strategy's choices fall below V's own
   preference, in V's units: a strategy that V models (V's lineup) is judged by a V fitted on it.
 
-Games: those with positions and a fitted value (Parade at 2 players; Wig Out!); elsewhere the
+Games: those with positions and a fitted value (Parade at 2 players; Wig Out!; Gift of Tulips); elsewhere the
 figure is None with the reason.
 """
 
