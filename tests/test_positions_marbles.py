@@ -247,20 +247,29 @@ def test_cli_analyse_and_review(tmp_path):
     assert bad.returncode == 2 and "not over" in bad.stderr
 
 
-def test_a_review_of_greedys_own_game_by_greedy_play_outs_finds_few_errors():
-    """The issue's check on the end of a 2-player game (the record's last 40 turns, from the true
-    state there): greedy's own choices, reviewed by greedy play-outs, lose little."""
+def test_a_review_of_a_whole_2_player_game_marks_only_losses_whose_interval_is_above_0():
+    """``mc.review`` of a whole greedy game (2 players) from its record: one row per turn of each
+    seat, a forced decision loses nothing, a mark needs a loss whose 95 % interval is above 0 at
+    the documented thresholds, and each seat's error rate is its error total per unforced
+    decision.
+
+    The issue's "few errors" does not hold for Joker Marbles with greedy play-outs: a greedy
+    play-out after each move is one step of policy improvement over greedy, and greedy's own
+    choices in this game's last 40 turns lose 6.8 pp on average at 40,000 play-outs a decision,
+    against 7.5 pp for the average legal move (docs/positions.md): greedy chooses little better
+    than at random there. Not pinned: measured."""
     events = mc.trace("marbles", seed=1, index=0, players=2)
-    steps = P.decisions_of_record(events.record())
-    losses = []
-    for turn, seat, pos, played, truth in steps[-40:]:
-        if len(pos.legal_moves()) == 1:
-            continue
-        result = mc.analyse("marbles", truth, budget=3_000, seed=0, value=False)
-        loss, low, _ = result.gap(result.frame["move"][
-            [P.parse_move(m) for m in result.frame["move"]].index(P.parse_move(played))])
-        losses.append((max(0.0, loss), low))
-    assert len(losses) >= 10
-    marked = sum(1 for loss, low in losses if mark_of(loss, low) in ("?", "??"))
-    assert marked <= len(losses) // 10
-    assert np.mean([loss for loss, _ in losses]) < 0.02
+    record = events.record()
+    review = mc.review("marbles", record, budget=400, seed=0)
+    assert len(review.decisions) == len(record["moves"])
+    for d in review.decisions:
+        assert d["seat"] == d["turn"] % 2
+        if d["mark"]:
+            assert d["loss_low"] > 0 and d["loss"] >= 0.02
+        if d["played"] == d["best"]:
+            assert d["loss"] == 0.0 and d["mark"] == ""
+    for s in review.seats:
+        mine = [d for d in review.decisions if d["seat"] == s["seat"]]
+        assert s["decisions"] == len(mine) and 0 < s["unforced"] <= s["decisions"]
+        assert s["error_total"] == pytest.approx(sum(d["loss"] for d in mine), abs=1e-5)
+        assert s["error_rate"] == pytest.approx(s["error_total"] / s["unforced"], abs=1e-5)
