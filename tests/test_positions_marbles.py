@@ -299,3 +299,36 @@ def test_play_outs_from_the_first_turn_reproduce_greedys_win_rate_in_runs():
         values.append(P.evaluate(state, 0, [text], codes, params, options, i, 0, 20, True).mean())
     se = np.hypot(np.std(values) / np.sqrt(len(values)), runs.std() / np.sqrt(len(runs)))
     assert abs(np.mean(values) - runs.mean()) < 3 * se
+
+
+@pytest.mark.parametrize("players,seed,params", [(2, 5, None), (4, 3, {"teams": "pairs"})])
+def test_a_record_of_what_one_seat_knew_gives_that_seats_positions(players, seed, params):
+    """From its dealt hand, its own draws and the public moves alone, a seat's decisions are the
+    same positions as those of the whole deal."""
+    events = mc.trace("marbles", seed=seed, index=0, players=players, params=params)
+    full = [(t, s, p, m) for t, s, p, m, _ in P.decisions_of_record(events.record())]
+    for seat in range(players):
+        record = P.seat_record_of_trace(events, players, params, seat)
+        assert "decks" not in record and len(record["hand"]) == 5
+        mine = [(t, s, p, m) for t, s, p, m, _ in P.decisions_of_record(json.loads(json.dumps(record)))]
+        assert mine == [d for d in full if d[1] == seat]
+
+
+def test_a_one_seat_record_that_breaks_the_rules_is_refused_and_the_cli_reviews_one():
+    events = mc.trace("marbles", seed=5, index=0, players=2)
+    record = P.seat_record_of_trace(events, 2, None, seat=1)
+    moves = record["moves"]
+    for change, message in [
+        (dict(moves=["1:AC 0>8"] + moves[1:]), "turn 0 is seat 0's"),
+        (dict(moves=moves[:-1]), "not over"),
+        (dict(draws=record["draws"][:-3]), "missing from 'draws'"),
+        (dict(moves=[moves[0].split()[0] + " 4>70"] + moves[1:]), "not a legal move"),
+    ]:
+        with pytest.raises(mc.InputError, match=message) as err:
+            P.decisions_of_record(dict(record, **change))
+        assert "\n" not in str(err.value)
+    out = _cli("review", "marbles", json.dumps(record), "--budget", "200", "--json")
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout)
+    assert {d["seat"] for d in found["decisions"]} == {1}
+    assert found["seats"][0]["decisions"] == len(found["decisions"]) == len(moves) // 2

@@ -145,14 +145,17 @@ def parse_move(text: str, decision: str = "play", decks: int = 1, track_len: int
     words = str(text).strip().split()
     bad = (f"a move is a card and its steps, e.g. 'KS 0>8', '7D 1>c2 3>57', 'joker 0>30', or 'discard 4C'; "
            f"got {text!r}")
+    def ids_of(word: str) -> list[int]:  # only the rank matters: any deck count reads it
+        return _card_ids(word, decks) or _card_ids(word, rules.MAX_DECKS) or _card_ids(word, 1)
+
     if len(words) == 2 and words[0].lower() == "discard":
-        ids = _card_ids(words[1], decks)
+        ids = ids_of(words[1])
         if not ids:
             raise InputError(bad)
         return [-1, _class(ids[0])]
     if not 2 <= len(words) <= 3:
         raise InputError(bad)
-    ids = _card_ids(words[0], decks)
+    ids = ids_of(words[0])
     if not ids:
         raise InputError(bad)
     key = [_class(ids[0])]
@@ -641,8 +644,11 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     moves = record.get("moves")
     if not isinstance(moves, list) or not moves:
         raise InputError("record: 'moves' must list every turn's move ('0:KS 0>8', '1:discard 4C', ...)")
+    if "seat" in record and "decks" not in record:
+        return seat_decisions(record, players)
     if "decks" not in record:
-        raise InputError("record: give 'decks' (the deck order, then one order per reshuffle)")
+        raise InputError("record: give 'decks' (the deck order, then one order per reshuffle), or 'seat', "
+                         "'hand' and 'draws' (what one seat knew)")
     try:
         st = State.from_deal(record["decks"], players, record.get("rules"))
     except InputError as exc:
@@ -662,6 +668,111 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
         out.append((turn, seat, pos, st.history[-1][1], snapshot))
     if not st.is_terminal:
         raise InputError(f"record: the game is not over after {len(moves)} moves")
+    return out
+
+
+def seat_record_of_trace(events: Any, players: int, params: dict[str, Any] | None = None,
+                         seat: int = 0) -> dict[str, Any]:
+    """What ``seat`` knew of a traced game, as a one-seat record (``seat_decisions``): its dealt
+    hand, the cards it drew in order, and every turn's move (all public: the card played and
+    where the marbles went, or the card discarded)."""
+    whole = record_of_trace(events, players, params)
+    decks = int(SPEC.resolve_params(players, params)["decks"])
+    dealt = events[(events["event"] == "deal") & (events["seat"] == seat)]["card_id"].tolist()
+    drawn = events[(events["event"] == "draw") & (events["seat"] == seat)]["card_id"].tolist()
+    return {"game": GAME, "players": players, "rules": whole["rules"], "seat": seat,
+            "hand": [card_text(c, decks) for c in dealt], "draws": [card_text(c, decks) for c in drawn],
+            "moves": whole["moves"]}
+
+
+def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int, Position, str, None]]:
+    """The reviewed seat's decisions from what it knew (docs/positions.md): ``"seat"``, its dealt
+    ``"hand"``, the cards it ``"draws"`` in order, and ``"moves"``, every turn's move. The board,
+    the discard pile (a reshuffle when the draw pile's count runs out) and the turn are kept as the
+    moves say; every move is checked against the board (another seat's card must have that move
+    there; the seat's own must be in its hand and legal); the game must be over after the last."""
+    resolved = SPEC.resolve_params(players, record.get("rules"))
+    packed = pack_params(players, resolved)
+    decks = int(resolved["decks"])
+    seat = as_int(record.get("seat"), "seat")
+    if not 0 <= seat < players:
+        raise InputError(f"record: seat must be 0..{players - 1}, got {seat}")
+    used: set[int] = set()
+    hand = parse_cards(record.get("hand", []), "record: hand", decks, used)
+    if len(hand) != rules.HAND_SIZE:
+        raise InputError(f"record: 'hand' must hold the seat's {rules.HAND_SIZE} dealt cards")
+    given = record.get("draws", [])
+    if not isinstance(given, list):
+        raise InputError("record: 'draws' must list the cards the seat drew, in order")
+    draws = list(reversed([parse_cards([c], "record: draws", decks)[0] for c in given]))  # a card comes back
+    moves = record["moves"]
+    g = _new_game(players, packed)
+    for s in range(players):
+        g[rules.hand_n_at(s)] = 0
+    discard: list[int] = []
+    pile = CARDS_PER_DECK * decks - rules.HAND_SIZE * players
+    out = []
+    over = False
+    for i, text in enumerate(moves):
+        who, move = _seat_move(text, i, players)
+        where = f"record: move {i + 1} ({text})"
+        if over:
+            raise InputError(f"{where} comes after the end of the game")
+        if who != i % players:
+            raise InputError(f"{where}: turn {i} is seat {i % players}'s")
+        if pile == 0:
+            pile, discard = len(discard), []
+        pile -= 1
+        if who == seat:
+            if not draws:
+                raise InputError(f"{where}: the card the seat drew is missing from 'draws'")
+            drawn = draws.pop()  # of two cards alike (a deck's jokers), one not shown
+            alike = [c for c in _card_ids(card_text(drawn, decks), decks) if c not in hand and c not in discard]
+            hand.append(alike[0] if alike else drawn)
+            data = {"game": GAME, "players": players, "seat": seat, "rules": resolved, "turn": i,
+                    "marbles": [[place_text(int(rules.position(g, s, m))) for m in range(rules.MARBLES)]
+                                for s in range(players)],
+                    "hand": hand, "discard": discard}
+            try:
+                pos = Position(data)
+            except InputError as exc:
+                raise InputError(f"{where}: {exc}") from None
+            keys = [parse_move(m, decks=decks) for m in pos.legal_moves()]
+            key = parse_move(move, decks=decks)
+            if key not in keys:
+                raise InputError(f"{where}: not legal for seat {seat} (legal: {', '.join(pos.legal_moves())})")
+            typed = move.split()[1 if key[0] == -1 else 0]
+            held = [c for c in hand if card_text(c, decks).upper() == typed.upper()]
+            card = held[0] if held else next(c for c in hand if (key[0] == -1 and _class(c) == key[1])
+                                             or (key[0] != -1 and _class(c) == key[0]))
+            out.append((i, seat, pos, " ".join(move.split()), None))
+        else:
+            words = move.split()
+            ids = _card_ids(words[1] if words and words[0].lower() == "discard" and len(words) == 2 else
+                            (words[0] if words else ""), decks)
+            free = [c for c in ids if c not in discard and c not in hand]
+            if not free:
+                raise InputError(f"{where}: that card is not one seat {who} can hold (in the seat's hand or the "
+                                 "discard pile)")
+            card = free[0]
+        key = parse_move(move, decks=decks)
+        if key[0] != -1:  # a play: made on the board, the card alone in the mover's hand
+            g[rules.hand_n_at(who)] = 0
+            rules.hand_insert(g, who, card)
+            _, listed, index = _listed(g, who)
+            keys = [move_key(m) for m in listed]
+            if key not in keys:
+                raise InputError(f"{where}: not a legal move of {card_text(card, decks)} on this board")
+            over = bool(playon.make_choice(g, who, index[keys.index(key)]))
+            g[rules.S_DISC_N] = 0
+            g[rules.hand_n_at(who)] = 0
+        discard.append(card)
+        if who == seat:
+            hand.remove(card)
+    if not over:
+        raise InputError(f"record: the game is not over after {len(moves)} moves")
+    if draws:
+        raise InputError(f"record: {len(draws)} draws left over (the seat drew fewer)")
     return out
 
 
