@@ -34,10 +34,12 @@ FINISH3 = ("marbles players=2 seat=0 turn=40 marbles=1,c2,c3,c4,c5/20,c2,c3,c4,c
 
 
 @pytest.mark.parametrize("players,strategy,seed,params", [
-    (4, "greedy", 1, None), (2, "random", 3, None), (4, "random", 5, {"teams": "pairs", "joker_from_track": True}),
+    (4, "greedy", 1, None), (2, "random", 3, None), (4, "random", 5,
+                                                     {"teams": "pairs", "joker_from_track": True}),
     (3, "greedy", 2, {"nine_split": True, "castle_entry": "optional"}),
 ])
-def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy, seed,
+def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy,
+                                                                                        seed,
                                                                                         params):
     events = mc.trace("marbles", seed=seed, index=0, players=players, strategies=strategy, params=params)
     record = events.record()
@@ -104,13 +106,15 @@ def test_moves_are_written_as_typed_and_cards_alike_are_one_move():
 
 def test_the_written_forms_round_trip_with_changed_rules():
     text = ("marbles players=4 seat=2 teams=pairs nine_split=true turn=6 "
-            "marbles=8,home,home,home,home/26,home,home,home,home/home,home,home,home,home/62,home,home,home,home "
-            "hand=7C,3D,QD,9H,AS,joker discard=AC,KS,JH,QH,joker")  # the hand by card id: suits C, D, H, S
+            "marbles=8,home,home,home,home/26,home,home,home,home/home,home,home,home,home/"
+            "62,home,home,home,home "
+            "hand=7C,3D,QD,9H,AS,joker discard=AC,KS,JH,QH,joker")  # the hand by id: suits C, D, H, S
     pos = P.parse(text)
     assert pos.rules["teams"] == "pairs" and pos.rules["nine_split"] is True
     assert P.parse(pos.to_string()) == pos == P.parse(pos.to_json()) == P.parse(pos.to_dict())
     assert pos.to_string() == text + " pile=28"  # 54 - 6 - 3 * 5 - 5
-    assert "joker 0>8" in pos.legal_moves()  # the joker lands on seat 0's marble (a teammate: bumped to its entry)
+    # the joker lands on seat 0's marble (a teammate: bumped to its entry)
+    assert "joker 0>8" in pos.legal_moves()
 
 
 @pytest.mark.parametrize("change,message", [
@@ -216,7 +220,8 @@ def test_analyse_json_has_the_issues_keys_best_first():
     assert data["moves"][0]["move"] == data["best"] == "3C 0>c1"
     shares = [m["win_share"] for m in data["moves"]]
     assert shares == sorted(shares, reverse=True)
-    assert {"move", "win_share", "win_share_low", "win_share_high", "gap", "omniscient"} <= set(data["moves"][0])
+    assert {"move", "win_share", "win_share_low", "win_share_high", "gap",
+            "omniscient"} <= set(data["moves"][0])
 
 
 # --- review ----------------------------------------------------------------------------------

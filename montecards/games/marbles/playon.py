@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.rows import share_win
 from montecards.games.marbles.kernel import (
     P_MAX_TURNS,
-    chosen_move,
     choose_move,
+    chosen_move,
     search_space,
     weighted_option,
 )
@@ -50,7 +51,6 @@ from montecards.games.marbles.rules import (
 from montecards.games.marbles.search import set_key
 from montecards.games.marbles.strategies import score_weight
 from montecards.rng import bounded, seed_stream
-from montecards.engine.borrow import borrow_all, keep_alive
 
 CHOICE_STREAM = 1
 PILE_STREAM = 1_000_001
@@ -147,7 +147,8 @@ def shares_of(g, players, shares):
 
 
 @njit(cache=True)
-def evaluate(template, seat, choices, unseen, n_unseen, seed, first, n_dets, strategies, params, options, fresh,
+def evaluate(template, seat, choices, unseen, n_unseen, seed, first, n_dets, strategies, params, options,
+             fresh,
              out):
     """``out[d, m]``: the seat's win share (``WIN_UNIT`` units) when it makes choice
     ``choices[m]`` (an index into its legal moves) on determinization ``first + d`` of the run
@@ -193,7 +194,8 @@ def evaluate_in(template, seat, choices, unseen, n_unseen, seed, first, n_dets, 
                 set_key(search, seed, index)
             won = make_choice(g, seat, choices[m])
             if not won:
-                err = play_from(g, after, turn + 1, players, params, strategies, deck_rng, choice_rng, weighted,
+                err = play_from(g, after, turn + 1, players, params, strategies, deck_rng, choice_rng,
+                                weighted,
                                 search)
                 if err != 0 and failed == 0:
                     failed = err

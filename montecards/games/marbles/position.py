@@ -173,7 +173,8 @@ def move_key(move: int) -> list[int]:
     """``parse_move``'s key of a ``view`` move id."""
     if view.move_is_discard(move):
         return [-1, _class(view.move_card(move))]
-    return [_class(view.move_card(move)), view.move_marble(move), view.move_end(move), view.move_marble2(move),
+    return [_class(view.move_card(move)), view.move_marble(move), view.move_end(move),
+            view.move_marble2(move),
             view.move_end2(move)]
 
 
@@ -199,7 +200,8 @@ def _listed(g: np.ndarray, seat: int) -> tuple[str, list[int], list[int]]:
 
 def _new_game(players: int, packed: np.ndarray) -> np.ndarray:
     g = np.zeros(WORK_SIZE, np.int64)
-    rules.set_up(g, players, np.int64(packed[0]), np.int64(packed[1]), np.int64(packed[2]), np.int64(packed[3]),
+    rules.set_up(g, players, np.int64(packed[0]), np.int64(packed[1]), np.int64(packed[2]),
+                 np.int64(packed[3]),
                  np.int64(packed[4]), np.int64(packed[5]), np.int64(packed[6]))
     return g
 
@@ -227,7 +229,8 @@ class Position(PositionForms):
         self.track_len = rules.SIDE_HOLES * int(self.rules["sides"])
         self.turn = as_int(data.get("turn", self.seat), "turn")
         if self.turn < 0 or self.turn % self.players != self.seat:
-            raise InputError(f"position: seat {self.seat} plays turns {self.seat}, {self.seat + self.players}, "
+            raise InputError(f"position: seat {self.seat} plays turns {self.seat}, "
+                             f"{self.seat + self.players}, "
                              f"... (turn % players), not turn {self.turn}")
         if self.turn >= self.rules["max_turns"]:
             raise InputError(f"position: turn {self.turn} is past max_turns ({self.rules['max_turns']})")
@@ -242,12 +245,14 @@ class Position(PositionForms):
             value = [row.split(",") for row in value.split("/")]
         if not isinstance(value, (list, tuple)) or len(value) != self.players or any(
                 not isinstance(r, (list, tuple)) or len(r) != rules.MARBLES for r in value):
-            raise InputError(f"position: marbles must give {rules.MARBLES} places per seat for {self.players} seats "
+            raise InputError(f"position: marbles must give {rules.MARBLES} places per seat for "
+                             f"{self.players} seats "
                              "(one line: home,12,c2,home,home/...)")
         board = [[_place(p, self.track_len, f"marble {m} of seat {s}") for m, p in enumerate(row)]
                  for s, row in enumerate(value)]
         try:
-            board_codes([[("home",) if c == rules.HOME else ("castle", c - rules.CASTLE0) if c >= rules.CASTLE0
+            board_codes([[("home",) if c == rules.HOME
+                          else ("castle", c - rules.CASTLE0) if c >= rules.CASTLE0
                           else ("track", c) for c in row] for row in board], self.players, self.track_len)
         except ValueError as exc:
             raise InputError(f"position: marbles: {exc}") from None
@@ -264,15 +269,18 @@ class Position(PositionForms):
                              f"{n_cards - HAND_AT_DECISION - rules.HAND_SIZE * (self.players - 1)} with "
                              f"{self.players} hands")
         if "draw_pile" in data and as_int(data["draw_pile"], "draw_pile") != pile:
-            raise InputError(f"position: the draw pile holds {pile} cards ({n_cards} - the hands - the discard "
+            raise InputError(f"position: the draw pile holds {pile} cards ({n_cards} - the hands - the "
+                             f"discard "
                              f"pile), not {data['draw_pile']}")
         self.draw_pile = pile
         g = self._game()
-        done = [sum(1 for c in self.marbles[s] if c >= rules.CASTLE0) == rules.MARBLES for s in range(self.players)]
+        done = [sum(1 for c in self.marbles[s] if c >= rules.CASTLE0) == rules.MARBLES
+                for s in range(self.players)]
         for s in range(self.players):
             team = [t for t in range(self.players) if g[rules.team_at(t)] == g[rules.team_at(s)]]
             if all(done[t] for t in team):
-                raise InputError(f"position: seat {s}'s marbles (and its team's) are all in the castle: the game "
+                raise InputError(f"position: seat {s}'s marbles (and its team's) are all in the castle: "
+                                 f"the game "
                                  "is over")
         decision, ids, _ = _listed(g, self.seat)
         self.decision = decision
@@ -307,7 +315,8 @@ class Position(PositionForms):
         return {k: self.rules[k] for k in RULE_NAMES if self.rules[k] != defaults[k]}
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": GAME, "players": self.players, "seat": self.seat, "decision": self.decision}
+        out: dict[str, Any] = {"game": GAME, "players": self.players, "seat": self.seat,
+                               "decision": self.decision}
         changed = self.changed_rules()
         if changed:
             out["rules"] = changed
@@ -346,7 +355,8 @@ def _line_data(pairs) -> dict[str, Any]:
         elif key in RULE_NAMES:
             given[key] = value
         else:
-            raise InputError(f"position: unknown field {key!r} (fields: {', '.join(list(LINE_FIELDS) + list(RULE_NAMES))})")
+            raise InputError(f"position: unknown field {key!r} (fields: "
+                             f"{', '.join(list(LINE_FIELDS) + list(RULE_NAMES))})")
     if given:
         data["rules"] = given
     return data
@@ -395,7 +405,8 @@ class State:
         unseen = np.array(pos.unseen(), np.int64)
         rng = np.zeros(4, np.uint64)
         seed_stream(rng, np.uint64(seed), 0, playon.DEAL_STREAM)
-        playon.deal_unseen(g, pos.seat, pos.players, unseen, len(unseen), np.zeros(max(1, len(unseen)), np.int64),
+        playon.deal_unseen(g, pos.seat, pos.players, unseen, len(unseen),
+                           np.zeros(max(1, len(unseen)), np.int64),
                            rng)
         state = cls(g, pos.players, pos.rules, seed)
         state.current = pos.seat
@@ -433,7 +444,8 @@ class State:
             return
         if g[rules.S_DRAWN] == g[rules.S_PILE_N]:
             if self.orders is not None and self.used < len(self.orders):
-                pile: dict[str, list[int]] = {}  # the discard pile by label (the two jokers of a deck share one)
+                # the discard pile by label (the two jokers of a deck share one)
+                pile: dict[str, list[int]] = {}
                 for i in range(int(g[rules.S_DISC_N])):
                     c = int(g[rules.disc_at(i)])
                     pile.setdefault(card_text(c, self.decks), []).append(c)
@@ -441,11 +453,13 @@ class State:
                 for c in self.orders[self.used]:
                     ids = pile.get(card_text(c, self.decks))
                     if not ids:
-                        raise InputError(f"decks: reshuffle order {self.used} must be the discard pile's cards, "
+                        raise InputError(f"decks: reshuffle order {self.used} must be the discard pile's "
+                                         f"cards, "
                                          f"each once ({card_text(c, self.decks)} is not in it)")
                     order.append(ids.pop())
                 if any(pile.values()):
-                    raise InputError(f"decks: reshuffle order {self.used} must hold every card of the discard pile")
+                    raise InputError(f"decks: reshuffle order {self.used} must hold every card of the "
+                                     f"discard pile")
                 for i, c in enumerate(order):
                     g[rules.pile_at(i)] = c
                 g[rules.S_PILE_N] = len(order)
@@ -533,7 +547,8 @@ class State:
             raise InputError(f"seat {seat} has no decision now (seat {self.current} decides)")
         g, seat = self.g, self.current
         data = {
-            "game": GAME, "players": self.players, "seat": seat, "rules": dict(self.params), "turn": self.turn,
+            "game": GAME, "players": self.players, "seat": seat, "rules": dict(self.params),
+            "turn": self.turn,
             "marbles": [[place_text(int(rules.position(g, s, m))) for m in range(rules.MARBLES)]
                         for s in range(self.players)],
             "hand": [int(rules.hand_card(g, seat, k)) for k in range(int(rules.hand_size(g, seat)))],
@@ -626,7 +641,8 @@ def _code(place: tuple) -> int:
 def _seat_move(text: Any, i: int, players: int) -> tuple[int, str]:
     seat, sep, move = str(text).partition(":")
     if not sep or not seat.strip().isdigit() or not 0 <= int(seat) < players:
-        raise InputError(f"record: move {i + 1} must be 'seat:move' (seat 0..{players - 1}, e.g. '0:KS 0>8'), "
+        raise InputError(f"record: move {i + 1} must be 'seat:move' (seat 0..{players - 1}, e.g. '0:KS "
+                         f"0>8'), "
                          f"got {text!r}")
     return int(seat), move.strip()
 
@@ -727,7 +743,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
             if not draws:
                 raise InputError(f"{where}: the card the seat drew is missing from 'draws'")
             drawn = draws.pop()  # of two cards alike (a deck's jokers), one not shown
-            alike = [c for c in _card_ids(card_text(drawn, decks), decks) if c not in hand and c not in discard]
+            alike = [c for c in _card_ids(card_text(drawn, decks), decks)
+                     if c not in hand and c not in discard]
             hand.append(alike[0] if alike else drawn)
             data = {"game": GAME, "players": players, "seat": seat, "rules": resolved, "turn": i,
                     "marbles": [[place_text(int(rules.position(g, s, m))) for m in range(rules.MARBLES)]
@@ -740,7 +757,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
             keys = [parse_move(m, decks=decks) for m in pos.legal_moves()]
             key = parse_move(move, decks=decks)
             if key not in keys:
-                raise InputError(f"{where}: not legal for seat {seat} (legal: {', '.join(pos.legal_moves())})")
+                raise InputError(f"{where}: not legal for seat {seat} (legal: "
+                                 f"{', '.join(pos.legal_moves())})")
             typed = move.split()[1 if key[0] == -1 else 0]
             held = [c for c in hand if card_text(c, decks).upper() == typed.upper()]
             card = held[0] if held else next(c for c in hand if (key[0] == -1 and _class(c) == key[1])
@@ -752,7 +770,8 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
                             (words[0] if words else ""), decks)
             free = [c for c in ids if c not in discard and c not in hand]
             if not free:
-                raise InputError(f"{where}: that card is not one seat {who} can hold (in the seat's hand or the "
+                raise InputError(f"{where}: that card is not one seat {who} can hold (in the seat's hand "
+                                 f"or the "
                                  "discard pile)")
             card = free[0]
         key = parse_move(move, decks=decks)
