@@ -57,7 +57,9 @@ def time_analyses(game: str, found: list) -> list[dict]:
         result = mc.analyse(game, pos, seed=0)
         rows.append({"position": pos.to_string(), "seconds": time.perf_counter() - wall,
                      "cpu_seconds": time.process_time() - cpu, "evaluations": result.evaluations,
-                     "decided": bool(result.decided), "best": result.best})
+                     "decided": bool(result.decided), "best": result.best, "moves": len(result.moves)})
+        print(f"  {len(rows)}/{len(found)}: {rows[-1]['seconds']:.1f} s, {result.evaluations:,} play-outs, "
+              f"{len(result.moves)} moves, decided {result.decided}", flush=True)
     return rows
 
 

@@ -182,7 +182,7 @@ def write_output(result, path: Path) -> None:
               help="Print every decision as its seat's position instead (one line each; JSON with --json).")
 @click.option("--record", is_flag=True, help="Print the game as a record for 'montecards review' (JSON).")
 @click.option("--seat", "record_seat", type=int, default=None,
-              help="With --record: only what this seat knew (from 0; Wig Out!, Gift of Tulips).")
+              help="With --record: only what this seat knew (from 0; Wig Out!, Gift of Tulips, Joker Marbles).")
 def trace(game, seed, index, players, strategies, strategy_params, params, as_json, positions,
           record, record_seat) -> None:
     """Show every event of one game of a run (the very game the run played)."""

@@ -26,7 +26,7 @@ def get(name: str) -> GameSpec:
     return import_module(GAME_MODULES[name]).SPEC
 
 
-POSITION_GAMES = ("parade", "tulips", "wigout")
+POSITION_GAMES = ("marbles", "parade", "tulips", "wigout")
 """The games with a position format, ``mc.state``, ``analyse`` and ``review`` (issue #32):
 ``montecards.games.<game>.position``."""
 
