@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from montecards.engine.search import REWARD, S_STATS, VISITS
+from montecards.engine.value import ACC_EXPECT, ACC_LUCK, ledger_result, ledger_start
 from montecards.games.tulips.kernel import CHOICE_STREAM as CHOICE_STREAM
 from montecards.games.tulips.kernel import DECK_STREAM as DECK_STREAM
 from montecards.games.tulips.kernel import (
@@ -64,12 +65,8 @@ from montecards.games.tulips.search import (
 )
 from montecards.games.tulips.strategies import SCRIPTED
 from montecards.games.tulips.value import (
-    ACC_EXPECT,
-    ACC_LUCK,
     ledger_before_draw,
     ledger_before_reveal,
-    ledger_result,
-    ledger_start,
     new_ledger,
 )
 from montecards.games.tulips.view import NO_CLASS, move_action, move_receiver
