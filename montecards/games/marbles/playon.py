@@ -43,8 +43,8 @@ from montecards.games.marbles.kernel import (
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     HAND_SIZE,
-    S_MAX_TURNS,
     S_DRAWN,
+    S_MAX_TURNS,
     S_PILE_N,
     S_TURNS,
     S_WON,
@@ -342,5 +342,5 @@ def ledger_event(event, g, seat, ledger):
         ledger_after_draw(g, seat, ledger)
 
 
-__all__ = ["deal_unseen", "evaluate", "ledger_event", "luck_ledger", "make_choice", "play_from", "search_root",
-           "shares_of", "value_moves"]
+__all__ = ["deal_unseen", "evaluate", "ledger_event", "luck_ledger", "make_choice", "play_from",
+           "search_root", "shares_of", "value_moves"]

@@ -849,8 +849,8 @@ def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, i
     choices = np.array([template.choice_index(m) for m in moves], np.int64)
     visits = np.zeros(len(moves), np.float64)
     rewards = np.zeros(len(moves), np.float64)
-    playon.search_root(template.g, seat, choices, int(iterations), float(exploration), int(policy), int(cutoff),
-                       np.uint64(seed), int(index), visits, rewards)
+    playon.search_root(template.g, seat, choices, int(iterations), float(exploration), int(policy),
+                       int(cutoff), np.uint64(seed), int(index), visits, rewards)
     return visits, rewards
 
 
@@ -866,7 +866,8 @@ def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarra
     if "decks" not in record:
         return None
     players = SPEC.check_players(as_int(record.get("players", SPEC.default_players), "players"))
-    ledger = playon.luck_ledger(np.asarray(value, np.float64), strategies, params, np.uint64(seed), int(index))
+    ledger = playon.luck_ledger(np.asarray(value, np.float64), strategies, params, np.uint64(seed),
+                                int(index))
     st = State.from_deal(record["decks"], players, record.get("rules"), ledger=ledger)
     for i, text in enumerate(record["moves"]):
         st.apply(_seat_move(text, i, players)[1])
