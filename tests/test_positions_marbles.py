@@ -337,3 +337,90 @@ def test_a_one_seat_record_that_breaks_the_rules_is_refused_and_the_cli_reviews_
     found = json.loads(out.stdout)
     assert {d["seat"] for d in found["decisions"]} == {1}
     assert found["seats"][0]["decisions"] == len(found["decisions"]) == len(moves) // 2
+
+
+# --- the value column, the IS-MCTS root, the review's luck (issues 30, 32) ----------------------
+
+
+def _greedy_value(players):
+    from montecards.analysis import moves
+
+    array, note = moves._fitted_value("marbles", P, "value_moves", players, {}, ["greedy"] * players, "")
+    codes, params, _ = moves._seat_codes(mc.games.get("marbles"), players, 0, "greedy", "greedy", {})
+    return array, codes, params, note
+
+
+def test_the_value_column_is_1_for_the_winning_move_and_v_of_the_next_draw_otherwise():
+    """FINISH3's 3C 0>c1 wins at once: V after it is the win share, exactly 1 on every deal. Every
+    other move leaves the game open: V is the mean over the next draw, strictly between 0 and 1,
+    and alike on two deals of the same view (a function of the seat's view and the seed)."""
+    array, codes, params, note = _greedy_value(2)
+    assert array is not None, note
+    state = mc.state("marbles", FINISH3, seed=2)
+    legal = state.legal_moves()
+    values = P.value_moves(state, 0, legal, array, codes, params, 0, 0, 4)
+    win = legal.index("3C 0>c1")
+    assert values.shape == (4, len(legal)) and (values[:, win] == 1.0).all()
+    others = np.delete(values, win, axis=1)
+    assert ((others > 0.0) & (others < 1.0)).all()
+    again = P.value_moves(mc.state("marbles", FINISH3, seed=9), 0, legal, array, codes, params, 0, 0, 4)
+    assert np.array_equal(values, again)
+
+
+def test_analyse_fills_the_value_column():
+    out = mc.analyse("marbles", FINISH3, budget=400, seed=0).to_dict()
+    assert out["moves"][0]["move"] == "3C 0>c1" and out["moves"][0]["value"] == 1.0
+    assert all(0 <= m["value_low"] <= m["value"] <= m["value_high"] <= 1 for m in out["moves"])
+    assert out["value_note"].startswith("V of the seat after the move (marbles/values/2p-greedy-greedy")
+
+
+@pytest.mark.parametrize("position,best", [(FINISH7, "7H 0>c2 1>c1"), (FINISH3, "3C 0>c1")])
+def test_the_ismcts_root_finds_the_exact_endings_win(position, best):
+    """The IS-MCTS root evaluator on the two exact endings: the winning move is the most visited,
+    its every visit a win (mean exactly 1), every other move's mean below 1."""
+    result = mc.analyse("marbles", position, evaluator="ismcts", budget=3_000, seed=1)
+    assert result.best == best
+    visits, rewards = result.root
+    k = result.moves.index(best)
+    assert visits[k] == visits.max() > 0 and rewards[k] == visits[k]
+    assert all(rewards[i] < visits[i] for i in range(len(visits)) if i != k and visits[i] > 0)
+
+
+def test_the_ismcts_root_never_reads_the_hidden_cards():
+    first, second = mc.state("marbles", FINISH7, seed=1), mc.state("marbles", FINISH7, seed=2)
+    legal = first.legal_moves()
+    a = P.evaluate_root(first, 0, legal, 5, 0, 500)
+    b = P.evaluate_root(second, 0, legal, 5, 0, 500)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[0].sum() == 500
+
+
+def test_a_reviewed_games_luck_is_the_luck_ledgers_of_that_game():
+    """The review's luck replays the record through the ledger of ``--luck`` (docs/luck.md) at the
+    kernel's hooks: the draws' terms are exact, the deal's samples from the ledger's stream of
+    (seed, game), so game ``i`` of seed 3 replayed from its trace with that stream has the very
+    luck the run with ``luck=True`` writes in its row (to its rounding). V adds up to one win, so
+    the seats' luck adds up to zero."""
+    from montecards.analysis import moves
+    from montecards.analysis.runs import setup
+    from montecards.engine.value import LUCK_UNIT
+
+    run = setup("marbles", 4, "greedy", None, 3, 1, luck=True)
+    _, rows = run.play(0, 2, keep=True)
+    kernel = rows[:, run.layout.seat_slice("luck")] / LUCK_UNIT
+    array, codes, params, _ = _greedy_value(4)
+    for index in range(2):
+        record = moves.record_of_trace(mc.trace("marbles", seed=3, index=index, players=4))
+        luck, result = P.record_luck(record, array, codes, params, 3, index)
+        assert luck == pytest.approx(kernel[index].tolist(), abs=1 / LUCK_UNIT)
+        assert sum(luck) == pytest.approx(0.0, abs=1e-9) and sum(result) == 1.0
+    assert P.record_luck(P.seat_record_of_trace(mc.trace("marbles", seed=3, index=0, players=4), 4), array,
+                         codes, params, 3) is None  # one seat's view: no luck
+
+
+def test_review_gives_each_seat_its_luck_and_luck_adjusted_result():
+    events = mc.trace("marbles", seed=3, index=0, players=2)
+    out = mc.review("marbles", events, budget=100, seed=0).to_dict()
+    assert "2p-greedy-greedy.json" in out["luck_note"]
+    for seat in out["seats"]:
+        assert seat["adjusted"] == pytest.approx(seat["result"] - seat["luck"], abs=2e-6)
+    assert sum(s["luck"] for s in out["seats"]) == pytest.approx(0.0, abs=2e-6)

@@ -15,6 +15,13 @@ in random order, as in a run).
 
 Set-up and play are split here rather than in the kernel: the set-up is the position's state
 (``position.State``), the play ``play_from``; ``kernel.py`` is not changed, so no game is.
+
+``value_moves`` is the analysis' value column: V (``value.py``, docs/luck.md) of the seat after
+each move, on the same determinizations: the exact expectation of V over the next seat's draw
+(``value.ledger_before_draw``, after the reshuffle when the draw pile is empty), the win shares
+when the move wins, and 0 when the game ends unfinished (``max_turns``). ``search_root`` is the
+IS-MCTS root evaluator (``search.py``'s tree at the position's decision); ``ledger_event`` calls
+the luck ledger's hooks for a recorded game replayed by ``position.State`` (the review's luck).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from numba import njit
 
 from montecards.engine.borrow import borrow_all, keep_alive
 from montecards.engine.rows import share_win
+from montecards.engine.search import REWARD, S_STATS, VISITS, new_tree
+from montecards.engine.value import ACC_EXPECT, ACC_V, ledger_start
 from montecards.games.marbles.kernel import (
     P_MAX_TURNS,
     choose_move,
@@ -35,11 +44,13 @@ from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
     HAND_SIZE,
     S_DRAWN,
+    S_MAX_TURNS,
     S_PILE_N,
     S_TURNS,
     S_WON,
     discard_card,
     draw_card,
+    group_of,
     hand_insert,
     hand_n_at,
     mover,
@@ -48,8 +59,31 @@ from montecards.games.marbles.rules import (
     reshuffle_lazy,
     winner_at,
 )
-from montecards.games.marbles.search import set_key
+from montecards.games.marbles.search import (
+    HASH_SIZE,
+    S_CARDS,
+    S_HASH_STAMP,
+    S_RNG,
+    S_STATES,
+    copy_game,
+    discard_key,
+    find_child,
+    iterate,
+    move_key,
+    new_search_space,
+    seed_decision,
+    set_key,
+    unseen_cards,
+)
+from montecards.games.marbles.search import deal_unseen as search_deal_unseen
 from montecards.games.marbles.strategies import score_weight
+from montecards.games.marbles.value import (
+    ledger_after_draw,
+    ledger_before_draw,
+    ledger_deal,
+    look_values,
+    new_ledger,
+)
 from montecards.rng import bounded, seed_stream
 
 CHOICE_STREAM = 1
@@ -204,4 +238,109 @@ def evaluate_in(template, seat, choices, unseen, n_unseen, seed, first, n_dets, 
     return failed
 
 
-__all__ = ["deal_unseen", "evaluate", "make_choice", "play_from", "shares_of"]
+@njit(cache=True)
+def value_moves(template, seat, choices, unseen, n_unseen, seed, first, n_dets, value, strategies, params,
+                out):
+    """``out[d, m]``: V of the seat (a float in [0, 1]) just after it makes choice ``choices[m]``
+    on determinization ``first + d`` of the run ``seed``, dealt as ``evaluate`` deals it: the
+    exact mean of V over the next seat's draw (the discard pile reshuffled first when the draw
+    pile is empty), the win shares when the move wins, 0 when the game then ends unfinished
+    (``max_turns``: no winner). ``value``: ``engine.value``'s array."""
+    ledger = new_ledger(value, strategies, params)
+    acc = ledger[1]
+    players = strategies.shape[0]
+    w = np.zeros(WORK_SIZE, np.int64)
+    g = np.zeros(WORK_SIZE, np.int64)
+    n = template.shape[0]
+    buf = np.zeros(max(1, n_unseen), np.int64)
+    deal_rng = np.zeros(4, np.uint64)
+    turn = template[S_TURNS]
+    max_turns = template[S_MAX_TURNS]
+    after = seat + 1 if seat + 1 < players else 0
+    for d in range(n_dets):
+        w[:n] = template
+        seed_stream(deal_rng, seed, first + d, DEAL_STREAM)
+        deal_unseen(w, seat, players, unseen, n_unseen, buf, deal_rng)
+        for m in range(choices.shape[0]):
+            g[:] = w
+            make_choice(g, seat, choices[m])
+            if g[S_WON] != 0:
+                look_values(g, after, ledger, acc[ACC_V:])
+                out[d, m] = acc[ACC_V + seat]
+            elif turn + 1 >= max_turns:
+                out[d, m] = 0.0
+            else:
+                g[S_TURNS] = turn + 1
+                if g[S_DRAWN] == g[S_PILE_N]:
+                    reshuffle_lazy(g)
+                ledger_before_draw(g, after, ledger)
+                out[d, m] = acc[ACC_EXPECT + seat]
+
+
+@njit(cache=True)
+def search_root(template, seat, choices, iterations, exploration, policy, cutoff, seed, index, visits,
+                rewards):
+    """The IS-MCTS root evaluator: ``search.py``'s ``ismcts`` at the template's decision (its
+    ``search_choice``, the tree keyed by ``seed`` and ``index``), per choice of ``choices`` (an
+    index into the seat's legal moves) the root child's visits and summed win shares of the seat,
+    into ``visits`` and ``rewards``. The search determinizes the seat's unseen cards itself
+    (``search.unseen_cards``, a function of what the seat sees): the template's hidden cards are
+    never read. Every decision is searched, even one with a single distinct move."""
+    space = new_search_space()
+    set_key(space, seed, index)
+    g = np.zeros(WORK_SIZE, np.int64)
+    g[: template.shape[0]] = template
+    owner = mover(g, seat)
+    total = gen_hand(g, seat, owner, -1)
+    stamps = space[S_HASH_STAMP]
+    stamps[HASH_SIZE] += 1
+    seed_decision(space, g, seat)
+    rng = space[S_RNG][0]
+    states = space[S_STATES]
+    start = states[0]
+    w = states[1]
+    copy_game(g, start)
+    cards = space[S_CARDS]
+    n = unseen_cards(g, seat, cards[0], cards[1])
+    n_nodes = new_tree(space)
+    for _ in range(iterations):
+        copy_game(start, w)
+        search_deal_unseen(w, seat, cards[0], n, cards[1], rng)
+        n_nodes = iterate(space, w, seat, exploration, policy, cutoff, rng, rng, n_nodes)
+    stats = space[S_STATS]
+    for m in range(choices.shape[0]):
+        slot, mv = chosen_move(g, seat, total, choices[m])
+        key = move_key(g, group_of(g, slot), mv) if total > 0 else discard_key(g, group_of(g, slot))
+        child = find_child(space, 0, key)
+        visits[m] = stats[child, VISITS] if child != 0 else 0.0
+        rewards[m] = stats[child, REWARD] if child != 0 else 0.0
+
+
+LEDGER_DEAL = 0
+LEDGER_BEFORE_DRAW = 1
+LEDGER_AFTER_DRAW = 2
+
+
+@njit(cache=True)
+def luck_ledger(value, strategies, params, seed, index):
+    """The ledger of ``--luck`` (``value.new_ledger``) started for game ``index`` of ``seed``
+    (``engine.value.ledger_start``: its own stream, the deal's samples drawn from it)."""
+    ledger = new_ledger(value, strategies, params)
+    ledger_start(ledger, seed, index)
+    return ledger
+
+
+@njit(cache=True)
+def ledger_event(event, g, seat, ledger):
+    """The ledger hook ``kernel.play_game`` calls at this point of a game: after the deal
+    (``LEDGER_DEAL``), before the seat's draw (after any reshuffle), after it (the card in hand)."""
+    if event == LEDGER_DEAL:
+        ledger_deal(g, ledger)
+    elif event == LEDGER_BEFORE_DRAW:
+        ledger_before_draw(g, seat, ledger)
+    else:
+        ledger_after_draw(g, seat, ledger)
+
+
+__all__ = ["deal_unseen", "evaluate", "ledger_event", "luck_ledger", "make_choice", "play_from",
+           "search_root", "shares_of", "value_moves"]

@@ -34,10 +34,12 @@ from typing import Any
 import numpy as np
 
 from montecards.engine.spec import WIN_UNIT, InputError
+from montecards.engine.value import ACC_LUCK
 from montecards.games.marbles import playon, rules, view
 from montecards.games.marbles.cards import CARDS_PER_DECK, RANKS, SUITS, label, rank_of
 from montecards.games.marbles.game import SPEC, board_codes, pack_params
 from montecards.games.marbles.moves import WORK_SIZE
+from montecards.games.marbles.search import PLAYOUT_TUNED
 from montecards.games.position_forms import PositionForms, as_int, check_keys, parse_position
 from montecards.rng import seed_stream
 
@@ -414,10 +416,12 @@ class State:
 
     @classmethod
     def from_deal(cls, orders: Sequence[Sequence[Any]], players: int, params: dict[str, Any] | None = None,
-                  seed: int = 0) -> State:
+                  seed: int = 0, ledger: Any = None) -> State:
         """The game dealt from an explicit deck order (top first; seat k is dealt cards 5k .. 5k+4)
         and, after it, one order per reshuffle (the discard pile's cards, top first), as
-        ``play_scripted`` takes them; draws past the given orders come from ``seed``."""
+        ``play_scripted`` takes them; draws past the given orders come from ``seed``. ``ledger``:
+        the luck ledger (``playon.luck_ledger``: ``record_luck``), its hooks called as the kernel
+        calls them, or None."""
         players = SPEC.check_players(players)
         resolved = SPEC.resolve_params(players, params)
         decks = int(resolved["decks"])
@@ -431,6 +435,9 @@ class State:
             g[rules.pile_at(i)] = c
         rules.deal(g, players, np.zeros(4, np.uint64), False, None)
         state = cls(g, players, resolved, seed, rows)
+        state.ledger = ledger
+        if ledger is not None:
+            playon.ledger_event(playon.LEDGER_DEAL, g, 0, ledger)
         state._begin(0, 0)
         return state
 
@@ -470,8 +477,13 @@ class State:
             else:
                 rules.reshuffle_lazy(g)
                 self.scripted = False
+        ledger = getattr(self, "ledger", None)
+        if ledger is not None:
+            playon.ledger_event(playon.LEDGER_BEFORE_DRAW, g, seat, ledger)
         card = rules.draw_card(g, self.deck_rng, not self.scripted)
         rules.hand_insert(g, seat, card)
+        if ledger is not None:
+            playon.ledger_event(playon.LEDGER_AFTER_DRAW, g, seat, ledger)
         self.current = seat
 
     # --- OpenSpiel's state API -------------------------------------------------------------------
@@ -812,3 +824,53 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
+
+
+def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndarray, strategies: np.ndarray,
+                params: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
+    """``(n, len(moves))``: V of the seat after each move (floats in [0, 1]) on determinizations
+    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``)."""
+    choices = np.array([template.choice_index(m) for m in moves], np.int64)
+    ids = np.array(template.observe(seat).unseen(), np.int64)
+    out = np.zeros((n, len(moves)), np.float64)
+    unseen = ids if len(ids) else np.zeros(1, np.int64)
+    playon.value_moves(template.g, seat, choices, unseen, len(ids), np.uint64(seed), first, n,
+                       np.asarray(value, np.float64), strategies, params, out)
+    return out
+
+
+def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, index: int, iterations: int,
+                  exploration: float = 0.7, policy: int = PLAYOUT_TUNED, cutoff: int = 40
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The IS-MCTS root evaluator (``playon.search_root``): per move its root visits and summed win
+    shares. The search is ``ismcts``'s with its default parameters (``ismcts[..,0.7,2,40]``: the
+    ``tuned`` play-out cut off after 40 turns, docs/strategies/marbles.md); it determinizes the
+    seat's unseen cards itself."""
+    choices = np.array([template.choice_index(m) for m in moves], np.int64)
+    visits = np.zeros(len(moves), np.float64)
+    rewards = np.zeros(len(moves), np.float64)
+    playon.search_root(template.g, seat, choices, int(iterations), float(exploration), int(policy),
+                       int(cutoff), np.uint64(seed), int(index), visits, rewards)
+    return visits, rewards
+
+
+def record_luck(record: dict[str, Any], value: np.ndarray, strategies: np.ndarray, params: np.ndarray,
+                seed: int, index: int = 0) -> tuple[list[float], list[float]] | None:
+    """``(luck, result)`` per seat of a whole-deal record (``"decks"``: a trace's), in wins, by the
+    luck ledger of ``--luck`` (``value.py``, docs/luck.md): the record replayed by ``State`` with
+    the ledger's hooks where ``kernel.play_game`` calls them (after the deal, before and after
+    every draw; ``playon.ledger_event``). The draws' terms are exact, the deal's samples from the
+    ledger's stream of (``seed``, game ``index``). None for a one-seat record (the other hands and
+    the pile's order are unknown, and V reads the full state). ``decisions_of_record`` checks the
+    record first."""
+    if "decks" not in record:
+        return None
+    players = SPEC.check_players(as_int(record.get("players", SPEC.default_players), "players"))
+    ledger = playon.luck_ledger(np.asarray(value, np.float64), strategies, params, np.uint64(seed),
+                                int(index))
+    st = State.from_deal(record["decks"], players, record.get("rules"), ledger=ledger)
+    for i, text in enumerate(record["moves"]):
+        st.apply(_seat_move(text, i, players)[1])
+    result = st.result
+    luck = ledger[1][ACC_LUCK : ACC_LUCK + players]
+    return [float(x) for x in luck], list(result)
