@@ -91,6 +91,8 @@ def simulate(
     (``Setup.run``): one way to run games.
     """
     n = check_n(n)
+    if isinstance(designer_sample, bool) or not isinstance(designer_sample, (int, np.integer)) or designer_sample <= 0:
+        raise InputError(f"designer sample must be an integer > 0 (games), got {designer_sample!r}")
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size <= 0:
         raise InputError(f"chunk size must be an integer > 0, got {chunk_size!r}")
     chunk_size = int(chunk_size)

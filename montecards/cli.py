@@ -114,9 +114,11 @@ def _show(value: Any) -> str:
               help="Games per chunk (unit of work, progress and checkpoints).")
 @click.option("--designer", is_flag=True,
               help="Also measure the designer metrics (docs/metrics.md; JSON key designer).")
+@click.option("--designer-sample", type=int, default=200, show_default=True, metavar="GAMES",
+              help="With --designer: the run's first GAMES games give the decision and lead metrics.")
 @luck_option()
 def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, backend, scheduler,
-             as_json, output, progress, checkpoint, chunk_size, designer, luck) -> None:
+             as_json, output, progress, checkpoint, chunk_size, designer, designer_sample, luck) -> None:
     """Play N seeded games of GAME and summarise them."""
     from montecards.api import DEFAULT_CHUNK, STREAM_FORMATS, check_output_file
     from montecards.api import simulate as run_simulation
@@ -134,7 +136,8 @@ def simulate(game, n, players, strategies, strategy_params, params, seed, jobs, 
         keep_games=output is not None and not stream, progress=progress, backend=backend,
         scheduler=scheduler, checkpoint=checkpoint, output=output if stream else None,
         chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
-        strategy_params=parse_strategy_params(strategy_params), designer=designer, luck=luck,
+        strategy_params=parse_strategy_params(strategy_params), designer=designer,
+        designer_sample=designer_sample, luck=luck,
     )
     resumed = result.extra.get("checkpoint", {}).get("resumed_chunks", 0)
     if resumed:

@@ -133,3 +133,19 @@ def test_simulate_designer_gives_lead_metrics_where_a_value_exists_and_says_why_
     rules = mc.simulate("parade", n=300, players=2, seed=4, jobs=1, designer=True, designer_sample=10,
                         params={"opening_parade": 5}, progress=False).to_dict()["designer"]
     assert "lead_changes" not in rules and "opening_parade" in rules["lead_note"]
+
+
+def test_cli_designer_sample_sets_the_games_of_the_decision_and_lead_metrics():
+    from tests.inprocess import run_main
+
+    proc = run_main("simulate", "parade", "-p", "2", "-n", "300", "--seed", "4", "-j", "1", "--designer",
+                    "--designer-sample", "40", "--json")
+    assert proc.returncode == 0, proc.stderr
+    d = json.loads(proc.stdout)["designer"]
+    assert d["lead_sampled_games"] == 40 and d["decisions_sampled_games"] == 40
+    text = run_main("simulate", "parade", "-p", "2", "-n", "300", "--seed", "4", "-j", "1", "--designer",
+                    "--designer-sample", "40")
+    assert "lead changes" in text.stdout and "(40 games)" in text.stdout
+    bad = run_main("simulate", "parade", "-n", "300", "--designer", "--designer-sample", "0")
+    assert bad.returncode == 2 and "designer sample must be an integer > 0" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
