@@ -6,6 +6,7 @@ whole game reviewed.
     python benchmarks/positions.py --record              # also write benchmarks/history/positions/*.json
     python benchmarks/positions.py --game wigout --players 4 -n 20 --unforced   # decisions with a choice
     python benchmarks/positions.py --game tulips --players 4 --record           # Gift of Tulips 4p
+    python benchmarks/positions.py --game tulips --players 4 --evaluator ismcts --no-review   # the IS-MCTS root
 
 For each of ``n`` games (``greedy`` on every seat, seeds 0, 1, ...) the middle play decision of
 the trace (Gift of Tulips: the middle action) is analysed with the defaults (``rollout``,
@@ -47,14 +48,14 @@ def positions(game: str, players: int, n: int, unforced: bool = False) -> list:
     return out
 
 
-def time_analyses(game: str, found: list) -> list[dict]:
+def time_analyses(game: str, found: list, evaluator: str = "rollout") -> list[dict]:
     import montecards as mc
 
-    mc.analyse(game, found[0], budget=1_000)  # load (or compile) the kernel, untimed
+    mc.analyse(game, found[0], budget=1_000, evaluator=evaluator)  # load (or compile) the kernel, untimed
     rows = []
     for pos in found:
         wall, cpu = time.perf_counter(), time.process_time()
-        result = mc.analyse(game, pos, seed=0)
+        result = mc.analyse(game, pos, seed=0, evaluator=evaluator)
         rows.append({"position": pos.to_string(), "seconds": time.perf_counter() - wall,
                      "cpu_seconds": time.process_time() - cpu, "evaluations": result.evaluations,
                      "decided": bool(result.decided), "best": result.best, "moves": len(result.moves)})
@@ -77,13 +78,15 @@ def main() -> None:
     parser.add_argument("--no-review", action="store_true")
     parser.add_argument("--unforced", action="store_true",
                         help="the middle decision with more than one legal move (Wig Out!: most are forced)")
+    parser.add_argument("--evaluator", choices=("rollout", "ismcts"), default="rollout",
+                        help="rollout (play-outs) or the IS-MCTS root (evaluations: its iterations)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     os.environ.setdefault("MONTECARDS_NO_PROGRESS", "1")
     import montecards as mc
 
     load_before = os.getloadavg()
-    rows = time_analyses(args.game, positions(args.game, args.players, args.n, args.unforced))
+    rows = time_analyses(args.game, positions(args.game, args.players, args.n, args.unforced), args.evaluator)
     wall = summary([r["seconds"] for r in rows])
     cpu = summary([r["cpu_seconds"] for r in rows])
     decided = sum(r["decided"] for r in rows)
@@ -92,7 +95,8 @@ def main() -> None:
           f"(CPU median {cpu['median']:.2f}, max {cpu['max']:.2f}); decided {decided}/{len(rows)}; "
           "play-outs median "
           f"{int(np.median([r['evaluations'] for r in rows])):,}")
-    entry = {"game": args.game, "players": args.players, "unforced": args.unforced, "positions": rows, "seconds": wall,
+    entry = {"game": args.game, "players": args.players, "unforced": args.unforced, "evaluator": args.evaluator,
+             "positions": rows, "seconds": wall,
              "cpu_seconds": cpu, "decided": decided}
     if not args.no_review:
         events = mc.trace(args.game, seed=0, index=0, players=args.players)
@@ -114,7 +118,8 @@ def main() -> None:
         folder = ROOT / "benchmarks" / "history" / "positions"  # apart: history.py reads history/*.json
         folder.mkdir(exist_ok=True)
         path = folder / (
-            f"positions-{args.game}{args.players}p{'-unforced' if args.unforced else ''}-{day}-{commit}"
+            f"positions-{args.game}{args.players}p{'-unforced' if args.unforced else ''}"
+            f"{'-ismcts' if args.evaluator == 'ismcts' else ''}-{day}-{commit}"
             f"{'-dirty' if dirty else ''}.json")
         path.write_text(json.dumps(entry, indent=1))
         print(f"recorded {path.relative_to(ROOT)}")
