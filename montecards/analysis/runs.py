@@ -263,12 +263,18 @@ def prepare(
             seat.compiled()  # a strategy that does not compile fails here, before any game
     if luck:
         config = with_luck(spec, config, labels_of(entries))  # first: a game without a value says so
-        official = spec.resolve_params(players, None)
-        changed = sorted(k for k in resolved if resolved[k] != official.get(k))
+        changed = changed_rules(spec, players, resolved)
         if changed:  # the deal's luck term samples deals by the official rules (docs/luck.md)
             raise InputError(f"--luck follows the official rules only (its value and the deal's luck "
                              f"term); drop --param {', '.join(changed)}")
     return spec, config, labels_of(entries), resolved
+
+
+def changed_rules(spec: GameSpec, players: int, resolved: dict[str, Any]) -> list[str]:
+    """The parameters of ``resolved`` (``spec.resolve_params``'s) that differ from the official
+    rules at ``players``, sorted: what a value fitted on the official rules cannot serve."""
+    official = spec.resolve_params(players, None)
+    return sorted(k for k in resolved if resolved[k] != official.get(k))
 
 
 def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunConfig:
