@@ -154,7 +154,9 @@ def test_run_time_parameters_labels_and_bad_ones():
     assert same.strategies == res.strategies and same.win_share == res.win_share
     seat = WeightedSeat("omniscient", (5.0, 0.5, 2.0, 0.0))
     assert SPEC.strategy_codes(1, "omniscient[5,0.5,2,0]")[0] == seat
-    for bad, message in (("ismcts[10]", "takes 4 weights"), ("ismcts[10,0.7,3,0]", "playout must be"),
+    short = SPEC.strategy_codes(1, "ismcts[10]")[0]
+    assert short == WeightedSeat("ismcts", (10.0,) + SPEC.seat_params["ismcts"].default[1:])
+    for bad, message in (("ismcts[10,1,0,5,1]", "takes 1 to 4 weights"), ("ismcts[10,0.7,3,0]", "playout must be"),
                          ("ismcts[0,0.7,1,0]", "iterations must be"),
                          ("ismcts[10,0.7,1,-1]", "cutoff must be"),
                          ("ismcts[10,-1,1,0]", "exploration must be")):

@@ -117,8 +117,11 @@ def test_run_time_parameters_and_labels():
     assert same.strategies == res.strategies and same.win_share == res.win_share
     assert SPEC.strategy_codes(2, ["omniscient"])[0] == "omniscient"
     assert SPEC.strategy_codes(1, "ismcts[5,0.5,1]")[0] == WeightedSeat("ismcts", (5.0, 0.5, 1.0))
-    with pytest.raises(mc.InputError, match="takes 3 weights"):
-        mc.simulate("parade", n=2, seed=1, strategies=["ismcts[10]", "greedy"])
+    # the iterations alone: the other parameters take their defaults, and the label says them
+    short = SPEC.strategy_codes(1, "ismcts[10]")[0]
+    assert short == WeightedSeat("ismcts", (10.0,) + SPEC.seat_params["ismcts"].default[1:])
+    with pytest.raises(mc.InputError, match="takes 1 to 3 weights"):
+        mc.simulate("parade", n=2, seed=1, strategies=["ismcts[10,1,0,5]", "greedy"])
 
 
 def test_trace_and_decisions_replay_the_run_game():

@@ -156,13 +156,15 @@ def test_run_time_parameters_and_labels():
     assert same.strategies == res.strategies and same.win_share == res.win_share
     assert SPEC.strategy_codes(2, ["omniscient"])[0] == "omniscient"
     assert SPEC.strategy_codes(1, "ismcts[5,0.5,1]")[0] == WeightedSeat("ismcts", (5.0, 0.5, 1.0))
-    with pytest.raises(mc.InputError, match="takes 3 weights"):
-        mc.simulate("tulips", n=2, seed=1, strategies=["ismcts[10]", "greedy"])
+    short = SPEC.strategy_codes(1, "ismcts[10]")[0]
+    assert short == WeightedSeat("ismcts", (10.0,) + SPEC.seat_params["ismcts"].default[1:])
+    with pytest.raises(mc.InputError, match="takes 1 to 3 weights"):
+        mc.simulate("tulips", n=2, seed=1, strategies=["ismcts[10,1,0,5]", "greedy"])
 
 
 def test_bad_parameters_give_a_one_line_error():
     """The CLI reports a malformed search label in one line with exit status 2."""
-    for label in ("ismcts[10]", "omniscient[10,0.7,nan]"):
+    for label in ("ismcts[10,1,0,5]", "omniscient[10,0.7,nan]"):
         out = subprocess.run(
             [sys.executable, "-m", "montecards", "simulate", "tulips", "-n", "2", "-s", label],
             capture_output=True, text=True,

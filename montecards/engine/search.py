@@ -186,11 +186,12 @@ PLAYOUT_GREEDY = 1
 def search_parameters(default, bounds, doc=None, extra=(), validate=None, quick=()) -> Weights:
     """``ismcts``'s and ``omniscient``'s ``Weights``: ``FEATURES``, then the game's ``extra``
     features (``default`` and ``bounds`` give one entry per feature; ``quick``: the cheaper
-    values the replay checks play, ``Weights.quick``)."""
+    values the replay checks play, ``Weights.quick``). A label may give the iterations alone,
+    ``ismcts[10000]``: the other parameters take their defaults."""
     if doc is None:
         doc = "iterations per decision, UCB exploration constant, play-out policy (0 random, 1 greedy)"
     return Weights(features=FEATURES + tuple(extra), default=default, bounds=bounds, doc=doc,
-                   validate=validate, quick=tuple(quick))
+                   validate=validate, quick=tuple(quick), least=1)
 
 
 def searches(parameters: Weights) -> dict[str, Weights]:

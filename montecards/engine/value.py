@@ -75,6 +75,21 @@ ACC_GAME = ACC_RATE + 1
 """The game's own slots start here."""
 
 
+@hot
+def softmax_seats(out, players):
+    """The seats' logits in ``out[:players]`` to their softmax, in place: V of every seat
+    where a game's fitted model speaks (each game's ``values``)."""
+    top = -1e300
+    for s in range(players):
+        top = max(top, out[s])
+    total = 0.0
+    for s in range(players):
+        out[s] = np.exp(out[s] - top)
+        total += out[s]
+    for s in range(players):
+        out[s] /= total
+
+
 @njit(cache=True)
 def ledger_start(ledger, seed, index):
     """Before game ``index``: the ledger's own stream, and the accumulator cleared (V at the last

@@ -62,6 +62,9 @@ class Weights:
     quick: tuple[float, ...] = ()
     """Cheaper values (a search at few iterations), with which ``montecards.testing``'s replay
     checks play the strategy (``GameSpec.quick_strategies``); empty: its defaults."""
+    least: int = 0
+    """The fewest weights a label may give (``ismcts[10000]``): the missing trailing ones take
+    their defaults. 0: every weight must be given (a weighted player's dozen features)."""
 
     def __post_init__(self) -> None:
         if not 0 < len(self.features) <= MAX_WEIGHTS:
@@ -77,10 +80,14 @@ class Weights:
             raise InputError(
                 f"{name} takes {len(self.features)} numbers as weights, got {weights!r}"
             ) from None
-        if len(values) != len(self.features):
+        least = self.least or len(self.features)
+        if not least <= len(values) <= len(self.features):
+            counted = (f"{len(self.features)}" if least == len(self.features)
+                       else f"{least} to {len(self.features)}")
             raise InputError(
-                f"{name} takes {len(self.features)} weights ({', '.join(self.features)}), got {len(values)}"
+                f"{name} takes {counted} weights ({', '.join(self.features)}), got {len(values)}"
             )
+        values = values + tuple(self.default[len(values):])
         bad = [v for v in values if not math.isfinite(v)]
         if bad:
             raise InputError(f"{name}'s weights must be finite numbers, got {bad[0]}")

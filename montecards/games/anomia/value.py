@@ -73,6 +73,7 @@ from montecards.engine.value import (  # the ledger's common part (its accumulat
     ACC_V,
     LEDGER_SEATS,
     ledger_step,
+    softmax_seats,
 )
 from montecards.games.anomia.cards import MAX_PLAYERS, N_SYMBOLS, WILD_BASE
 from montecards.games.anomia.rules import (
@@ -228,20 +229,13 @@ def values(g, left, ledger, out):
             out[s] = 1.0 / k if score(g, s) == best else 0.0
         return
     feats = acc[ACC_FEAT:]
-    top_z = -1e300
     for s in range(players):
         features(g, s, left, pending, a, b, feats)
         z = 0.0
         for k in range(N_FEATURES):
             z += value[COEF + k] * feats[k]
         out[s] = z
-        top_z = max(top_z, z)
-    total = 0.0
-    for s in range(players):
-        out[s] = np.exp(out[s] - top_z)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax_seats(out, players)
 
 
 @hot

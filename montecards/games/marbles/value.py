@@ -68,6 +68,7 @@ from montecards.engine.value import (  # the ledger's common part (its accumulat
     ACC_V,
     LEDGER_SEATS,
     ledger_step,
+    softmax_seats,
 )
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
@@ -236,20 +237,13 @@ def look_values(look, next_seat, ledger, out):
             out[s] = look[winner_at(s)] / winners
         return
     feats = acc[ACC_FEAT:]
-    top = -1e300
     for s in range(players):
         features(look, s, next_seat, feats)
         z = 0.0
         for k in range(N_FEATURES):
             z += value[COEF + k] * feats[k]
         out[s] = z
-        top = max(top, z)
-    total = 0.0
-    for s in range(players):
-        out[s] = np.exp(out[s] - top)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax_seats(out, players)
 
 
 @hot

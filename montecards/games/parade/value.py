@@ -72,6 +72,7 @@ from montecards.engine.value import (  # the ledger's common part (its accumulat
     ACC_V,
     LEDGER_SEATS,
     ledger_step,
+    softmax_seats,
 )
 from montecards.games.parade.cards import HAND_SIZE, MAX_PLAYERS, N_CARDS, N_COLOURS, VALUE_OF
 from montecards.games.parade.packed import (
@@ -391,20 +392,13 @@ def values(g, ledger, out):
     look_ahead(g, look, t, no_trace, ledger[11])
     feats = acc[ACC_FEAT:]
     players = player_count(g)
-    top = -1e300
     for s in range(players):
         features(look, s, t, feats)
         z = 0.0
         for k in range(N_FEATURES):
             z += value[COEF + k] * feats[k]
         out[s] = z
-        top = max(top, z)
-    total = 0.0
-    for s in range(players):
-        out[s] = np.exp(out[s] - top)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax_seats(out, players)
 
 
 @hot

@@ -70,6 +70,7 @@ from montecards.engine.value import (  # the ledger's common part (its accumulat
     ACC_V,
     LEDGER_SEATS,
     ledger_step,
+    softmax_seats,
 )
 from montecards.games.tulips.cards import MAX_PLAYERS, N_COLOURS
 from montecards.games.tulips.rules import (
@@ -217,20 +218,13 @@ def look_values(look, ledger, out):
     read_state(look)
     feats = acc[ACC_FEAT:]
     players = player_count(look)
-    top = -1e300
     for s in range(players):
         features(look, s, feats)
         z = 0.0
         for k in range(N_FEATURES):
             z += value[COEF + k] * feats[k]
         out[s] = z
-        top = max(top, z)
-    total = 0.0
-    for s in range(players):
-        out[s] = np.exp(out[s] - top)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax_seats(out, players)
 
 
 @hot

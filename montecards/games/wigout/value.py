@@ -82,6 +82,7 @@ from montecards.engine.value import (  # the ledger's common part (its accumulat
     ACC_V,
     LEDGER_SEATS,
     ledger_step,
+    softmax_seats,
 )
 from montecards.games.wigout.cards import MAX_CHARS, MAX_PLAYERS
 from montecards.games.wigout.rules import (
@@ -279,20 +280,13 @@ def values(g, ledger, out):
             out[s] = 1.0 / tied if ints[INT_POINTS + s] == best else 0.0
         return
     feats = acc[ACC_FEAT:]
-    top = -1e300
     for s in range(players):
         features(g, s, played, over, ints, feats)
         z = 0.0
         for k in range(N_FEATURES):
             z += value[COEF + k] * feats[k]
         out[s] = z
-        top = max(top, z)
-    total = 0.0
-    for s in range(players):
-        out[s] = np.exp(out[s] - top)
-        total += out[s]
-    for s in range(players):
-        out[s] /= total
+    softmax_seats(out, players)
 
 
 @hot
