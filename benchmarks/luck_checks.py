@@ -1,0 +1,157 @@
+"""The luck-adjusted estimate's two statistical checks, on many games (issue #30; docs/luck.md).
+
+* **Unbiasedness**: over ``--games`` games (10^6 in the issue) with the luck ledger, the mean
+  luck of every seat, with its standard error and z score. The luck-adjusted and the plain mean
+  differ by exactly the mean luck, so "the two means agree within their intervals" is "the mean
+  luck is within about 2 standard errors of 0". Its standard error is that of the luck alone,
+  smaller than either mean's, so this is a sharper check than comparing the two intervals.
+* **Coverage**: ``--runs`` small runs of ``--run-games`` games each (the games of another seed,
+  run r playing games ``r * m .. (r + 1) * m - 1``), each giving the first seat's luck-adjusted
+  95 % interval as ``simulate --luck`` does (``analysis.results.luck_estimates``), against the
+  truth: the plain first-seat win share of ``--truth-games`` games of a third seed (plain games
+  are cheap; its own standard error is printed). About 95 % of the intervals should cover it;
+  the plain intervals of the same runs are counted beside them.
+
+    python benchmarks/luck_checks.py --game anomia --players 4 --lineup default [--record]
+    python benchmarks/luck_checks.py --game tulips --players 4 --lineup greedy tuned --games 1000000
+
+``--record`` writes ``benchmarks/history/luck/<date>-<commit>-checks-<game>.json``. The games
+run on ``--threads`` threads (the engine's block pool); each lineup's figures print as they come.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from montecards.analysis.intervals import mean_interval  # noqa: E402
+from montecards.analysis.results import luck_estimates  # noqa: E402
+from montecards.analysis.runs import prepare  # noqa: E402
+from montecards.engine.spec import WIN_UNIT  # noqa: E402
+from montecards.engine.value import LUCK_UNIT  # noqa: E402
+from montecards.run.runner import config_layout, play_chunk  # noqa: E402
+
+SEED = 20261206
+CHUNK = 50_000
+
+
+def columns(rows: np.ndarray, layout, name: str, unit: int) -> np.ndarray:
+    return rows[:, layout.seat_slice(name)] / unit
+
+
+def unbiasedness(game: str, players: int, lineup: str, n: int) -> dict:
+    spec, config, labels, _ = prepare(game, players, lineup, None, SEED, luck=True)
+    layout = config_layout(spec, config)
+    sums = np.zeros((3, players))  # win, adjusted, luck
+    squares = np.zeros(players)
+    start = time.time()
+    for first in range(0, n, CHUNK):
+        rows = play_chunk(spec, config, first, min(CHUNK, n - first))
+        luck = columns(rows, layout, "luck", LUCK_UNIT)
+        sums[0] += columns(rows, layout, "win", WIN_UNIT).sum(axis=0)
+        sums[1] += columns(rows, layout, "adjusted", LUCK_UNIT).sum(axis=0)
+        sums[2] += luck.sum(axis=0)
+        squares += (luck ** 2).sum(axis=0)
+    mean_luck = sums[2] / n
+    se = np.sqrt((squares / n - mean_luck ** 2) * n / (n - 1) / n)
+    return {"lineup": labels, "games": n, "seed": SEED, "value": config.luck_source,
+            "win_share": (sums[0] / n).tolist(), "win_share_adjusted": (sums[1] / n).tolist(),
+            "mean_luck": mean_luck.tolist(), "mean_luck_se": se.tolist(), "z": (mean_luck / se).tolist(),
+            "seconds": time.time() - start}
+
+
+def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_games: int) -> dict:
+    spec, plain, _, _ = prepare(game, players, lineup, None, SEED + 1)
+    base = spec.layout(players)
+    wins = []
+    for first in range(0, truth_games, 20 * CHUNK):
+        rows = play_chunk(spec, plain, first, min(20 * CHUNK, truth_games - first))
+        wins.append(rows[:, base.seat_slice("win")][:, 0] / WIN_UNIT)
+    win = np.concatenate(wins)
+    truth, truth_se = float(win.mean()), float(win.std(ddof=1) / math.sqrt(win.shape[0]))
+    spec, lucky, _, _ = prepare(game, players, lineup, None, SEED + 2, luck=True)
+    layout = config_layout(spec, lucky)
+    covered_adjusted = covered_plain = 0
+    half_adjusted, half_plain = [], []
+    for r in range(runs):
+        rows = play_chunk(spec, lucky, r * m, m)
+        w = columns(rows, layout, "win", WIN_UNIT)[:, 0]
+        est = luck_estimates(w, columns(rows, layout, "adjusted", LUCK_UNIT)[:, 0])
+        low, high = est["win_share_adjusted_low"], est["win_share_adjusted_high"]
+        covered_adjusted += low <= truth <= high
+        half_adjusted.append((high - low) / 2)
+        _, plow, phigh = mean_interval(w)
+        covered_plain += plow <= truth <= phigh
+        half_plain.append((phigh - plow) / 2)
+    return {"truth": truth, "truth_se": truth_se, "truth_games": truth_games, "runs": runs, "run_games": m,
+            "covered_adjusted": covered_adjusted, "covered_plain": covered_plain,
+            "half_width_adjusted": float(np.mean(half_adjusted)), "half_width_plain": float(np.mean(half_plain))}
+
+
+def binomial_interval(k: int, n: int) -> tuple[float, float]:
+    """Wilson's 95 % interval of a proportion."""
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="parade")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--lineup", nargs="+", default=["greedy"])
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--run-games", type=int, default=2_000)
+    parser.add_argument("--truth-games", type=int, default=10_000_000)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    numba.set_num_threads(args.threads)
+    results = []
+    for lineup in args.lineup:
+        u = unbiasedness(args.game, args.players, lineup, args.games)
+        print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
+              "mean luck per seat (z): "
+              + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"])), flush=True)
+        c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games)
+        lo, hi = binomial_interval(c["covered_adjusted"], c["runs"])
+        plo, phi = binomial_interval(c["covered_plain"], c["runs"])
+        print(f"  coverage of the first seat's truth {c['truth']:.4f} (se {c['truth_se']:.5f}, "
+              f"{c['truth_games']:,} plain games) by {c['runs']} runs of {c['run_games']:,}: adjusted "
+              f"{c['covered_adjusted']}/{c['runs']} [{100 * lo:.1f}, {100 * hi:.1f} %] "
+              f"(half width {c['half_width_adjusted']:.4f}), plain {c['covered_plain']}/{c['runs']} "
+              f"[{100 * plo:.1f}, {100 * phi:.1f} %] (half width {c['half_width_plain']:.4f})", flush=True)
+        results.append({"unbiasedness": u, "coverage": c})
+    if args.record:
+        def git(*words: str) -> str:
+            return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+        commit = git("rev-parse", "HEAD")
+        dirty = bool(git("status", "--porcelain", "montecards"))
+        date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "game": args.game,
+                 "players": args.players, "results": results}
+        folder = ROOT / "benchmarks" / "history" / "luck"
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p.json"
+        (folder / name).write_text(json.dumps(entry, indent=1) + "\n")
+        print(f"wrote {folder / name}")
+
+
+if __name__ == "__main__":
+    main()
