@@ -158,6 +158,8 @@ class Position(PositionForms):
         return super().__new__(cls)
 
     def __init__(self, data: dict[str, Any]):
+        if isinstance(data, dict) and data.get("decision", "action") not in DECISIONS:
+            raise InputError(f"position: decision must be action or setup, got {data['decision']!r}")
         check_keys(data, GAME, KEYS, ("players", "seat", "festival", "ranking", "bouquets", "points",
                                       "secret_sizes", "card", "pile"))
         self.players = SPEC.check_players(as_int(data["players"], "players"))
