@@ -399,12 +399,15 @@ def test_a_review_of_ismcts_own_game_by_the_ismcts_root_finds_few_errors():
     """The issue's check: a built-in's own game reviewed by the same search finds few errors.
     ``ismcts[2000,0.7,0]``'s 2-player game (seed 1), reviewed by the IS-MCTS root evaluator at
     15,000 iterations (searches of 1,000, 2,000, 4,000 and 8,000, each its own tree), marks 3 of its
-    48 actions (none ``??``) and rates both seats Advanced or better (error rate < 1 pp per action).
+    48 actions (none ``??``) and neither set-up split, and rates both seats Advanced or better (error
+    rate < 1 pp per decision).
     (``greedy``'s own games reviewed by ``greedy`` play-outs find many more: 10 and 13 marked
     actions of 48 in seeds 1 and 2, ``greedy``'s gifts to the lowest score among them.)"""
     events = mc.trace("tulips", seed=1, index=0, players=2, strategies="ismcts[2000,0.7,0]")
     review = mc.review("tulips", events, evaluator="ismcts", budget=15_000, seed=0, luck=False)
-    assert len(review.decisions) == 48
+    assert len(review.decisions) == 2 + 48
+    assert [d["mark"] for d in review.decisions[:2]] == ["", ""]  # the set-up splits (the search's own)
+    assert all(d["played"].startswith("bouquet-") for d in review.decisions[:2])
     marks = [d["mark"] for d in review.decisions]
     assert sum(m != "" for m in marks) <= 3 and "??" not in marks
     assert all(s["error_rate"] < 0.01 for s in review.seats)
