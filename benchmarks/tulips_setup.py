@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 6 or args.games < 1 or args.determinizations < 1 or args.seed < 0:
-        print("tulips_setup: --players 2..6, --games and --determinizations >= 1, --seed >= 0", file=sys.stderr)
+        print("tulips_setup: --players 2..6, --games and --determinizations >= 1, --seed >= 0",
+              file=sys.stderr)
         return 2
 
     import montecards as mc
@@ -53,13 +54,16 @@ def main(argv: list[str] | None = None) -> int:
     for name, rows in (("play-on from the set-up position", played), ("the traced games", traced)):
         mean = rows.mean(axis=0)
         half = 1.96 * rows.std(axis=0, ddof=1) / np.sqrt(n)
-        cells = ", ".join(f"seat {s} {100 * m:.1f} % ± {100 * h:.1f}" for s, (m, h) in enumerate(zip(mean, half)))
+        cells = ", ".join(f"seat {s} {100 * m:.1f} % ± {100 * h:.1f}"
+                          for s, (m, h) in enumerate(zip(mean, half, strict=True)))
         print(f"{name}: {cells}")
     diff = played - traced
     half = 1.96 * diff.std(axis=0, ddof=1) / np.sqrt(n)
     print("difference (paired by game): " + ", ".join(
-        f"seat {s} {100 * d:+.1f} pp ± {100 * h:.1f}" for s, (d, h) in enumerate(zip(diff.mean(axis=0), half))))
-    print(f"({n:,} games of seed {args.seed}, {players} players, {args.determinizations} determinizations each)")
+        f"seat {s} {100 * d:+.1f} pp ± {100 * h:.1f}"
+        for s, (d, h) in enumerate(zip(diff.mean(axis=0), half, strict=True))))
+    print(f"({n:,} games of seed {args.seed}, {players} players, {args.determinizations} determinizations "
+          "each)")
     return 0
 
 

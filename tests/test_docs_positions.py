@@ -71,7 +71,8 @@ def test_the_commands_run(tmp_path):
     assert kinds[:6] == [["trace", "parade"], ["analyse", "parade"], ["trace", "parade"], ["review", "parade"],
                          ["trace", "parade"], ["review", "parade"]]  # the Quick start, then strong play reviewed
     assert kinds[6:10] == [[c, "wigout"] for c in ("trace", "analyse", "trace", "review")]
-    assert kinds[10:15] == [[c, "tulips"] for c in ("trace", "analyse", "analyse", "trace", "review")]  # a set-up split
+    # Gift of Tulips: an action, then a set-up split analysed
+    assert kinds[10:15] == [[c, "tulips"] for c in ("trace", "analyse", "analyse", "trace", "review")]
     assert kinds[15:] == [[c, "marbles"] for c in ("trace", "analyse", "trace", "review")]
     for line in lines:
         command, target = line, ""
@@ -97,7 +98,8 @@ def test_the_tulips_set_up_json_example_is_the_one_line_example_and_a_traced_spl
     from montecards.games.tulips import position
 
     json_block = next(code for lang, code in fenced_blocks(TEXT) if lang == "json" and '"setup"' in code)
-    line = next(x for x in command_lines(TEXT) if x.startswith("montecards analyse tulips") and "decision=setup" in x)
+    line = next(x for x in command_lines(TEXT)
+                if x.startswith("montecards analyse tulips") and "decision=setup" in x)
     one_line = line.split('"')[1]
     assert position.parse(json.loads(json_block)) == position.parse(one_line)
     assert mc.trace("tulips", seed=2, index=0, players=4).positions()[3] == position.parse(one_line)

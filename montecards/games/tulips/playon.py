@@ -251,7 +251,8 @@ def split_and_play(g, seat, k, strategies, deck_rng, choice_rng, weighting, majo
         to_bouquet(g, s, keep)
         to_secret(g, s, b if keep == a else a)
     g[TURNS] = 0
-    return play_from(g, players - 1, 1, NO_CLASS, strategies, deck_rng, choice_rng, weighting, majority, search)
+    return play_from(g, players - 1, 1, NO_CLASS, strategies, deck_rng, choice_rng, weighting, majority,
+                     search)
 
 
 @njit(cache=True)
@@ -282,7 +283,8 @@ def evaluate_setup(template, seat, splits, unseen, n_unseen, seed, first, n_dets
         for m in range(splits.shape[0]):
             g[:] = w
             seed_game(deck_rng, choice_rng, search, seed, index)  # the same streams for every split
-            err = split_and_play(g, seat, splits[m], strategies, deck_rng, choice_rng, weighting, majority, search)
+            err = split_and_play(g, seat, splits[m], strategies, deck_rng, choice_rng, weighting, majority,
+                                 search)
             if err != 0 and failed == 0:
                 failed = err
             out[d, m] = g[SHARE + seat]

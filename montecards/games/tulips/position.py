@@ -481,8 +481,8 @@ class SetupPosition(Position):
             shown[kind] = shown.get(kind, 0) + 1
         for kind, n in shown.items():
             if n > d.copies(kind):
-                raise InputError(f"position: card {self._name(kind)} shown {n} times (festival and hand), only "
-                                 f"{d.copies(kind)} copies exist with {players} players")
+                raise InputError(f"position: card {self._name(kind)} shown {n} times (festival and hand), "
+                                 f"only {d.copies(kind)} copies exist with {players} players")
         totals = self.totals()
         for p in range(1, 4):
             if totals[self.ranking[p]] > totals[self.ranking[p - 1]]:
@@ -1007,16 +1007,17 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     return out / WIN_UNIT
 
 
-def _evaluate_setup(template: State, seat: int, moves: Sequence[str], strategies: np.ndarray, params: np.ndarray,
-                    options: Any, seed: int, first: int, n: int, deal: bool) -> np.ndarray:
+def _evaluate_setup(template: State, seat: int, moves: Sequence[str], strategies: np.ndarray,
+                    params: np.ndarray, options: Any, seed: int, first: int, n: int,
+                    deal: bool) -> np.ndarray:
     """``evaluate`` at the set-up: the seat's splits (``bouquet-pink-3``) as hand indices."""
     pos = template.observe(seat)
     splits = np.array([pos.hand_index(m) for m in moves], np.int64)
     ids = np.array(_unseen(template, seat), np.int64) if deal else np.zeros(1, np.int64)
     out = np.zeros((n, len(moves)), np.int64)
     unseen = ids if len(ids) else np.zeros(1, np.int64)
-    err = playon.evaluate_setup(template.g, seat, splits, unseen, len(ids) if deal else 0, np.uint64(seed), first,
-                                n, strategies, params, options, deal, out)
+    err = playon.evaluate_setup(template.g, seat, splits, unseen, len(ids) if deal else 0, np.uint64(seed),
+                                first, n, strategies, params, options, deal, out)
     if err != 0:
         raise InputError(f"a play-out strategy could not play on from this position (error {err})")
     return out / WIN_UNIT
@@ -1029,7 +1030,8 @@ def _unseen(template: State, seat: int) -> list[int]:
     g = template.g
     out = [int(g[rules.DECK + k]) for k in range(int(g[rules.DRAWN]), int(g[rules.N_DECK]))]
     if template.decision == "setup":
-        out += [int(rules.dealt_card(g, s, k)) for s in range(template.players) if s != seat for k in range(2)]
+        out += [int(rules.dealt_card(g, s, k)) for s in range(template.players) if s != seat
+                for k in range(2)]
     out += [int(g[rules.SECRET + i]) for i in range(int(g[rules.N_SECRET]))
             if g[rules.SECRET_SEAT + i] != seat]
     return sorted(out)
@@ -1062,8 +1064,8 @@ def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, i
     if template.decision == "setup":
         pos = template.observe(seat)
         totals = np.zeros(2, np.int64)
-        dets = playon.search_setup_root(template.g, seat, int(iterations), int(policy), np.uint64(seed), int(index),
-                                        totals)
+        dets = playon.search_setup_root(template.g, seat, int(iterations), int(policy), np.uint64(seed),
+                                        int(index), totals)
         visits = np.full(len(moves), float(dets))
         rewards = np.array([totals[pos.hand_index(m)] / WIN_UNIT for m in moves], np.float64)
         return visits, rewards
@@ -1105,7 +1107,8 @@ def seat_record_of_trace(events: Any, players: int, params: dict[str, Any] | Non
 
 
 def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int, Position, str, None]]:
-    """The reviewed seat's decisions (its set-up split, then its actions) from what it knew (docs/positions.md): ``"seat"``, the opening
+    """The reviewed seat's decisions (its set-up split, then its actions) from what it knew
+    (docs/positions.md): ``"seat"``, the opening
     ``"festival"`` (2 cards) and ``"opening"`` ranking, its dealt ``"hand"`` (2 cards) and every
     decision of the game in order: set-up splits as ``seat:bouquet-pink-3`` (the card every bouquet
     shows), actions as ``seat:move card`` (``1:give-2 pink-3``), another seat's secret-festival card
