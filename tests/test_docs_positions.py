@@ -58,13 +58,22 @@ def test_the_wigout_json_example_is_the_one_line_example_and_a_traced_decision()
     assert "wigout players=4 seat=0 round=0" in TEXT.split("## Wig Out!")[1]
 
 
+def mc_trace_line(game, seed, players, k):
+    import montecards as mc
+
+    return mc.trace(game, seed=seed, index=0, players=players).positions()[k].to_string()
+
+
 def test_the_commands_run(tmp_path):
     work = workspace(tmp_path, {})
     lines = command_lines(TEXT)
     kinds = [x.split()[1:3] for x in lines]
     assert kinds[:6] == [["trace", "parade"], ["analyse", "parade"], ["trace", "parade"], ["review", "parade"],
                          ["trace", "parade"], ["review", "parade"]]  # the Quick start, then strong play reviewed
-    assert kinds[6:] == [[c, g] for g in ("wigout", "tulips", "marbles") for c in ("trace", "analyse", "trace", "review")]
+    assert kinds[6:10] == [[c, "wigout"] for c in ("trace", "analyse", "trace", "review")]
+    # Gift of Tulips: an action, then a set-up split analysed
+    assert kinds[10:15] == [[c, "tulips"] for c in ("trace", "analyse", "analyse", "trace", "review")]
+    assert kinds[15:] == [[c, "marbles"] for c in ("trace", "analyse", "trace", "review")]
     for line in lines:
         command, target = line, ""
         if redirect := re.search(r"\s>\s", line):  # a '>' inside a quoted position is no redirect
@@ -78,3 +87,19 @@ def test_the_commands_run(tmp_path):
             (work / target).write_text(out.stdout)
     assert "best:" in run_command(shlex.split(lines[1])[1:], work).stdout
     assert "best: add-11" in run_command(shlex.split(lines[7])[1:], work).stdout
+    split = run_command(shlex.split(lines[12])[1:], work).stdout  # Gift of Tulips' set-up split, as shown
+    assert "best: bouquet-pink-4 (decided" in split and split.split("\n")[0] in TEXT
+    assert split.split("best:")[0].split("\n", 1)[1].replace(" ", "")[:200] in TEXT.replace(" ", "")
+    assert mc_trace_line("tulips", 2, 4, 3) == shlex.split(lines[12])[3]
+
+
+def test_the_tulips_set_up_json_example_is_the_one_line_example_and_a_traced_split():
+    import montecards as mc
+    from montecards.games.tulips import position
+
+    json_block = next(code for lang, code in fenced_blocks(TEXT) if lang == "json" and '"setup"' in code)
+    line = next(x for x in command_lines(TEXT)
+                if x.startswith("montecards analyse tulips") and "decision=setup" in x)
+    one_line = line.split('"')[1]
+    assert position.parse(json.loads(json_block)) == position.parse(one_line)
+    assert mc.trace("tulips", seed=2, index=0, players=4).positions()[3] == position.parse(one_line)

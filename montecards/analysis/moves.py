@@ -254,6 +254,8 @@ def value_setup(game: str, module: Any, pos: Any, opponents: Any, playout: Any
     game's fitted value (``engine.value``, docs/luck.md) for the position's player count, on the
     official rules, from the play-outs' lineup's file or else the greedy lineup's (as ``--luck``
     chooses: ``engine.value.find_value``)."""
+    if getattr(pos, "no_value", None):  # a decision the value cannot read (Gift of Tulips' set-up split)
+        return None, f"none ({pos.no_value})"
     names = [str(opponents)] * pos.players
     names[pos.seat] = str(playout)
     array, note = _fitted_value(game, module, "value_moves", pos.players, pos.rules, names, "this position")

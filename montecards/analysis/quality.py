@@ -78,6 +78,8 @@ def decision_errors(game: str, players: int | None = None, strategies: Sequence[
         record = module.record_of_trace(events, players, None)
         sums = {name: [0.0, 0] for name in per_game}
         for _, seat, pos, played, _ in module.decisions_of_record(record):
+            if getattr(pos, "no_value", None):  # V cannot read it (Gift of Tulips' set-up split): not counted
+                continue
             name = names[seat]
             decisions[name] += 1
             legal = pos.legal_moves()

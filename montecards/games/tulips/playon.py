@@ -15,6 +15,14 @@ Set-up and play are split here rather than in the kernel (kernel.py is unchanged
 ``set_up`` is the position's state (``position.State``), ``play_from`` the kernel's turn loop
 (``kernel.play_game``'s, with its ``choose_action``) from the middle of a turn.
 
+The **set-up split** (``evaluate_setup``): determinization ``d`` deals the other seats' two dealt
+cards and the undrawn cards from the seat's unseen cards (``deal_unseen`` at set-up); for every
+candidate split, on the same streams, the other seats split by their strategies (the kernel's
+``choose_setup``, seat by seat, none seeing the seat's split: simultaneous), every split is
+placed (``kernel.set_up``'s order) and ``play_from`` plays the game from seat 0's first action.
+``search_setup_root`` is ``ismcts``'s own set-up search (flat Monte Carlo over both splits,
+``search.py``) with its per-split totals.
+
 ``value_moves`` is the analysis' value column: V (``value.py``, docs/luck.md) of the seat after
 each action, on the same determinizations: the exact expectation of V over the next draw
 (``value.ledger_before_draw``), or of the result over the secret reveal once the pile is empty.
@@ -33,6 +41,7 @@ from montecards.games.tulips.kernel import (
     ERR_NONE,
     FIRST_SEAT_COL,
     choose_action,
+    choose_setup,
     majority_option,
     new_work,
     open_weighting,
@@ -47,20 +56,26 @@ from montecards.games.tulips.rules import (
     DRAWN,
     PILE_END,
     PLAYERS,
+    SETUP_CHOICE,
     SHARE,
     TURNS,
     action_class,
     apply_action,
+    dealt_card,
     final_scores,
     init_tables,
     next_card,
     reveal_secret,
+    to_bouquet,
+    to_secret,
 )
 from montecards.games.tulips.search import (
     S_CHILDREN,
+    S_TOTALS,
     deal_unseen,
     new_search_space,
     search_action,
+    search_setup,
     set_key,
 )
 from montecards.games.tulips.strategies import SCRIPTED
@@ -214,6 +229,85 @@ def search_root(template, seat, step, first_class, moves, iterations, exploratio
 
 
 @njit(cache=True)
+def split_and_play(g, seat, k, strategies, deck_rng, choice_rng, weighting, majority, search):
+    """From the set-up (every seat holding its two dealt cards): ``seat`` puts hand card ``k`` in
+    its bouquet, every other seat splits by its strategy (``kernel.choose_setup``, seat by seat,
+    before any split is placed), the splits are placed and the game is played from seat 0's first
+    action (``play_from``). Returns an error code of the kernel (0: none)."""
+    players = g[PLAYERS]
+    for s in range(players):
+        if s == seat:
+            g[SETUP_CHOICE + s] = k
+            continue
+        c = choose_setup(g, s, strategies[s], deck_rng, choice_rng, None, None, None, weighting, majority,
+                         search)
+        if c < 0:
+            return -c
+        g[SETUP_CHOICE + s] = c
+    for s in range(players):
+        a = dealt_card(g, s, 0)
+        b = dealt_card(g, s, 1)
+        keep = a if g[SETUP_CHOICE + s] == 0 else b
+        to_bouquet(g, s, keep)
+        to_secret(g, s, b if keep == a else a)
+    g[TURNS] = 0
+    return play_from(g, players - 1, 1, NO_CLASS, strategies, deck_rng, choice_rng, weighting, majority,
+                     search)
+
+
+@njit(cache=True)
+def evaluate_setup(template, seat, splits, unseen, n_unseen, seed, first, n_dets, strategies, params, options,
+                   fresh, out):
+    """``out[d, m]``: the seat's win share (``WIN_UNIT`` units) when it puts hand card
+    ``splits[m]`` (0, 1) in its bouquet, on determinization ``first + d`` of the run ``seed``
+    (``split_and_play``, the same streams for every split); returns the first error code met.
+    ``fresh``: deal the other seats' dealt cards and the undrawn cards afresh from ``unseen`` (a
+    position's evaluation) or keep the template's (the omniscient column)."""
+    weighting = open_weighting(options, params, template)
+    majority = majority_option(options)
+    space = search_space(options)
+    search = search_arg(space, params)
+    w = template.copy()
+    g = template.copy()
+    buf = np.zeros(max(1, n_unseen), np.int64)
+    deal_rng = np.zeros(4, np.uint64)
+    deck_rng = np.zeros(4, np.uint64)
+    choice_rng = np.zeros(4, np.uint64)
+    failed = 0
+    for d in range(n_dets):
+        index = first + d
+        w[:] = template
+        if fresh:
+            seed_stream(deal_rng, seed, index, DEAL_STREAM)
+            deal_unseen(w, seat, True, unseen, n_unseen, buf, deal_rng)
+        for m in range(splits.shape[0]):
+            g[:] = w
+            seed_game(deck_rng, choice_rng, search, seed, index)  # the same streams for every split
+            err = split_and_play(g, seat, splits[m], strategies, deck_rng, choice_rng, weighting, majority,
+                                 search)
+            if err != 0 and failed == 0:
+                failed = err
+            out[d, m] = g[SHARE + seat]
+    return failed
+
+
+@njit(cache=True)
+def search_setup_root(template, seat, iterations, policy, seed, index, totals):
+    """``ismcts``'s set-up search (``search.search_setup``, its stream keyed by ``seed`` and
+    ``index``) at the template's set-up: the summed win shares (``WIN_UNIT`` units) of hand card
+    0 and 1 into ``totals``; returns the determinizations each split was played on. The search
+    deals the seat's unseen cards itself: the template's hidden cards are never read."""
+    space = new_search_space()
+    set_key(space, seed, index)
+    deck_rng = np.zeros(4, np.uint64)
+    g = template.copy()
+    search_setup(g, seat, False, iterations, policy, space, deck_rng)
+    totals[0] = space[S_TOTALS][0]
+    totals[1] = space[S_TOTALS][1]
+    return max(1, iterations // 2)
+
+
+@njit(cache=True)
 def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, value, strategies, seed,
                    index, row, luck):
     """A recorded game's luck per seat into ``luck`` (wins), by the ledger of ``--luck`` (``value.py``,
@@ -238,4 +332,5 @@ def luck_of_script(drawing, players, params, opening, setup, decisions, reveal, 
     return err
 
 
-__all__ = ["DEAL_STREAM", "evaluate", "luck_of_script", "play_from", "search_root", "value_moves"]
+__all__ = ["DEAL_STREAM", "evaluate", "evaluate_setup", "luck_of_script", "play_from", "search_root",
+           "search_setup_root", "split_and_play", "value_moves"]

@@ -15,9 +15,11 @@ Which seat acts, and whether it is the first or the second action of its turn, f
 draw pile's size (every turn draws two cards, seat 0 first): a position that says otherwise is
 refused.
 
-The set-up split (which dealt card goes to the bouquet) is a decision too, but simultaneous and
-made on two cards only; it has no position yet: ``mc.state`` plays it (``bouquet-pink-3``), and
-the analysis and the review start at the first turn.
+The **set-up split** (which of the two dealt cards goes to the bouquet, the other to the secret
+festival) has a position of its own, ``decision: setup`` (``SetupPosition``): what the seat knows
+then, the players, the rule parameters, the two opening festival cards, the opening ranking and
+its own two dealt cards. The splits are simultaneous, so another seat's split is never in it (nor
+its dealt cards). Its moves are ``bouquet-pink-3``.
 
 ``State`` is a full game a person can step through (``mc.state``): a position with one dealing of
 its unseen cards, or a deck given card by card, played on by the kernel's own rule functions.
@@ -39,9 +41,10 @@ from montecards.games.tulips.strategies import WORK_SIZE
 from montecards.rng import seed_stream
 
 GAME = "tulips"
-DECISIONS = ("action",)
+DECISIONS = ("action", "setup")
 KEYS = ("game", "players", "seat", "decision", "rules", "festival", "ranking", "bouquets", "points",
         "give_points", "secret", "secret_sizes", "card", "first", "pile")
+SETUP_KEYS = ("game", "players", "seat", "decision", "rules", "festival", "ranking", "hand")
 RULE_NAMES = ("values", "base_per_value", "marked_per_value", "removed", "give_bonus", "keep_bonus",
               "majority_points", "secret_reveal", "start_points")
 FIRST_NAMES = {"keep": rules.KEEP, "give": rules.GIVE, "festival": rules.OPEN}
@@ -125,8 +128,16 @@ def move_text(move: int, deck: Deck | None = None) -> str:
 
 
 def parse_move(text: str, decision: str = "action") -> list[int]:
-    """An action as typed (``keep``, ``give-2``, ``give 2``, ``open``, ``secret``) -> ``[move id]``."""
+    """An action as typed (``keep``, ``give-2``, ``give 2``, ``open``, ``secret``) -> ``[move id]``;
+    a set-up split (``bouquet-pink-3``) -> ``[view.MOVE_SETUP, colour, value]`` (copies of a card
+    are one split)."""
     t = str(text).strip().lower().replace(" ", "-")
+    if decision == "setup":
+        colour, _, value = t.removeprefix("bouquet-").rstrip("*").partition("-")
+        if not t.startswith("bouquet-") or colour not in COLOURS or not value.isdigit():
+            raise InputError(f"a set-up split is bouquet-CARD (the dealt card that goes to the bouquet, e.g. "
+                             f"bouquet-pink-3), got {text!r}")
+        return [view.MOVE_SETUP, COLOURS.index(colour), int(value)]
     if t in ("keep", "open", "secret"):
         return [rules.ACTION_NAMES.index(t) * 8]
     kind, _, seat = t.partition("-")
@@ -141,7 +152,14 @@ class Position(PositionForms):
 
     game = GAME
 
+    def __new__(cls, data: Any = None):
+        if cls is Position and isinstance(data, dict) and data.get("decision") == "setup":
+            cls = SetupPosition  # the set-up split's position (its own keys)
+        return super().__new__(cls)
+
     def __init__(self, data: dict[str, Any]):
+        if isinstance(data, dict) and data.get("decision", "action") not in DECISIONS:
+            raise InputError(f"position: decision must be action or setup, got {data['decision']!r}")
         check_keys(data, GAME, KEYS, ("players", "seat", "festival", "ranking", "bouquets", "points",
                                       "secret_sizes", "card", "pile"))
         self.players = SPEC.check_players(as_int(data["players"], "players"))
@@ -151,8 +169,7 @@ class Position(PositionForms):
             raise InputError(f"position: seat must be 0..{players - 1}, got {self.seat}")
         self.decision = data.get("decision", "action")
         if self.decision not in DECISIONS:
-            raise InputError(f"position: decision must be action (the set-up split has no position yet), "
-                             f"got {self.decision!r}")
+            raise InputError(f"position: decision must be action or setup, got {self.decision!r}")
         given = data.get("rules") or {}
         if not isinstance(given, dict):
             raise InputError("position: rules must be an object like {\"secret_reveal\": 4}")
@@ -398,10 +415,154 @@ class Position(PositionForms):
         return g, unseen, {"festival": festival, "bouquets": bouquets}
 
 
+class SetupPosition(Position):
+    """One seat's view of its Gift of Tulips set-up split (``decision: setup``): the players, the
+    rule parameters, the two opening festival cards, the opening ranking and its two dealt cards
+    (``hand``). Which one goes to the bouquet is the decision; the other goes to the secret
+    festival. The splits are simultaneous: the other seats' dealt cards and splits are never in it.
+    Validated on construction (``InputError``)."""
+
+    no_value = "the set-up split has no value column: V reads a state after every seat's split"
+    """Why the analysis' value column is empty here (``analysis.moves.value_setup``)."""
+
+    def __init__(self, data: dict[str, Any]):
+        check_keys(data, GAME, SETUP_KEYS, ("players", "seat", "festival", "ranking", "hand"))
+        self.players = SPEC.check_players(as_int(data["players"], "players"))
+        players = self.players
+        self.seat = as_int(data["seat"], "seat")
+        if not 0 <= self.seat < players:
+            raise InputError(f"position: seat must be 0..{players - 1}, got {self.seat}")
+        self.decision = "setup"
+        given = data.get("rules") or {}
+        if not isinstance(given, dict):
+            raise InputError("position: rules must be an object like {\"secret_reveal\": 4}")
+        self.rules = SPEC.resolve_params(players, given)
+        self.packed = pack_params(players, self.rules)
+        self.deck = Deck(players, self.rules)
+        d = self.deck
+        self.festival = [d.parse(c, "festival") for c in _card_list(data["festival"], "festival")]
+        self.ranking = parse_ranking(data["ranking"])
+        self.hand = [d.parse(c, "hand") for c in _card_list(data["hand"], "hand")]
+        # what follows from the set-up (the action position's attributes): nothing placed yet
+        self.bouquets = [[] for _ in range(players)]
+        self.points = list(self.rules["start_points"])
+        self.give_points = [0] * players
+        self.secret: list[tuple[int, int]] = []
+        self.secret_sizes = [0] * players
+        self.card = None
+        self.first = view.NO_CLASS
+        self.pile = self.pile_end() - 2 - 2 * players
+        self._check()
+
+    def actions_before(self) -> int:
+        return 0
+
+    @property
+    def step(self) -> int:
+        return 0
+
+    @property
+    def turn(self) -> int:
+        """0: before the first turn."""
+        return 0
+
+    def _check(self) -> None:
+        players, d = self.players, self.deck
+        if len(self.festival) != 2:
+            raise InputError(f"position: at the set-up the open festival holds its 2 opening cards, got "
+                             f"{len(self.festival)}")
+        if self.festival[0][0] == self.festival[1][0]:
+            raise InputError("position: the 2 opening festival cards are of different colours, got "
+                             f"{self._name(self.festival[0])} and {self._name(self.festival[1])}")
+        if len(self.hand) != 2:
+            raise InputError(f"position: hand lists the seat's 2 dealt cards, got {len(self.hand)}")
+        shown: dict[tuple[int, int], int] = {}
+        for kind in self.festival + self.hand:
+            shown[kind] = shown.get(kind, 0) + 1
+        for kind, n in shown.items():
+            if n > d.copies(kind):
+                raise InputError(f"position: card {self._name(kind)} shown {n} times (festival and hand), "
+                                 f"only {d.copies(kind)} copies exist with {players} players")
+        totals = self.totals()
+        for p in range(1, 4):
+            if totals[self.ranking[p]] > totals[self.ranking[p - 1]]:
+                raise InputError(f"position: ranking puts {COLOURS[self.ranking[p]]} (total "
+                                 f"{totals[self.ranking[p]]}) below {COLOURS[self.ranking[p - 1]]} (total "
+                                 f"{totals[self.ranking[p - 1]]}): the ranking is sorted by festival total")
+
+    def to_dict(self) -> dict[str, Any]:
+        n = self._name
+        out: dict[str, Any] = {"game": GAME, "players": self.players, "seat": self.seat, "decision": "setup"}
+        changed = self.changed_rules()
+        if changed:
+            out["rules"] = changed
+        out.update({"festival": [n(c) for c in self.festival],
+                    "ranking": ">".join(COLOURS[c] for c in self.ranking),
+                    "hand": [n(c) for c in self.hand]})
+        return out
+
+    def to_string(self) -> str:
+        """The one-line form: ``tulips players=4 seat=1 decision=setup festival=pink-3,blue-2
+        ranking=pink>blue>orange>purple hand=pink-4,orange-2`` (a changed rule as its own field)."""
+        n = self._name
+
+        def plain(value: Any) -> str:
+            return ",".join(plain(v) for v in value) if isinstance(value, list) else str(value)
+
+        fields = [GAME, f"players={self.players}", f"seat={self.seat}", "decision=setup"]
+        fields += [f"{k}={plain(v)}" for k, v in self.changed_rules().items()]
+        fields += [f"festival={','.join(n(c) for c in self.festival)}",
+                   "ranking=" + ">".join(COLOURS[c] for c in self.ranking),
+                   f"hand={','.join(n(c) for c in self.hand)}"]
+        return " ".join(fields)
+
+    def legal_ids(self) -> list[int]:
+        raise InputError("a set-up split has no action move ids (its moves are bouquet-CARD)")
+
+    def legal_moves(self) -> list[str]:
+        """``bouquet-CARD`` for each dealt card, in hand order (two equal cards: one split)."""
+        return list(dict.fromkeys(f"bouquet-{self._name(c)}" for c in self.hand))
+
+    def template(self) -> tuple[np.ndarray, list[int], dict[str, Any]]:
+        """``(g, unseen ids, layout)``: the kernel's state at the set-up (the festival opened and
+        ranked, every seat dealt, no split placed) with the seat's unseen cards (ids, sorted: the
+        other seats' dealt cards, the draw pile and the removed cards) not yet placed: the other
+        seats' hands and the undrawn cards hold them in id order."""
+        players, d = self.players, self.deck
+        free = {k: list(v) for k, v in d.pool.items()}
+        festival = [free[k].pop(0) for k in self.festival]
+        hand = [free[k].pop(0) for k in self.hand]
+        unseen = sorted(c for v in free.values() for c in v)
+        g = np.zeros(WORK_SIZE, np.int64)  # the rules' state and the strategies' scratch (kernel.new_work)
+        rules.init_tables(g, players, self.packed)
+        rules.reset_game(g, True)
+        hidden = list(unseen)
+        layout = list(festival)
+        for s in range(players):
+            layout += hand if s == self.seat else [hidden.pop(0), hidden.pop(0)]
+        layout += hidden
+        g[rules.DECK : rules.DECK + len(layout)] = layout
+        g[rules.DRAWN] = 2 + 2 * players
+        for c in festival:
+            g[rules.TOTALS + d.kind[c][0]] += d.kind[c][1]
+        for p, colour in enumerate(self.ranking):
+            g[rules.RANK + p] = colour
+            g[rules.PLACE + colour] = p
+        return g, unseen, {"festival": festival, "bouquets": [[] for _ in range(players)]}
+
+    def hand_index(self, move: str) -> int:
+        """The hand index (0, 1) of a split as typed (``bouquet-pink-3``)."""
+        _, colour, value = parse_move(move, "setup")
+        for k, kind in enumerate(self.hand):
+            if kind == (colour, value):
+                return k
+        raise InputError(f"{move!r} is not a split of this hand (legal: {', '.join(self.legal_moves())})")
+
+
 LINE_FIELDS = {"players": "players", "seat": "seat", "decision": "decision", "festival": "festival",
                "ranking": "ranking", "bouquets": "bouquets", "points": "points", "gifts": "give_points",
                "secret": "secret", "secrets": "secret_sizes", "card": "card", "first": "first",
-               "pile": "pile"}
+               "pile": "pile", "hand": "hand"}
 """The one-line form's fields and their JSON keys (a changed rule is a field of its own)."""
 
 
@@ -465,11 +626,21 @@ class State:
     @classmethod
     def from_position(cls, position: Position | str | dict, seed: int = 0) -> State:
         """The position with its unseen cards dealt once from ``seed`` (the other seats' secret
-        cards, then the undrawn cards, drawn later by lazy shuffle)."""
+        cards, then the undrawn cards, drawn later by lazy shuffle). A set-up position: the other
+        seats' dealt cards, then the undrawn cards; the state is at the set-up, every seat's split
+        still to make (seat 0's first, as ``kernel.set_up`` asks them)."""
         pos = parse(position)
         g, unseen, layout = pos.template()
         rng = np.random.default_rng([int(seed), playon.DEAL_STREAM])
         dealt = list(rng.permutation(np.array(unseen, np.int64))) if unseen else []
+        if pos.decision == "setup":
+            m = 0
+            for s in range(pos.players):
+                if s != pos.seat:
+                    g[rules.DECK + 2 + 2 * s : rules.DECK + 4 + 2 * s] = dealt[m : m + 2]
+                    m += 2
+            g[rules.DECK + 2 + 2 * pos.players : rules.DECK + int(g[rules.N_DECK])] = dealt[m:]
+            return cls(g, pos.players, pos.rules, seed, True, layout["festival"], layout["bouquets"])
         m = 0
         for i in range(int(g[rules.N_SECRET])):
             if g[rules.SECRET_SEAT + i] != pos.seat:
@@ -626,12 +797,23 @@ class State:
         self.current = -1
 
     def observe(self, seat: int | None = None) -> Position:
-        """What the seat to act knows now, as a position (an action decision)."""
+        """What the seat to act knows now, as a position (an action decision). At the set-up any
+        seat's split position (``seat``, default the seat to split): the splits are simultaneous,
+        so the splits already chosen are not in it."""
         if self.over:
             raise InputError("the game is over: no decision to observe")
-        if self.decision == "setup":
-            raise InputError("the set-up split has no position yet (positions start at the first turn)")
         seat = self.current if seat is None else seat
+        if self.decision == "setup":
+            if not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
+                raise InputError(f"seat must be 0..{self.players - 1}, got {seat!r}")
+            defaults = SPEC.resolve_params(self.players, {})
+            return Position({
+                "game": GAME, "players": self.players, "seat": int(seat), "decision": "setup",
+                "rules": {k: v for k, v in self.params.items() if v != defaults[k]},
+                "festival": [self.deck.name(c) for c in self.festival],
+                "ranking": [COLOURS[int(self.g[rules.RANK + p])] for p in range(4)],
+                "hand": [self.deck.name(int(rules.dealt_card(self.g, seat, k))) for k in range(2)],
+            })
         if seat != self.current:
             raise InputError(f"a position is the deciding seat's: seat {self.current} acts, not seat {seat}")
         g, d = self.g, self.deck
@@ -753,7 +935,8 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
     """``(action, seat, position, played, true_state)`` for every action of a record (docs/positions.md):
     ``{"game": "tulips", "players": P, "rules": {...}, "deck": [every card, top first], "opening":
     "blue>orange>pink>purple", "actions": ["seat:bouquet-pink-3", ..., "seat:keep", "seat:give-2", ...],
-    "reveal": [the revealed secret cards in order]}``. The set-up splits are replayed, not reviewed."""
+    "reveal": [the revealed secret cards in order]}``. The set-up splits are decisions too (their
+    ``action`` 0, a ``SetupPosition`` each, the true state at the seat's split)."""
     if not isinstance(record, dict):
         raise InputError("record: expected a JSON object")
     if record.get("game", GAME) != GAME:
@@ -783,9 +966,7 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
             raise InputError(f"record: action {i + 1} ({text}) comes after the end of the game")
         if seat != st.current_player:
             raise InputError(f"record: action {i + 1} ({text}): it is seat {st.current_player}'s decision")
-        snapshot = None
-        if st.decision == "action":
-            snapshot = (st.g[rules.ACTIONS], st.observe(), st.clone())
+        snapshot = (st.g[rules.ACTIONS], st.observe(), st.clone())
         try:
             st.apply(move.strip())
         except InputError as exc:
@@ -798,7 +979,8 @@ def decisions_of_record(record: dict[str, Any]) -> list[tuple[int, int, Position
 
 
 def positions_of_trace(events: Any, players: int, params: dict[str, Any] | None = None) -> list[Position]:
-    """Every action of a traced game as the acting seat's position."""
+    """Every decision of a traced game as the deciding seat's position: the set-up splits (seat
+    by seat), then every action."""
     return [pos for _, _, pos, _, _ in decisions_of_record(record_of_trace(events, players, params))]
 
 
@@ -808,7 +990,11 @@ def positions_of_trace(events: Any, players: int, params: dict[str, Any] | None 
 def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.ndarray, params: np.ndarray,
              options: Any, seed: int, first: int, n: int, deal: bool) -> np.ndarray:
     """``(n, len(moves))`` win shares (floats) of the seat's actions on determinizations ``first ..
-    first + n - 1`` (``playon.evaluate``); ``deal`` False: on the true hidden cards."""
+    first + n - 1`` (``playon.evaluate``); ``deal`` False: on the true hidden cards. At the set-up
+    the moves are the seat's splits (``playon.evaluate_setup``: the other seats split by their
+    strategies, not seeing the seat's split)."""
+    if template.decision == "setup":
+        return _evaluate_setup(template, seat, moves, strategies, params, options, seed, first, n, deal)
     move_ids = np.array([parse_move(m)[0] for m in moves], np.int64)
     pos = template.observe(seat)
     ids = np.array(_unseen(template, seat), np.int64) if deal else np.zeros(1, np.int64)
@@ -821,11 +1007,31 @@ def evaluate(template: State, seat: int, moves: Sequence[str], strategies: np.nd
     return out / WIN_UNIT
 
 
+def _evaluate_setup(template: State, seat: int, moves: Sequence[str], strategies: np.ndarray,
+                    params: np.ndarray, options: Any, seed: int, first: int, n: int,
+                    deal: bool) -> np.ndarray:
+    """``evaluate`` at the set-up: the seat's splits (``bouquet-pink-3``) as hand indices."""
+    pos = template.observe(seat)
+    splits = np.array([pos.hand_index(m) for m in moves], np.int64)
+    ids = np.array(_unseen(template, seat), np.int64) if deal else np.zeros(1, np.int64)
+    out = np.zeros((n, len(moves)), np.int64)
+    unseen = ids if len(ids) else np.zeros(1, np.int64)
+    err = playon.evaluate_setup(template.g, seat, splits, unseen, len(ids) if deal else 0, np.uint64(seed),
+                                first, n, strategies, params, options, deal, out)
+    if err != 0:
+        raise InputError(f"a play-out strategy could not play on from this position (error {err})")
+    return out / WIN_UNIT
+
+
 def _unseen(template: State, seat: int) -> list[int]:
-    """The seat's unseen card ids (the other seats' secret cards and the undrawn cards), sorted: a
-    function of what the seat has seen (the template is a position's, ``_as_state``)."""
+    """The seat's unseen card ids (the other seats' secret cards and the undrawn cards; at the
+    set-up the other seats' dealt cards and the undrawn cards), sorted: a function of what the
+    seat has seen (the template is a position's, ``_as_state``)."""
     g = template.g
     out = [int(g[rules.DECK + k]) for k in range(int(g[rules.DRAWN]), int(g[rules.N_DECK]))]
+    if template.decision == "setup":
+        out += [int(rules.dealt_card(g, s, k)) for s in range(template.players) if s != seat
+                for k in range(2)]
     out += [int(g[rules.SECRET + i]) for i in range(int(g[rules.N_SECRET]))
             if g[rules.SECRET_SEAT + i] != seat]
     return sorted(out)
@@ -834,7 +1040,10 @@ def _unseen(template: State, seat: int) -> list[int]:
 def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndarray, strategies: np.ndarray,
                 params: np.ndarray, seed: int, first: int, n: int) -> np.ndarray:
     """``(n, len(moves))``: V of the seat after each action (floats in [0, 1]) on determinizations
-    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``)."""
+    ``first .. first + n - 1``, the very deals of ``evaluate`` (``playon.value_moves``). The set-up
+    split has none (``SetupPosition.no_value``)."""
+    if template.decision == "setup":
+        raise InputError(f"no value column: {SetupPosition.no_value}")
     move_ids = np.array([parse_move(m)[0] for m in moves], np.int64)
     pos = template.observe(seat)
     ids = np.array(_unseen(template, seat), np.int64)
@@ -848,7 +1057,18 @@ def value_moves(template: State, seat: int, moves: Sequence[str], value: np.ndar
 def evaluate_root(template: State, seat: int, moves: Sequence[str], seed: int, index: int, iterations: int,
                   exploration: float = 0.7, policy: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The IS-MCTS root evaluator (``playon.search_root``): per move its root visits and summed win
-    shares. The search determinizes the seat's unseen cards itself."""
+    shares. The search determinizes the seat's unseen cards itself. At the set-up it is the
+    search's own set-up split (``playon.search_setup_root``: flat Monte Carlo, ``iterations // 2``
+    determinizations, both splits on each; the other seats split by the play-out policy), each
+    split's root visits those determinizations."""
+    if template.decision == "setup":
+        pos = template.observe(seat)
+        totals = np.zeros(2, np.int64)
+        dets = playon.search_setup_root(template.g, seat, int(iterations), int(policy), np.uint64(seed),
+                                        int(index), totals)
+        visits = np.full(len(moves), float(dets))
+        rewards = np.array([totals[pos.hand_index(m)] / WIN_UNIT for m in moves], np.float64)
+        return visits, rewards
     move_ids = np.array([parse_move(m)[0] for m in moves], np.int64)
     pos = template.observe(seat)
     visits = np.zeros(len(moves), np.float64)
@@ -887,7 +1107,8 @@ def seat_record_of_trace(events: Any, players: int, params: dict[str, Any] | Non
 
 
 def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int, Position, str, None]]:
-    """The reviewed seat's actions from what it knew (docs/positions.md): ``"seat"``, the opening
+    """The reviewed seat's decisions (its set-up split, then its actions) from what it knew
+    (docs/positions.md): ``"seat"``, the opening
     ``"festival"`` (2 cards) and ``"opening"`` ranking, its dealt ``"hand"`` (2 cards) and every
     decision of the game in order: set-up splits as ``seat:bouquet-pink-3`` (the card every bouquet
     shows), actions as ``seat:move card`` (``1:give-2 pink-3``), another seat's secret-festival card
@@ -966,7 +1187,7 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
             raise InputError(f"record: action {i + 1} ({actions[i]}): it is seat {st.current_player}'s "
                              "decision")
         snapshot = None
-        if s == seat and st.decision == "action":
+        if s == seat:
             snapshot = (int(st.g[rules.ACTIONS]), st.observe())
         try:
             st.apply(move)
