@@ -568,3 +568,21 @@ def test_a_review_of_ismcts_own_game_by_the_ismcts_root_finds_few_errors():
     careless = mc.review("parade", greedy.record(), seats=[0], evaluator="ismcts", budget=10_000, seed=3,
                          luck=False)
     assert careless.seats[0]["error_rate"] > 3 * max(s["error_rate"] for s in review.seats)
+
+
+def test_the_3_se_rule_waits_for_enough_deals_where_the_moves_differ():
+    """A seat that rarely wins: in the first 100 deals one move wins 10 times, the other never.
+    The paired difference is 3.2 SE ahead, but on 10 deals only; the rule needs ``MIN_DISCORDANT``
+    deals where the two moves end differently before it calls the best move ahead. With 40 such
+    deals (and the same lead in SE) it does."""
+    from montecards.analysis.moves import MIN_DISCORDANT, _stop
+
+    few = np.zeros((100, 2))
+    few[:10, 0] = 1.0
+    diff = few[:, 0] - few[:, 1]
+    assert diff.mean() >= 3 * diff.std(ddof=1) / np.sqrt(100)  # the old rule's "decided"
+    assert _stop(few) == (False, False)
+    many = np.zeros((400, 2))
+    many[:40, 0] = 1.0
+    assert np.count_nonzero(many[:, 0] - many[:, 1]) >= MIN_DISCORDANT
+    assert _stop(many)[0] is True

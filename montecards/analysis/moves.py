@@ -7,7 +7,8 @@ the game's play-out (``games/<game>/position.py``: ``evaluate``). The rollouts r
 batches and stop sequentially, as gnubg's do (/work/shared/ANALYSIS.md, section 2):
 
 * **decided** once the best move leads every other by at least 3 standard errors of the paired
-  difference (3 SE, not 2: stopping at 2 picks the wrong move far too often over many looks);
+  difference (3 SE, not 2: stopping at 2 picks the wrong move far too often over many looks),
+  on at least ``MIN_DISCORDANT`` determinizations where the two moves end differently;
 * or once every move's win share is known to ±1 pp (its 95 % interval's half-width <= 0.01);
 * or at the budget (play-outs, or seconds).
 
@@ -48,6 +49,13 @@ EVALUATORS = ("rollout", "ismcts")
 """``rollout``: play-outs on common determinizations; ``ismcts``: the IS-MCTS root's statistics."""
 
 SE_TO_DECIDE = 3.0
+MIN_DISCORDANT = 30
+"""The fewest determinizations on which the best move and another move end differently before
+the 3 SE rule may call the best move ahead of it. With only a handful (a seat that rarely wins:
+10 wins for one move, none for the other, in the first 100 deals) the paired difference's
+standard error is itself a guess, and a fluke first batch was called decided (a Gift of Tulips
+set-up split that larger samples and the IS-MCTS root both ranked the other way); 30 is the
+usual floor for the normal approximation of a sign-like count."""
 PRECISION = 0.01
 FIRST_BATCH = 100
 MAX_BATCH = 20_000
@@ -488,7 +496,7 @@ def _stop(shares: np.ndarray) -> tuple[bool, bool]:
         diff = shares[:, best] - shares[:, k]
         gap = diff.mean()
         se = diff.std(ddof=1) / math.sqrt(n) if n > 1 else math.inf
-        if not (gap > 0 and gap >= SE_TO_DECIDE * se):
+        if not (gap > 0 and gap >= SE_TO_DECIDE * se and np.count_nonzero(diff) >= MIN_DISCORDANT):
             decided = False
             break
     precise = n > 1 and bool(np.all(Z95 * shares.std(axis=0, ddof=1) / math.sqrt(n) <= PRECISION))
