@@ -26,7 +26,6 @@ from montecards.engine.jit import hot
 from montecards.games.marbles.cards import JOKER_RANK
 from montecards.games.marbles.rules import (
     CASTLE0,
-    CASTLE_HOLES,
     HOME,
     K_BACKWARD,
     K_FORWARD,
@@ -48,6 +47,7 @@ from montecards.games.marbles.rules import (
     NONE,
     S_JFT,
     S_L,
+    S_MARBLES,
     S_NINE,
     S_OPTIONAL,
     S_PLAYERS,
@@ -115,21 +115,22 @@ def target_at(i):
 
 
 @njit(cache=True)
-def route_ends(p, d, gap, cm, n, L, optional):
+def route_ends(p, d, gap, cm, n, L, optional, holes):
     """``(castle_end, track_end)`` of a marble at ``p`` moved forward ``n`` (NONE: not legal).
 
     ``d``: holes to its castle entry (track marbles); ``gap``: holes to the nearest own track
-    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``).
+    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``);
+    ``holes``: the castle's holes (``S_MARBLES``).
     """
     ce = NONE
     te = NONE
     if p >= CASTLE0:
         k = p - CASTLE0
         t = k + n
-        if t <= CASTLE_HOLES and (cm & castle_holes(k, t)) == 0:
+        if t <= holes and (cm & castle_holes(k, t)) == 0:
             ce = CASTLE0 + t
     elif p != HOME:
-        if d < n and n <= d + CASTLE_HOLES and d < gap:
+        if d < n and n <= d + holes and d < gap:
             if (cm & castle_holes(0, n - d)) == 0:
                 ce = CASTLE0 + n - d
         if n < gap and (ce == NONE or optional != 0):
@@ -147,7 +148,7 @@ def marble_info(g, owner):
     entry_hole = entry(g, owner)
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
-    for m in range(MARBLES):
+    for m in range(g[S_MARBLES]):
         p = position(g, owner, m)
         g[info_at(m, I_P)] = p
         g[info_at(m, I_G1)] = L
@@ -224,10 +225,11 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     L = g[S_L]
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
-    for m in range(MARBLES):
+    holes = g[S_MARBLES]
+    for m in range(holes):
         p = g[info_at(m, I_P)]
         if p != HOME:
-            ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional)
+            ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional, holes)
             for which in range(2):
                 e = ce if which == 0 else te
                 if e != NONE:
@@ -240,7 +242,7 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
 def gen_backward(g, owner, slot, n, weight):
     """The 8: each own track marble backward 8, marble ascending."""
     L = g[S_L]
-    for m in range(MARBLES):
+    for m in range(g[S_MARBLES]):
         p = g[info_at(m, I_P)]
         if p >= 0 and p < CASTLE0 and 8 < g[info_at(m, I_B1)]:
             e = p - 8
@@ -261,15 +263,16 @@ def gen_split(g, owner, slot, total, n, weight):
     L = g[S_L]
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
-    last = MARBLES if at_home(g, owner) <= MARBLES - 2 else 0  # two marbles out needed
+    holes = g[S_MARBLES]
+    last = holes if at_home(g, owner) <= holes - 2 else 0  # two marbles out needed
     for m1 in range(last):
         p1 = g[info_at(m1, I_P)]
         if p1 == HOME:
             continue
         for a in range(1, total):
-            if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
+            if p1 >= CASTLE0 and p1 - CASTLE0 + a > holes:
                 break
-            ce, te = route_ends(p1, g[info_at(m1, I_D)], g[info_at(m1, I_G1)], cm, a, L, optional)
+            ce, te = route_ends(p1, g[info_at(m1, I_D)], g[info_at(m1, I_G1)], cm, a, L, optional, holes)
             for which in range(2):
                 e1 = ce if which == 0 else te
                 if e1 == NONE:
@@ -292,7 +295,7 @@ def gen_split(g, owner, slot, total, n, weight):
                     victim = apply_step(g, owner, m1, e1)
                     vdest = g[S_VDEST]
                 b = total - a
-                for m2 in range(MARBLES):
+                for m2 in range(holes):
                     p2 = g[info_at(m2, I_P)]
                     if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
                         continue
@@ -318,7 +321,7 @@ def gen_split(g, owner, slot, total, n, weight):
                                 te2 += L
                         c2 = -b
                     else:
-                        ce2, te2 = route_ends(p2, g[info_at(m2, I_D)], gap, cm2, b, L, optional)
+                        ce2, te2 = route_ends(p2, g[info_at(m2, I_D)], gap, cm2, b, L, optional, holes)
                         c2 = b
                     for which2 in range(2):
                         e2 = ce2 if which2 == 0 else te2
@@ -349,10 +352,11 @@ def gen_joker(g, owner, slot, n, weight):
     has_home = at_home(g, owner) > 0
     jft = g[S_JFT] != 0
     nt = 0
+    nm = g[S_MARBLES]
     if has_home or jft:
         for s in range(g[S_PLAYERS]):
             if s != owner:
-                for j in range(MARBLES):
+                for j in range(nm):
                     h = position(g, s, j)
                     if h >= 0 and h < CASTLE0:
                         k = nt
@@ -363,7 +367,7 @@ def gen_joker(g, owner, slot, n, weight):
                         nt += 1
     if nt > 0:
         first = lowest_home(g, owner) if has_home else -1
-        last = MARBLES if jft else 0
+        last = nm if jft else 0
         for src in range(-1, last):
             m = first
             if src >= 0:

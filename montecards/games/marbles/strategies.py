@@ -58,7 +58,9 @@ from montecards.games.marbles.rules import (
     MV_SLOT,
     S_DISC_N,
     S_JFT,
+    S_HOME_DIST,
     S_L,
+    S_MARBLES,
     S_NCARDS,
     S_PLAYERS,
     S_VDEST,
@@ -129,11 +131,11 @@ def step_score(g, owner, m, end, weight):
         if v >= 0:
             vs = v // MARBLES
             before = dist(g, vs, end)
-            home = g[S_L] + 10
+            home = g[S_HOME_DIST]
             if team(g, vs) == team(g, owner):
                 e = entry(g, vs)
                 if e != end and (occupant(g, e) < 0 or e == p):
-                    score += before - 5
+                    score += before - g[S_MARBLES]
                 else:
                     score += before - home
             else:
@@ -371,7 +373,7 @@ def prepare_weighted(g, seat, owner):
     mine = team(g, owner)
     for s in range(g[S_PLAYERS]):
         if team(g, s) != mine:
-            for m in range(MARBLES):
+            for m in range(g[S_MARBLES]):
                 p = position(g, s, m)
                 if p >= 0 and p < CASTLE0:
                     for d in range(1, REACH + 1):
