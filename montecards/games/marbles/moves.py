@@ -148,7 +148,7 @@ def marble_info(g, owner):
     entry_hole = entry(g, owner)
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
-    for m in range(g[S_MARBLES]):
+    for m in range(MARBLES):  # (a constant bound: marbles past S_MARBLES stand at NONE, -2)
         p = position(g, owner, m)
         g[info_at(m, I_P)] = p
         g[info_at(m, I_G1)] = L
@@ -226,9 +226,9 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
     holes = g[S_MARBLES]
-    for m in range(holes):
+    for m in range(MARBLES):
         p = g[info_at(m, I_P)]
-        if p != HOME:
+        if p >= 0:  # on the track or in the castle (not HOME, not NONE: no such marble)
             ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional, holes)
             for which in range(2):
                 e = ce if which == 0 else te
@@ -242,7 +242,7 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
 def gen_backward(g, owner, slot, n, weight):
     """The 8: each own track marble backward 8, marble ascending."""
     L = g[S_L]
-    for m in range(g[S_MARBLES]):
+    for m in range(MARBLES):
         p = g[info_at(m, I_P)]
         if p >= 0 and p < CASTLE0 and 8 < g[info_at(m, I_B1)]:
             e = p - 8
@@ -264,10 +264,10 @@ def gen_split(g, owner, slot, total, n, weight):
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
     holes = g[S_MARBLES]
-    last = holes if at_home(g, owner) <= holes - 2 else 0  # two marbles out needed
+    last = MARBLES if at_home(g, owner) <= holes - 2 else 0  # two marbles out needed
     for m1 in range(last):
         p1 = g[info_at(m1, I_P)]
-        if p1 == HOME:
+        if p1 < 0:  # at home, or no such marble (NONE)
             continue
         for a in range(1, total):
             if p1 >= CASTLE0 and p1 - CASTLE0 + a > holes:
@@ -295,9 +295,9 @@ def gen_split(g, owner, slot, total, n, weight):
                     victim = apply_step(g, owner, m1, e1)
                     vdest = g[S_VDEST]
                 b = total - a
-                for m2 in range(holes):
+                for m2 in range(MARBLES):
                     p2 = g[info_at(m2, I_P)]
-                    if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
+                    if m2 == m1 or p2 < 0 or (backward and p2 >= CASTLE0):
                         continue
                     # the nearest own track marble ahead (behind for the 9), the first marble
                     # at its new hole
@@ -352,11 +352,10 @@ def gen_joker(g, owner, slot, n, weight):
     has_home = at_home(g, owner) > 0
     jft = g[S_JFT] != 0
     nt = 0
-    nm = g[S_MARBLES]
     if has_home or jft:
         for s in range(g[S_PLAYERS]):
             if s != owner:
-                for j in range(nm):
+                for j in range(MARBLES):
                     h = position(g, s, j)
                     if h >= 0 and h < CASTLE0:
                         k = nt
@@ -367,7 +366,7 @@ def gen_joker(g, owner, slot, n, weight):
                         nt += 1
     if nt > 0:
         first = lowest_home(g, owner) if has_home else -1
-        last = nm if jft else 0
+        last = MARBLES if jft else 0
         for src in range(-1, last):
             m = first
             if src >= 0:

@@ -712,7 +712,7 @@ def undo_step(g, owner, m, start, victim, vdest):
 @hot
 def lowest_home(g, owner):
     first = -1
-    for m in range(g[S_MARBLES] - 1, -1, -1):
+    for m in range(MARBLES - 1, -1, -1):  # (marbles past S_MARBLES stand at NONE)
         if position(g, owner, m) == HOME:
             first = m
     return first

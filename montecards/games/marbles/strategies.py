@@ -373,7 +373,7 @@ def prepare_weighted(g, seat, owner):
     mine = team(g, owner)
     for s in range(g[S_PLAYERS]):
         if team(g, s) != mine:
-            for m in range(g[S_MARBLES]):
+            for m in range(MARBLES):  # (marbles past S_MARBLES stand at NONE, -2)
                 p = position(g, s, m)
                 if p >= 0 and p < CASTLE0:
                     for d in range(1, REACH + 1):
