@@ -691,3 +691,21 @@ def test_a_full_trace_buffer_is_an_error_not_a_cut():
     assert buffer[0, 0] == 5 and buffer[1:, 3].tolist() == [0, 1, 2]
     with pytest.raises(RuntimeError, match="5 trace events"):
         game._trace_frame(buffer, 1)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--param", "marbles=6"], "error: parameter marbles must be from 1 to 5, got 6"),
+    (["--param", "holes_per_side=9"], "error: parameter holes_per_side must be from 10 to 36, got 9"),
+    (["--param", "sides=12", "--param", "holes_per_side=20"],
+     "error: parameters sides x holes_per_side must be at most 216 track holes, got 12 x 20 = 240"),
+    (["--param", "marbles=3", "--luck"], "--luck follows the official rules only"),
+])
+def test_the_cli_refuses_a_bad_board_in_one_line_with_exit_2(args, message):
+    """The board parameters' domains (and the luck ledger, fitted on the official board) from
+    the command line: exit status 2, one line."""
+    from tests.inprocess import run_main
+
+    out = run_main("simulate", "marbles", "-n", "5", *args)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr
