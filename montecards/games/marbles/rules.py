@@ -31,13 +31,14 @@ one more argument through the whole turn loop (Gift of Tulips measured +5 % time
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
 * A forward track move by ``n`` from hole ``h`` passes holes ``h+1 .. h+n``. With
-  ``d = (entry - h) mod L`` the castle route exists when ``d < n <= d + 5`` (a marble standing
-  on its own entry, ``d = 0``, may enter with 1..5): holes ``h+1 .. h+d`` then castle holes
+  ``d = (entry - h) mod L`` the castle route exists when ``d < n <= d + c`` (``c`` the castle's
+  holes, the ``marbles`` parameter, 5 official; a marble standing on its own entry, ``d = 0``,
+  may enter with 1..c): holes ``h+1 .. h+d`` then castle holes
   ``1 .. n-d``. Any own marble on a route blocks it; other players' marbles never do. ``auto``:
   the castle route is taken whenever it is open; otherwise (overshoot, or blocked way in) the
   marble goes on around the track if that route is open. ``optional``: both are moves.
-* Castle marbles move forward only, by any forward count, staying within hole 5 and passing no
-  own castle marble. The 8 (and a 9 split's backward part) moves track marbles only, never
+* Castle marbles move forward only, by any forward count, staying within hole ``c`` and passing
+  no own castle marble. The 8 (and a 9 split's backward part) moves track marbles only, never
   into or out of the castle; own track marbles on the way block it.
 * No hole is protected (come-out holes neither). "Out" and the joker's home source take the
   lowest-indexed marble at home. Joker targets: every track marble of another player

@@ -20,8 +20,9 @@ up to ``SCRATCH_END``), and move generation's working space follows it (``moves.
   choice, the joker one choice per (source, target); with no legal move, a uniform card of
   the hand is discarded.
 * ``greedy``: the choice with the highest score = distance taken off the team's marbles
-  (remaining distance: home -> L + 10, track -> holes to the entry + 5, castle k -> 5 - k;
-  a bumped teammate counts as the team's) + distance its bumps add to opponents. Ties: the
+  (remaining distance, c the marbles per player: home -> L + c + 5, track -> holes to the
+  entry + c, castle k -> c - k; L + 10, + 5 and 5 - k on the official board; a bumped teammate
+  counts as the team's) + distance its bumps add to opponents. Ties: the
   lowest card rank (A = 1 .. K = 13, joker = 14), then the lowest marble index (the marble of
   the move's first step), then the lowest card id, then the first move in generation order.
   With no legal move: discard the lowest-ranked card (ties: lowest id).
