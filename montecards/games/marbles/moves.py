@@ -26,6 +26,7 @@ from montecards.engine.jit import hot
 from montecards.games.marbles.cards import JOKER_RANK
 from montecards.games.marbles.rules import (
     CASTLE0,
+    CASTLE_HOLES,
     HOME,
     K_BACKWARD,
     K_FORWARD,
@@ -47,7 +48,6 @@ from montecards.games.marbles.rules import (
     NONE,
     S_JFT,
     S_L,
-    S_MARBLES,
     S_NINE,
     S_OPTIONAL,
     S_PLAYERS,
@@ -115,22 +115,23 @@ def target_at(i):
 
 
 @njit(cache=True)
-def route_ends(p, d, gap, cm, n, L, optional, holes):
+def route_ends(p, d, gap, cm, n, L, optional):
     """``(castle_end, track_end)`` of a marble at ``p`` moved forward ``n`` (NONE: not legal).
 
     ``d``: holes to its castle entry (track marbles); ``gap``: holes to the nearest own track
-    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``);
-    ``holes``: the castle's holes (``S_MARBLES``).
+    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``),
+    the holes past a castle of fewer than ``CASTLE_HOLES`` (the ``marbles`` parameter) set as
+    taken (``rules.set_up``): the castle's size needs no test of its own here.
     """
     ce = NONE
     te = NONE
     if p >= CASTLE0:
         k = p - CASTLE0
         t = k + n
-        if t <= holes and (cm & castle_holes(k, t)) == 0:
+        if t <= CASTLE_HOLES and (cm & castle_holes(k, t)) == 0:
             ce = CASTLE0 + t
     elif p != HOME:
-        if d < n and n <= d + holes and d < gap:
+        if d < n and n <= d + CASTLE_HOLES and d < gap:
             if (cm & castle_holes(0, n - d)) == 0:
                 ce = CASTLE0 + n - d
         if n < gap and (ce == NONE or optional != 0):
@@ -225,11 +226,10 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     L = g[S_L]
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
-    holes = g[S_MARBLES]
     for m in range(MARBLES):
         p = g[info_at(m, I_P)]
         if p >= 0:  # on the track or in the castle (not HOME, not NONE: no such marble)
-            ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional, holes)
+            ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional)
             for which in range(2):
                 e = ce if which == 0 else te
                 if e != NONE:
@@ -263,16 +263,15 @@ def gen_split(g, owner, slot, total, n, weight):
     L = g[S_L]
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
-    holes = g[S_MARBLES]
-    last = MARBLES if at_home(g, owner) <= holes - 2 else 0  # two marbles out needed
+    last = MARBLES if at_home(g, owner) <= MARBLES - 2 else 0  # two marbles out needed (at most)
     for m1 in range(last):
         p1 = g[info_at(m1, I_P)]
         if p1 < 0:  # at home, or no such marble (NONE)
             continue
         for a in range(1, total):
-            if p1 >= CASTLE0 and p1 - CASTLE0 + a > holes:
+            if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
                 break
-            ce, te = route_ends(p1, g[info_at(m1, I_D)], g[info_at(m1, I_G1)], cm, a, L, optional, holes)
+            ce, te = route_ends(p1, g[info_at(m1, I_D)], g[info_at(m1, I_G1)], cm, a, L, optional)
             for which in range(2):
                 e1 = ce if which == 0 else te
                 if e1 == NONE:
@@ -321,7 +320,7 @@ def gen_split(g, owner, slot, total, n, weight):
                                 te2 += L
                         c2 = -b
                     else:
-                        ce2, te2 = route_ends(p2, g[info_at(m2, I_D)], gap, cm2, b, L, optional, holes)
+                        ce2, te2 = route_ends(p2, g[info_at(m2, I_D)], gap, cm2, b, L, optional)
                         c2 = b
                     for which2 in range(2):
                         e2 = ce2 if which2 == 0 else te2

@@ -11,7 +11,10 @@ State layout (named offsets below): the rules' state only, ``STATE_SIZE`` ints: 
   ``0 <= h < L`` (``L = holes_per_side * sides``), or castle hole ``k`` (1..marbles) encoded
   ``CASTLE0 + k``; ``NONE`` for ``m >= marbles`` (``S_MARBLES``);
 * ``O_OCC + h``: marble id (``5 * seat + m``) on track hole ``h``, or -1;
-* ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
+* ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``, and the holes past
+  its castle (``marbles + 1 .. 5``, ``castle_holes(marbles, CASTLE_HOLES)``) always set: a move
+  into them is blocked as by an own marble, which the rules treat alike (the marble goes on
+  around the track), so move generation needs no castle size of its own;
 * ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
 * ``S_VDEST``: where the marble that ``apply_step`` last bumped went (home, or its entry
@@ -521,6 +524,7 @@ def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns, side
         for m in range(MARBLES):
             g[pos_at(k, m)] = HOME if m < marbles else NONE
         g[at_home_at(k)] = marbles
+        g[cmask_at(k)] = castle_holes(marbles, CASTLE_HOLES)  # the holes past the castle
     for h in range(L):
         g[occ_at(h)] = -1
     for c in range(n_cards):
@@ -763,7 +767,7 @@ def place_marbles(g, players, positions):
     for s in range(players):
         g[at_home_at(s)] = 0
         g[in_castle_at(s)] = 0
-        g[cmask_at(s)] = 0
+        g[cmask_at(s)] = castle_holes(g[S_MARBLES], CASTLE_HOLES)  # the holes past the castle
         for m in range(g[S_MARBLES]):
             p = positions[s, m]
             g[pos_at(s, m)] = p
