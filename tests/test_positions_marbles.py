@@ -186,6 +186,8 @@ def test_a_position_on_a_parameter_board_round_trips_and_its_three_into_the_cast
     assert "3C 0>c1" in pos.legal_moves() and "5D 0>6" in pos.legal_moves()
     result = mc.analyse("marbles", mc.state("marbles", pos, seed=5), budget=2_000, seed=1)
     assert result.best == "3C 0>c1" and result.frame.set_index("move").loc["3C 0>c1", "win_share"] == 1.0
+    # the value column is fitted on the official board: none here, and it says why
+    assert result.values is None and "holes_per_side=12, marbles=3" in result.value_note
     with pytest.raises(mc.InputError, match="marbles must give 3 places per seat"):
         P.parse(FINISH3_SMALL.replace("marbles=1,c2,c3/30,c2,c3", "marbles=1,c2,c3,home/30,c2,c3,home"))
     with pytest.raises(mc.InputError, match=r"castle hole c1..c3"):
