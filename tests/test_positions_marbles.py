@@ -37,7 +37,8 @@ FINISH3 = ("marbles players=2 seat=0 turn=40 marbles=1,c2,c3,c4,c5/20,c2,c3,c4,c
     (4, "greedy", 1, None), (2, "random", 3, None), (4, "random", 5,
                                                      {"teams": "pairs", "joker_from_track": True}),
     (3, "greedy", 2, {"nine_split": True, "castle_entry": "optional"}),
-    (3, "random", 4, {"marbles": 3, "holes_per_side": 12}), (4, "greedy", 6, {"marbles": 4, "holes_per_side": 24}),
+    (3, "random", 4, {"marbles": 3, "holes_per_side": 12}),
+    (4, "greedy", 6, {"marbles": 4, "holes_per_side": 24}),
 ])
 def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy,
                                                                                         seed,

@@ -48,8 +48,9 @@ Readings of the rules page this oracle had to choose (documented decisions)
 --------------------------------------------------------------------------
 R1  Path of a forward track move by n from hole h: the track holes h+1 .. h+n.  With
     d = (entry - h) mod L (d = 0 when the marble stands on its own entry), the castle route
-    exists when d < n <= d + c (c = marbles, the castle's holes; 5 official): track holes h+1 .. h+d (the entry included when d >= 1), then
-    castle holes 1 .. n-d; it ends in castle hole n-d.  So a marble standing on its own entry
+    exists when d < n <= d + c (c = marbles, the castle's holes; 5 official): track holes
+    h+1 .. h+d (the entry included when d >= 1), then castle holes 1 .. n-d; it ends in castle
+    hole n-d.  So a marble standing on its own entry
     (e.g. a teammate bumped there) may enter with 1..c.  Any own marble (track or castle) on the
     route blocks it; marbles of other players never block.
 R2  "Fits" (castle_entry=auto: must enter) means the castle route exists and is not blocked.  If
@@ -87,7 +88,8 @@ R10 Team play: at the start of its turn a seat whose marbles are all in its cast
     each complete move (after both parts of a split); individual: the owner has all its c marbles
     in its castle; team: every member of the owner's team has.
 R11 Strategies.  Remaining distance (L = track length, c = marbles): home -> L + c + 5
-    (L + 10 official); track hole h -> (entry - h) mod L + c; castle k -> c - k.  greedy/aggressive score of a choice =
+    (L + 10 official); track hole h -> (entry - h) mod L + c; castle k -> c - k.
+    greedy/aggressive score of a choice =
     (team distance before - after) + w * (opponents' distance after - before), w = 1 greedy,
     w = 3 aggressive; "team" is the seat's team ({seat} when teams="none") and includes bumped
     teammates; opponents' distance only changes through bumps.  Ties: lowest card rank, then

@@ -225,8 +225,8 @@ def legal_moves(positions, players: int, seat: int, hand: Sequence[int],
                 params: dict[str, Any] | None = None, strategy: str | None = None):
     """The kernel's legal (card, move) choices of ``hand`` for ``seat`` on a given board.
 
-    ``positions``: per seat, ``marbles`` oracle positions (5 official). Returns the list of ``(card, move)`` in the
-    kernel's order (cards by id, each card's moves in generation order) and, when
+    ``positions``: per seat, ``marbles`` oracle positions (5 official). Returns the list of
+    ``(card, move)`` in the kernel's order (cards by id, each card's moves in generation order) and, when
     ``strategy`` is greedy or aggressive, that strategy's choice as ``("play", card, move)`` or
     ``("discard", card)``.
     """
@@ -460,7 +460,8 @@ def play_scripted(
             raise ValueError(f"reshuffle order {i} must hold card ids")
     orders = np.array([c for o in deck_orders for c in o], dtype=np.int64)
     offsets = np.cumsum([0] + [len(o) for o in deck_orders]).astype(np.int64)
-    script = np.array([_encode_decision(t, d, track_len, resolved["marbles"]) for t, d in enumerate(decisions)],
+    script = np.array([_encode_decision(t, d, track_len, resolved["marbles"])
+                       for t, d in enumerate(decisions)],
                       dtype=np.int64).reshape(-1, kernel.D_WIDTH)
     buffer = _new_trace(players, resolved)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)

@@ -5,7 +5,8 @@ The format is documented in docs/positions.md. A position holds, in the rules pa
 ``turn % players`` plays turn ``turn``), the rule parameters that differ from their defaults,
 where every marble stands (all public: ``home``, a track hole ``h``, castle hole ``c1``..``c5``,
 five per seat, marble 0 first; with the rules ``marbles`` and ``holes_per_side`` that many per seat
-and castle holes ``c1``..``c<marbles>``, track holes ``0 .. holes_per_side * sides - 1``), the seat's hand of six cards just after its draw, the discard
+and castle holes ``c1``..``c<marbles>``, track holes ``0 .. holes_per_side * sides - 1``), the
+seat's hand of six cards just after its draw, the discard
 pile since the last reshuffle and the draw pile's size. The other hands (five cards each) and
 the order of the draw pile are never in it: they are the seat's unseen cards, every card not in
 its hand or the discard pile.
@@ -258,8 +259,8 @@ class Position(PositionForms):
             raise InputError(f"position: marbles must give {self.n_marbles} places per seat for "
                              f"{self.players} seats "
                              "(one line: home,12,c2,home,home/...)")
-        board = [[_place(p, self.track_len, f"marble {m} of seat {s}", self.n_marbles) for m, p in enumerate(row)]
-                 for s, row in enumerate(value)]
+        board = [[_place(p, self.track_len, f"marble {m} of seat {s}", self.n_marbles)
+                  for m, p in enumerate(row)] for s, row in enumerate(value)]
         try:
             board_codes([[("home",) if c == rules.HOME
                           else ("castle", c - rules.CASTLE0) if c >= rules.CASTLE0

@@ -90,7 +90,6 @@ from montecards.engine.search import set_key as set_key  # (the kernel's and the
 from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, weight_index
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
-    MARBLES,
     MAX_CARDS,
     MAX_MOVES,
     MAX_PLAYERS,
