@@ -59,6 +59,11 @@ ORACLES = {
         {"nine_split": True, "joker_from_track": True, "decks": 2},
         {"castle_entry": "optional", "sides": 6},
         {"teams": "two", "max_turns": 300},
+        {"holes_per_side": 12},
+        {"holes_per_side": 24, "marbles": 4},
+        {"marbles": 3, "teams": "pairs", "nine_split": True},
+        {"marbles": 1, "holes_per_side": 10, "castle_entry": "optional"},
+        {"marbles": 2, "joker_from_track": True, "sides": 6, "holes_per_side": 36},
     ]),
 }
 
@@ -95,7 +100,7 @@ def test_kernel_agrees_with_naive_reference(name):
     """The kernel and the game's naive reference play the same traced scripts to the same
     outcomes (every common key of ``play_scripted`` and ``play_script``), game for game."""
     module, params = ORACLES[name]
-    n = 60 if name == "marbles" else 100  # Joker Marbles' games are long: fewer of them
+    n = 100
     compared = testing.check_kernel_agrees_with_oracle(name, module.play_script, games_to_check=n,
                                                        params=params)
     assert {"scores", "win_share", "turns"} <= set(compared) and len(compared) >= 5, compared

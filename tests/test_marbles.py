@@ -122,7 +122,14 @@ CASES = [
     ("4p-optional-short", 4, {"castle_entry": "optional", "max_turns": 100}, [R, A], 60, True),
     ("3p-all-short", 3, {"nine_split": True, "joker_from_track": True, "decks": 2,
                          "castle_entry": "optional", "sides": 6, "max_turns": 100}, [R], 60, False),
-    # late-game team play: long random games reach finished players moving for a teammate
+    # the board as parameters (issue 33): greedy's and aggressive's picks checked move by move
+    ("4p-h12-short", 4, {"holes_per_side": 12, "max_turns": 100}, [R, G, A, G], 40, True),
+    ("3p-h24-m4-short", 3, {"holes_per_side": 24, "marbles": 4, "max_turns": 100}, [G, A, R], 30, True),
+    ("4p-pairs-m3-short", 4, {"teams": "pairs", "marbles": 3, "max_turns": 100}, [G, R], 30, True),
+    ("2p-m3-h10", 2, {"marbles": 3, "holes_per_side": 10}, [G, A], 4, True),
+    ("6p-two-m2-h36", 6, {"teams": "two", "marbles": 2, "holes_per_side": 36, "max_turns": 400}, [G, R], 3,
+     False),
+        # late-game team play: long random games reach finished players moving for a teammate
     ("4p-pairs-long", 4, {"teams": "pairs", "sides": 4}, [R], 6, False),
     ("6p-two-long", 6, {"teams": "two", "max_turns": 3000}, [G, R], 4, False),
 ]
@@ -139,7 +146,7 @@ def test_kernel_matches_naive_oracle(name, players, params, cycle, n_games, choo
     oparams = oracle_params(params, players)
     resolved = SPEC.resolve_params(players, params)
     kw = {k: resolved[k] for k in ("teams", "sides", "decks", "nine_split", "joker_from_track",
-                                   "castle_entry", "max_turns")}
+                                   "castle_entry", "max_turns", "holes_per_side", "marbles")}
     reshuffles = 0
     for index in range(n_games):
         events, row, orders, decisions = kernel_game(SEED, index, players, strategies, params)
@@ -151,7 +158,8 @@ def test_kernel_matches_naive_oracle(name, players, params, cycle, n_games, choo
         assert scripted["turns"] == out["turns"]
         if choosers:
             boards = [e["positions"] for e in out["events"] if e["type"] == "board"]
-            board = naive.Board(players, resolved["sides"], resolved["teams"])
+            board = naive.Board(players, resolved["sides"], resolved["teams"], resolved["holes_per_side"],
+                                resolved["marbles"])
             empty = naive.State(board).snapshot()
             for turn, (seat, hand) in enumerate(hands_before_each_turn(events, players)):
                 chooser = {G: naive.choose_greedy, A: naive.choose_aggressive}.get(strategies[seat])
@@ -167,17 +175,17 @@ def test_kernel_matches_naive_oracle(name, players, params, cycle, n_games, choo
 # --------------------------------------------------------------------------- board by board
 
 
-def random_board(rng, players, sides, teams):
-    board = naive.Board(players, sides, teams)
+def random_board(rng, players, sides, teams, holes_per_side=18, marbles=5):
+    board = naive.Board(players, sides, teams, holes_per_side, marbles)
     L = board.track_len
     free = list(range(L))
     rng.shuffle(free)
     pos = []
     for _ in range(players):
-        holes = list(range(1, 6))
+        holes = list(range(1, marbles + 1))
         rng.shuffle(holes)
         row = []
-        for _ in range(5):
+        for _ in range(marbles):
             r = rng.random()
             if r < 0.3:
                 row.append(HOME)
@@ -194,14 +202,16 @@ def random_board(rng, players, sides, teams):
                 row.append(T(h))
         pos.append(row)
     if teams != "none" and rng.random() < 0.3:  # a finished seat moves for its teammate
-        pos[rng.randrange(players)] = [C(k) for k in range(1, 6)]
+        pos[rng.randrange(players)] = [C(k) for k in range(1, marbles + 1)]
     return board, pos
 
 
-def test_move_generator_and_choosers_match_the_oracle_on_random_boards():
+@pytest.mark.parametrize("boards", ["official", "parameters"])
+def test_move_generator_and_choosers_match_the_oracle_on_random_boards(boards):
     """Every (card, move) of random hands on random boards, in the same order, and the greedy
-    and aggressive picks; a random legal move then gives the same board and bumps."""
-    rng = random.Random(SEED)
+    and aggressive picks; a random legal move then gives the same board and bumps. ``boards``:
+    the official board, or random ``holes_per_side`` and ``marbles``."""
+    rng = random.Random(SEED if boards == "official" else SEED + 1)
     checked = moves = 0
     for _ in range(500):
         players = rng.choice([2, 3, 4, 4, 5, 6])
@@ -214,7 +224,13 @@ def test_move_generator_and_choosers_match_the_oracle_on_random_boards():
         }
         if sides is not None:
             params["sides"] = sides
-        board, pos = random_board(rng, players, sides, teams)
+        holes_per_side, n_marbles = 18, 5
+        if boards == "parameters":
+            n_marbles = rng.choice([1, 2, 3, 4, 5])
+            most = 216 // (sides or (4 if players <= 4 else 6))
+            holes_per_side = rng.choice([10, 11, 12, 15, 24, min(36, most)])
+            params |= {"holes_per_side": holes_per_side, "marbles": n_marbles}
+        board, pos = random_board(rng, players, sides, teams, holes_per_side, n_marbles)
         state = naive.State(board, pos)
         seat = rng.randrange(players)
         if naive.mover(state, seat) is None:
@@ -279,6 +295,45 @@ def test_geometry_and_come_out():
     # 2-6 cards cannot bring a marble out; the joker needs a target
     for r in (2, 3, 4, 5, 6, 7, 8, 9, 10, 14):
         assert moves_of(board(), card(r)) == []
+
+
+def test_a_three_marble_board_of_twelve_holes_per_side():
+    """``marbles`` 3, ``holes_per_side`` 12 (rules: Components and board): come-out 12s + 8,
+    entry 12s + 3, a castle of 3 holes; a 5 overshoots it from 2 holes before the entry."""
+    p = {"marbles": 3, "holes_per_side": 12}
+    empty = [[HOME] * 3 for _ in range(4)]
+    for seat in range(4):
+        assert moves_of(empty, card(1), seat=seat, **p) == [("out", seat, ((0, HOME, T(12 * seat + 8), 0),))]
+    pos = [[C(2), C(3), T(1)]] + [[HOME] * 3 for _ in range(3)]
+    assert moves_of(pos, card(3), **p) == [fwd(2, T(1), C(1), 3)]
+    assert moves_of(pos, card(5), **p) == [fwd(2, T(1), T(6), 5)]  # 5 > 2 + 3: around again
+    assert moves_of(pos, card(4), **p) == [fwd(2, T(1), T(5), 4)]  # castle hole 2 taken: around
+    with pytest.raises(ValueError, match="3 positions for each of 4 seats"):
+        moves_of(board(), card(2), **p)
+    with pytest.raises(ValueError, match=r"\('castle', 1..3\)"):
+        moves_of([[C(4), HOME, HOME]] + empty[1:], card(2), **p)
+    # the 3 completes the castle: the move that wins
+    new, _ = marbles.apply_move(pos, 4, fwd(2, T(1), C(1), 3), p)
+    assert sorted(new[0]) == [C(1), C(2), C(3)]
+
+
+def test_a_three_marble_game_is_won_with_three_marbles_in_a_three_hole_castle():
+    """Played games of ``marbles`` 3: every one finishes, the winner has its 3 marbles in
+    castle holes 1..3 (the scripted replay's final board), the others fewer; the score
+    (marbles in the castle) never exceeds 3."""
+    params = {"marbles": 3}
+    for index in range(6):
+        events, row = marbles.trace(SEED, index, 3, params, [G, A, R])
+        out = marbles.play_scripted(**marbles.script_from_trace(events, params=params))
+        assert not out["unfinished"] and len(out["winner_seats"]) == 1
+        winner = out["winner_seats"][0]
+        assert sorted(out["final_positions"][winner]) == [C(1), C(2), C(3)]
+        assert out["castle"][winner] == 3 and max(out["castle"]) == 3
+        assert all(c < 3 for s, c in enumerate(out["castle"]) if s != winner)
+        assert all(len(r) == 3 for r in out["final_positions"])
+    res = mc.simulate("marbles", n=200, players=4, params=params, seed=5, jobs=1)
+    assert res.unfinished == 0
+    assert res.to_dict()["params"]["marbles"] == 3
 
 
 def test_out_onto_own_marble_is_illegal_onto_another_bumps():
@@ -534,6 +589,14 @@ def test_default_games_finish():
     (4, {"joker_from_track": 1}, "joker_from_track must be true or false"),
     (4, {"castle_entry": "never"}, "castle_entry must be one of auto, optional"),
     (4, {"max_turns": 0}, "max_turns must be from 1"),
+    (4, {"holes_per_side": 9}, "holes_per_side must be from 10 to 36, got 9"),
+    (4, {"holes_per_side": 37}, "holes_per_side must be from 10 to 36, got 37"),
+    (4, {"holes_per_side": "x"}, "invalid value 'x' for parameter holes_per_side"),
+    (4, {"sides": 12, "holes_per_side": 19},
+     r"sides x holes_per_side must be at most 216 track holes, got 12 x 19"),
+    (4, {"marbles": 0}, "marbles must be from 1 to 5, got 0"),
+    (4, {"marbles": 6}, "marbles must be from 1 to 5, got 6"),
+    (4, {"marbles": 2.5}, "marbles must be an integer"),
     (4, {"no_such": 1}, "unknown parameter 'no_such'"),
 ])
 def test_bad_parameters_are_refused(players, params, needle):
@@ -545,8 +608,9 @@ def test_bad_parameters_are_refused(players, params, needle):
 def test_text_parameters_are_parsed():
     resolved = SPEC.resolve_params(6, {"teams": "pairs", "nine_split": "yes", "decks": "2",
                                        "castle_entry": "optional", "max_turns": "500"})
-    assert resolved == {"teams": "pairs", "sides": 6, "decks": 2, "nine_split": True,
-                        "joker_from_track": False, "castle_entry": "optional", "max_turns": 500}
+    assert resolved == {"teams": "pairs", "sides": 6, "holes_per_side": 18, "marbles": 5, "decks": 2,
+                        "nine_split": True, "joker_from_track": False, "castle_entry": "optional",
+                        "max_turns": 500}
 
 
 def test_illegal_scripts_raise_value_error():
@@ -628,3 +692,21 @@ def test_a_full_trace_buffer_is_an_error_not_a_cut():
     assert buffer[0, 0] == 5 and buffer[1:, 3].tolist() == [0, 1, 2]
     with pytest.raises(RuntimeError, match="5 trace events"):
         game._trace_frame(buffer, 1)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--param", "marbles=6"], "error: parameter marbles must be from 1 to 5, got 6"),
+    (["--param", "holes_per_side=9"], "error: parameter holes_per_side must be from 10 to 36, got 9"),
+    (["--param", "sides=12", "--param", "holes_per_side=20"],
+     "error: parameters sides x holes_per_side must be at most 216 track holes, got 12 x 20 = 240"),
+    (["--param", "marbles=3", "--luck"], "--luck follows the official rules only"),
+])
+def test_the_cli_refuses_a_bad_board_in_one_line_with_exit_2(args, message):
+    """The board parameters' domains (and the luck ledger, fitted on the official board) from
+    the command line: exit status 2, one line."""
+    from tests.inprocess import run_main
+
+    out = run_main("simulate", "marbles", "-n", "5", *args)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr

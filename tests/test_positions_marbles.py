@@ -37,6 +37,8 @@ FINISH3 = ("marbles players=2 seat=0 turn=40 marbles=1,c2,c3,c4,c5/20,c2,c3,c4,c
     (4, "greedy", 1, None), (2, "random", 3, None), (4, "random", 5,
                                                      {"teams": "pairs", "joker_from_track": True}),
     (3, "greedy", 2, {"nine_split": True, "castle_entry": "optional"}),
+    (3, "random", 4, {"marbles": 3, "holes_per_side": 12}),
+    (4, "greedy", 6, {"marbles": 4, "holes_per_side": 24}),
 ])
 def test_traced_games_replayed_move_by_move_through_the_state_reach_the_kernels_results(players, strategy,
                                                                                         seed,
@@ -166,6 +168,33 @@ def test_exact_ending_the_seven_split_that_finishes_the_castle_wins():
     assert row["win_share"] == 1.0 and (result.shares[:, result.moves.index("7H 0>c2 1>c1")] == 1.0).all()
     others = result.frame[result.frame["move"] != "7H 0>c2 1>c1"]
     assert (others["win_share"] < 0.95).all() and len(others) >= 5
+
+
+# The board as parameters: 3 marbles each, 4 sides of 12 holes (48; 2 players: seat 1 on side 2,
+# entry 27, come-out 32). Seat 0 has marble 0 on hole 1, two holes before its entry (3), and castle
+# holes 2 and 3 of its 3 taken.
+FINISH3_SMALL = ("marbles players=2 seat=0 holes_per_side=12 marbles=3 turn=40 marbles=1,c2,c3/30,c2,c3 "
+                 "hand=3C,5D,6H,8S,9C,10D discard=KH,QS,AC")
+
+
+def test_a_position_on_a_parameter_board_round_trips_and_its_three_into_the_castle_wins():
+    """The rule ``marbles=3`` (a count) and the board ``marbles=1,c2,c3/...`` in one line; 3C 0>c1
+    fills the 3-hole castle and wins at once (win share 1); the 5 would end in castle hole 3, past
+    the own marble in hole 2: around the track to hole 6."""
+    pos = P.parse(FINISH3_SMALL)
+    assert pos.rules["marbles"] == 3 and pos.rules["holes_per_side"] == 12 and pos.track_len == 48
+    assert P.parse(pos.to_string()) == pos == P.parse(pos.to_json()) == P.parse(pos.to_dict())
+    assert "3C 0>c1" in pos.legal_moves() and "5D 0>6" in pos.legal_moves()
+    result = mc.analyse("marbles", mc.state("marbles", pos, seed=5), budget=2_000, seed=1)
+    assert result.best == "3C 0>c1" and result.frame.set_index("move").loc["3C 0>c1", "win_share"] == 1.0
+    # the value column is fitted on the official board: none here, and it says why
+    assert result.values is None and "holes_per_side=12, marbles=3" in result.value_note
+    with pytest.raises(mc.InputError, match="marbles must give 3 places per seat"):
+        P.parse(FINISH3_SMALL.replace("marbles=1,c2,c3/30,c2,c3", "marbles=1,c2,c3,home/30,c2,c3,home"))
+    with pytest.raises(mc.InputError, match=r"castle hole c1..c3"):
+        P.parse(FINISH3_SMALL.replace("marbles=1,c2,c3/", "marbles=1,c2,c4/"))
+    with pytest.raises(mc.InputError, match=r"a track hole 0..47"):
+        P.parse(FINISH3_SMALL.replace("/30,", "/48,"))
 
 
 def test_exact_ending_a_three_into_castle_hole_one_wins_and_omniscient_agrees():

@@ -26,7 +26,8 @@ TIMING_KEYS = ("elapsed_seconds", "games_per_second", "jobs", "backend")
 LATER_KEYS = ("mean_score_ci95",)
 """JSON keys added after the recording; each is computed from the per-game rows, which
 ``rows_sha256`` already fixes."""
-LATER_PARAMS = {"parade": ("opening_parade", "end_colours", "colours", "values", "hand_size", "discards"), "tulips": ("start_points",)}
+LATER_PARAMS = {"parade": ("opening_parade", "end_colours", "colours", "values", "hand_size", "discards"),
+                "tulips": ("start_points",), "marbles": ("holes_per_side", "marbles")}
 """Rule parameters added after the recording (issue 33), left out of the summary's ``params``:
 at their defaults they play the recorded games, which ``rows_sha256`` and ``trace_sha256`` fix."""
 GOLDEN_FILE = Path(__file__).resolve().parent / "results.json"

@@ -11,12 +11,13 @@ Card ids run over ``0 .. 54*decks - 1``.  Within one deck (``c = id % 54``):
 jokers.  The next deck adds 54.  Card rank for tie-breaks: A=1 .. K=13, joker=14
 (:func:`card_rank`).
 
-Marble positions (one per marble; marbles are indexed 0..4 per seat)
--------------------------------------------------------------------
+Marble positions (one per marble; marbles are indexed 0..marbles-1 per seat, 0..4 official)
+--------------------------------------------------------------------------------------------
 * ``("home",)``        -- in the home (start area), not yet out;
-* ``("track", hole)``  -- on the shared track, ``0 <= hole < 18*sides`` (clockwise numbering);
-* ``("castle", k)``    -- in the owner's castle hole ``k`` (1..5), ``k`` steps past its castle
-  entry.
+* ``("track", hole)``  -- on the shared track, ``0 <= hole < holes_per_side*sides`` (clockwise
+  numbering; 18*sides official);
+* ``("castle", k)``    -- in the owner's castle hole ``k`` (1..marbles, 1..5 official), ``k``
+  steps past its castle entry.
 A state is ``State.pos[seat][marble]``.
 
 Moves
@@ -47,16 +48,17 @@ Readings of the rules page this oracle had to choose (documented decisions)
 --------------------------------------------------------------------------
 R1  Path of a forward track move by n from hole h: the track holes h+1 .. h+n.  With
     d = (entry - h) mod L (d = 0 when the marble stands on its own entry), the castle route
-    exists when d < n <= d + 5: track holes h+1 .. h+d (the entry included when d >= 1), then
-    castle holes 1 .. n-d; it ends in castle hole n-d.  So a marble standing on its own entry
-    (e.g. a teammate bumped there) may enter with 1..5.  Any own marble (track or castle) on the
+    exists when d < n <= d + c (c = marbles, the castle's holes; 5 official): track holes
+    h+1 .. h+d (the entry included when d >= 1), then castle holes 1 .. n-d; it ends in castle
+    hole n-d.  So a marble standing on its own entry
+    (e.g. a teammate bumped there) may enter with 1..c.  Any own marble (track or castle) on the
     route blocks it; marbles of other players never block.
 R2  "Fits" (castle_entry=auto: must enter) means the castle route exists and is not blocked.  If
     it would fit by count but an own marble blocks the way in (e.g. in the castle), the marble
     continues on the track (track route), legal iff the track route is unblocked.  Overshoot
-    (n > d + 5) likewise continues on the track.  With "optional" both ends are separate moves.
+    (n > d + c) likewise continues on the track.  With "optional" both ends are separate moves.
 R3  Marbles in the castle move forward only, by any forward count (A's 1, 2-6, 9, 10, J/Q/K's 10,
-    a 7 part, a 9 forward part) as long as they stay within hole 5 and pass no own marble.
+    a 7 part, a 9 forward part) as long as they stay within hole c and pass no own marble.
 R4  The 8 (and the backward part of a 9 split) moves track marbles only, along the track, and
     never into or out of the castle.  It may pass the own castle entry and come-out holes
     backwards (it simply stays on the track); own track marbles on the passed/landing holes block
@@ -83,10 +85,11 @@ R9  Bumping a teammate: it goes to its own castle entry hole, or home if that ho
     relative to the owner of the moving marbles.
 R10 Team play: at the start of its turn a seat whose marbles are all in its castle plays for the
     first unfinished teammate in seat order k+1, k+2, ... (mod players).  Winning is checked after
-    each complete move (after both parts of a split); individual: the owner has 5 in its castle;
-    team: every member of the owner's team has 5 in its castle.
-R11 Strategies.  Remaining distance (L = track length): home -> L + 10; track hole h ->
-    (entry - h) mod L + 5; castle k -> 5 - k.  greedy/aggressive score of a choice =
+    each complete move (after both parts of a split); individual: the owner has all its c marbles
+    in its castle; team: every member of the owner's team has.
+R11 Strategies.  Remaining distance (L = track length, c = marbles): home -> L + c + 5
+    (L + 10 official); track hole h -> (entry - h) mod L + c; castle k -> c - k.
+    greedy/aggressive score of a choice =
     (team distance before - after) + w * (opponents' distance after - before), w = 1 greedy,
     w = 3 aggressive; "team" is the seat's team ({seat} when teams="none") and includes bumped
     teammates; opponents' distance only changes through bumps.  Ties: lowest card rank, then
@@ -174,11 +177,12 @@ def card_suit(card):
 class Board:
     """Geometry and teams.
 
-    ``track_len = 18*sides``; seat k sits on side ``side[k] = floor(k*sides/players)``; its
-    come-out hole is ``18*side+8`` and its castle entry ``18*side+3``.
+    ``track_len = H*sides`` (``H = holes_per_side``, 18 official); seat k sits on side
+    ``side[k] = floor(k*sides/players)``; its come-out hole is ``H*side+8`` and its castle entry
+    ``H*side+3``.  ``marbles``: marbles per player, also the castle's holes (5 official).
     """
 
-    def __init__(self, players, sides=None, teams="none"):
+    def __init__(self, players, sides=None, teams="none", holes_per_side=SIDE_HOLES, marbles=MARBLES):
         if not isinstance(players, int) or not 2 <= players <= 6:
             raise ValueError("players must be an integer 2..6, got %r" % (players,))
         if sides is None:
@@ -189,13 +193,19 @@ class Board:
             raise ValueError("teams must be one of none, pairs, two; got %r" % (teams,))
         if teams != "none" and players not in (4, 6):
             raise ValueError("teams=%r needs 4 or 6 players, got %d" % (teams, players))
+        if not isinstance(holes_per_side, int) or not 10 <= holes_per_side <= 36:
+            raise ValueError("holes_per_side must be an integer 10..36, got %r" % (holes_per_side,))
+        if not isinstance(marbles, int) or not 1 <= marbles <= 5:
+            raise ValueError("marbles must be an integer 1..5, got %r" % (marbles,))
         self.players = players
         self.sides = sides
         self.teams_mode = teams
-        self.track_len = SIDE_HOLES * sides
+        self.holes_per_side = holes_per_side
+        self.marbles = marbles
+        self.track_len = holes_per_side * sides
         self.side = [k * sides // players for k in range(players)]
-        self.come_out = [SIDE_HOLES * s + 8 for s in self.side]
-        self.entry = [SIDE_HOLES * s + 3 for s in self.side]
+        self.come_out = [holes_per_side * s + 8 for s in self.side]
+        self.entry = [holes_per_side * s + 3 for s in self.side]
         if teams == "none":
             self.teams = [(k,) for k in range(players)]
         elif teams == "pairs":
@@ -219,7 +229,7 @@ class Board:
         return self.team_of[a] != self.team_of[b]
 
     def travel(self):
-        """Holes from come-out to castle entry (18*sides - 5)."""
+        """Holes from come-out to castle entry (L - 5)."""
         return self.track_len - 5
 
 
@@ -229,10 +239,10 @@ class State:
     def __init__(self, board, pos=None):
         self.board = board
         if pos is None:
-            pos = [[HOME] * MARBLES for _ in range(board.players)]
+            pos = [[HOME] * board.marbles for _ in range(board.players)]
         self.pos = [[tuple(p) for p in row] for row in pos]
-        if len(self.pos) != board.players or any(len(r) != MARBLES for r in self.pos):
-            raise ValueError("pos must hold 5 positions per seat")
+        if len(self.pos) != board.players or any(len(r) != board.marbles for r in self.pos):
+            raise ValueError("pos must hold %d positions per seat" % board.marbles)
 
     def copy(self):
         return State(self.board, self.pos)
@@ -240,14 +250,14 @@ class State:
     def occupants(self, hole):
         """List of (seat, marble) on track hole ``hole``."""
         p = track(hole)
-        return [(s, m) for s in range(self.board.players) for m in range(MARBLES)
+        return [(s, m) for s in range(self.board.players) for m in range(self.board.marbles)
                 if self.pos[s][m] == p]
 
     def in_castle(self, seat):
         return sum(1 for p in self.pos[seat] if p[0] == "castle")
 
     def finished(self, seat):
-        return self.in_castle(seat) == MARBLES
+        return self.in_castle(seat) == self.board.marbles
 
     def snapshot(self):
         return [list(row) for row in self.pos]
@@ -327,14 +337,14 @@ def _forward_ends(state, owner, m, n, params):
     if p[0] == "castle":
         k = p[1]
         t = k + n
-        if t <= CASTLE_HOLES and all(j not in own_ca for j in range(k + 1, t + 1)):
+        if t <= b.marbles and all(j not in own_ca for j in range(k + 1, t + 1)):
             return [castle(t)]
         return []
     h = p[1]
     d = (b.entry[owner] - h) % L
     track_ok = all((h + i) % L not in own_tr for i in range(1, n + 1))
     castle_ok = False
-    if d < n <= d + CASTLE_HOLES:
+    if d < n <= d + b.marbles:
         k = n - d
         castle_ok = (all((h + i) % L not in own_tr for i in range(1, d + 1))
                      and all(j not in own_ca for j in range(1, k + 1)))
@@ -369,7 +379,7 @@ def _apply_step(state, owner, m, end):
     if end[0] != "track":
         return bumps
     for s in range(b.players):
-        for j in range(MARBLES):
+        for j in range(b.marbles):
             if (s, j) == (owner, m) or state.pos[s][j] != end:
                 continue
             if s == owner:
@@ -377,7 +387,7 @@ def _apply_step(state, owner, m, end):
             if b.is_teammate(owner, s):
                 e = track(b.entry[s])
                 occupied = any(state.pos[s2][j2] == e
-                               for s2 in range(b.players) for j2 in range(MARBLES)
+                               for s2 in range(b.players) for j2 in range(b.marbles)
                                if (s2, j2) != (s, j))
                 dest = HOME if occupied else e
             else:
@@ -402,7 +412,7 @@ def apply_move(state, move):
 
 def _forward_moves(state, owner, n, params):
     out = []
-    for m in range(MARBLES):
+    for m in range(state.board.marbles):
         start = state.pos[owner][m]
         for e in _forward_ends(state, owner, m, n, params):
             out.append(Move("forward", owner, (Step(m, start, e, n),)))
@@ -411,7 +421,7 @@ def _forward_moves(state, owner, n, params):
 
 def _out_moves(state, owner):
     b = state.board
-    home = [m for m in range(MARBLES) if state.pos[owner][m] == HOME]
+    home = [m for m in range(b.marbles) if state.pos[owner][m] == HOME]
     if not home:
         return []
     c = track(b.come_out[owner])
@@ -423,13 +433,13 @@ def _out_moves(state, owner):
 def _split_moves(state, owner, total, params, backward_second):
     out = []
     kind = "split9" if backward_second else "split7"
-    for m1 in range(MARBLES):
+    for m1 in range(state.board.marbles):
         start1 = state.pos[owner][m1]
         for a in range(1, total):
             for e1 in _forward_ends(state, owner, m1, a, params):
                 s1 = state.copy()
                 _apply_step(s1, owner, m1, e1)
-                for m2 in range(MARBLES):
+                for m2 in range(state.board.marbles):
                     if m2 == m1:
                         continue
                     start2 = s1.pos[owner][m2]
@@ -448,13 +458,13 @@ def _split_moves(state, owner, total, params, backward_second):
 def _joker_moves(state, owner, params):
     b = state.board
     sources = []
-    home = [m for m in range(MARBLES) if state.pos[owner][m] == HOME]
+    home = [m for m in range(b.marbles) if state.pos[owner][m] == HOME]
     if home:
         sources.append(home[0])
     if params.joker_from_track:
-        sources += [m for m in range(MARBLES) if state.pos[owner][m][0] == "track"]
+        sources += [m for m in range(b.marbles) if state.pos[owner][m][0] == "track"]
     targets = sorted({state.pos[s][j][1] for s in range(b.players) if s != owner
-                      for j in range(MARBLES) if state.pos[s][j][0] == "track"})
+                      for j in range(b.marbles) if state.pos[s][j][0] == "track"})
     out = []
     for m in sources:
         for h in targets:
@@ -475,7 +485,7 @@ def legal_moves(state, seat, card, params=None):
     if r == JOKER_RANK:
         moves += _joker_moves(state, owner, params)
     elif r == 8:
-        for m in range(MARBLES):
+        for m in range(state.board.marbles):
             start = state.pos[owner][m]
             for e in _backward_ends(state, owner, m, 8):
                 moves.append(Move("backward", owner, (Step(m, start, e, -8),)))
@@ -502,13 +512,15 @@ def legal_choices(state, seat, hand, params=None):
 # --------------------------------------------------------------------------- strategies
 
 def remaining_distance(position, owner, board):
-    """home -> L + 10; track hole h -> (entry - h) mod L + 5; castle k -> 5 - k."""
+    """c = marbles: home -> L + c + 5; track hole h -> (entry - h) mod L + c; castle k -> c - k
+    (official, c = 5: L + 10, + 5, 5 - k)."""
     L = board.track_len
+    c = board.marbles
     if position[0] == "home":
-        return L + 10
+        return L + c + 5
     if position[0] == "track":
-        return (board.entry[owner] - position[1]) % L + 5
-    return CASTLE_HOLES - position[1]
+        return (board.entry[owner] - position[1]) % L + c
+    return c - position[1]
 
 
 def team_distance(state, seats):
@@ -567,8 +579,8 @@ def choose_random_discard(hand, u):
 
 def _check_conservation(state):
     for s, row in enumerate(state.pos):
-        if len(row) != MARBLES:
-            raise AssertionError("seat %d does not hold 5 marbles" % s)
+        if len(row) != state.board.marbles:
+            raise AssertionError("seat %d does not hold %d marbles" % (s, state.board.marbles))
     holes = [p[1] for row in state.pos for p in row if p[0] == "track"]
     if len(holes) != len(set(holes)):
         raise AssertionError("two marbles share a track hole")
@@ -579,7 +591,8 @@ def _check_conservation(state):
 
 
 def _run(players, params_kw, first_order, next_reshuffle, decide, record_boards):
-    board = Board(players, params_kw.get("sides"), params_kw.get("teams", "none"))
+    board = Board(players, params_kw.get("sides"), params_kw.get("teams", "none"),
+                  params_kw.get("holes_per_side", SIDE_HOLES), params_kw.get("marbles", MARBLES))
     params = Params(decks=params_kw.get("decks", 1),
                     nine_split=params_kw.get("nine_split", False),
                     joker_from_track=params_kw.get("joker_from_track", False),
@@ -690,7 +703,7 @@ def _run(players, params_kw, first_order, next_reshuffle, decide, record_boards)
 
 def replay(deck_orders, players, decisions, *, teams="none", sides=None, decks=1,
            nine_split=False, joker_from_track=False, castle_entry="auto", max_turns=20000,
-           record_boards=False):
+           holes_per_side=SIDE_HOLES, marbles=MARBLES, record_boards=False):
     """Play one game from explicit deck orders and decisions (R12).
 
     ``deck_orders[0]`` is the initial deck (top first), ``deck_orders[i]`` (i >= 1) the new draw
@@ -718,7 +731,7 @@ def replay(deck_orders, players, decisions, *, teams="none", sides=None, decks=1
 
     out = _run(players, dict(teams=teams, sides=sides, decks=decks, nine_split=nine_split,
                              joker_from_track=joker_from_track, castle_entry=castle_entry,
-                             max_turns=max_turns),
+                             max_turns=max_turns, holes_per_side=holes_per_side, marbles=marbles),
                deck_orders[0], next_reshuffle, decide, record_boards)
     if out["turns"] != len(decisions):
         raise ValueError("game ended after %d turns but %d decisions were given"
@@ -733,7 +746,8 @@ STRATEGIES = ("random", "greedy", "aggressive")
 
 
 def play(players, strategies, rng, *, teams="none", sides=None, decks=1, nine_split=False,
-         joker_from_track=False, castle_entry="auto", max_turns=20000, record_boards=False):
+         joker_from_track=False, castle_entry="auto", max_turns=20000, holes_per_side=SIDE_HOLES,
+         marbles=MARBLES, record_boards=False):
     """A full game drawing from ``rng`` (``random.Random``-like) in the documented order.
 
     Returns the replay dict plus ``deck_orders`` and ``decisions``.
@@ -777,7 +791,7 @@ def play(players, strategies, rng, *, teams="none", sides=None, decks=1, nine_sp
 
     out = _run(players, dict(teams=teams, sides=sides, decks=decks, nine_split=nine_split,
                              joker_from_track=joker_from_track, castle_entry=castle_entry,
-                             max_turns=max_turns),
+                             max_turns=max_turns, holes_per_side=holes_per_side, marbles=marbles),
                first, next_reshuffle, decide, record_boards)
     out["deck_orders"] = deck_orders
     out["decisions"] = decisions
@@ -787,7 +801,7 @@ def play(players, strategies, rng, *, teams="none", sides=None, decks=1, nine_sp
 # --------------------------------------------------------------------------- oracle interface
 
 PARAMS = ("teams", "sides", "decks", "nine_split", "joker_from_track", "castle_entry",
-          "max_turns")  # the rule parameters of replay (defaults there)
+          "max_turns", "holes_per_side", "marbles")  # the rule parameters of replay (defaults there)
 
 
 def play_script(deck_orders, players, decisions, params=None):

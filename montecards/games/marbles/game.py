@@ -33,6 +33,7 @@ from montecards.games.marbles.cards import CARDS_PER_DECK, label, rank_of
 
 TEAM_MODES = ("none", "pairs", "two")
 CASTLE_ENTRY = ("auto", "optional")
+MAX_SIDE_HOLES = 2 * rules.SIDE_HOLES
 MAX_TURNS_LIMIT = 10_000_000
 
 EVENT_NAMES = {
@@ -98,8 +99,15 @@ def _int_check(name: str, low: int, high: int):
 PARAMS = (
     Param("teams", "none", "none | pairs (partners opposite) | two (alternate seats); 4 or 6 players",
           str, _check_teams),
-    Param("sides", _default_sides, "board sides of 18 holes (default 4 for 2-4 players, 6 for 5-6)",
-          int, _check_sides),
+    Param("sides", _default_sides,
+          "board sides of holes_per_side holes (default 4 for 2-4 players, 6 for 5-6)", int, _check_sides),
+    Param("holes_per_side", rules.SIDE_HOLES,
+          f"track holes per side ({rules.MIN_SIDE_HOLES}-{MAX_SIDE_HOLES}; castle entry hole 3, come-out "
+          f"hole 8 of each side; holes_per_side x sides at most {rules.MAX_TRACK})", int,
+          _int_check("holes_per_side", rules.MIN_SIDE_HOLES, MAX_SIDE_HOLES)),
+    Param("marbles", rules.CASTLE_HOLES,
+          f"marbles per player, and holes in each castle (1-{rules.MARBLES})", int,
+          _int_check("marbles", 1, rules.MARBLES)),
     Param("decks", 1, "decks of 52 cards + 2 jokers (1-4)", int,
           _int_check("decks", 1, rules.MAX_DECKS)),
     Param("nine_split", False, "a 9 may be split into one marble forward, another backward",
@@ -113,6 +121,21 @@ PARAMS = (
 )
 
 
+def check_board(players: int, resolved: dict[str, Any]) -> None:
+    """The rule between ``sides`` and ``holes_per_side``: the track fits the state layout."""
+    track = resolved["sides"] * resolved["holes_per_side"]
+    if track > rules.MAX_TRACK:
+        raise InputError(
+            f"parameters sides x holes_per_side must be at most {rules.MAX_TRACK} track holes, got "
+            f"{resolved['sides']} x {resolved['holes_per_side']} = {track}"
+        )
+
+
+def track_length(resolved: dict[str, Any]) -> int:
+    """Track holes ``L = holes_per_side * sides`` of resolved parameters."""
+    return int(resolved["holes_per_side"]) * int(resolved["sides"])
+
+
 def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
     packed = np.zeros(kernel.N_PARAMS, dtype=np.float64)
     packed[kernel.P_TEAMS] = TEAM_MODES.index(params["teams"])
@@ -122,6 +145,8 @@ def pack_params(players: int, params: dict[str, Any]) -> np.ndarray:
     packed[kernel.P_JFT] = int(params["joker_from_track"])
     packed[kernel.P_OPTIONAL] = CASTLE_ENTRY.index(params["castle_entry"])
     packed[kernel.P_MAX_TURNS] = params["max_turns"]
+    packed[kernel.P_SIDE_HOLES] = params["holes_per_side"]
+    packed[kernel.P_MARBLES] = params["marbles"]
     return packed
 
 
@@ -143,30 +168,31 @@ def position_text(code: int) -> str:
     return " ".join(str(x) for x in position(code))
 
 
-def position_code(pos: Any, track_len: int) -> int:
-    """Kernel code of an oracle position; ValueError on anything else."""
+def position_code(pos: Any, track_len: int, castle: int = rules.CASTLE_HOLES) -> int:
+    """Kernel code of an oracle position (``castle``: the castle's holes, the ``marbles``
+    parameter); ValueError on anything else."""
     try:
         where = pos[0]
         if where == "home" and len(pos) == 1:
             return rules.HOME
         if where == "track" and len(pos) == 2 and 0 <= int(pos[1]) < track_len:
             return int(pos[1])
-        if where == "castle" and len(pos) == 2 and 1 <= int(pos[1]) <= rules.CASTLE_HOLES:
+        if where == "castle" and len(pos) == 2 and 1 <= int(pos[1]) <= castle:
             return rules.CASTLE0 + int(pos[1])
     except (TypeError, IndexError, ValueError):
         pass
     raise ValueError(
-        f"bad position {pos!r}: expected ('home',), ('track', 0..{track_len - 1}) or ('castle', 1..5)"
+        f"bad position {pos!r}: expected ('home',), ('track', 0..{track_len - 1}) or ('castle', 1..{castle})"
     )
 
 
-def board_codes(positions, players: int, track_len: int) -> np.ndarray:
-    """Kernel codes of a board given as 5 oracle positions per seat; ValueError when it is not
-    a board (wrong shape, a bad position, two marbles on one hole or castle hole)."""
+def board_codes(positions, players: int, track_len: int, marbles: int = rules.MARBLES) -> np.ndarray:
+    """Kernel codes of a board given as ``marbles`` oracle positions per seat; ValueError when
+    it is not a board (wrong shape, a bad position, two marbles on one hole or castle hole)."""
     rows = [list(row) for row in positions]
-    if len(rows) != players or any(len(row) != rules.MARBLES for row in rows):
-        raise ValueError(f"a board holds {rules.MARBLES} positions for each of {players} seats")
-    board = np.array([[position_code(p, track_len) for p in row] for row in rows], dtype=np.int64)
+    if len(rows) != players or any(len(row) != marbles for row in rows):
+        raise ValueError(f"a board holds {marbles} positions for each of {players} seats")
+    board = np.array([[position_code(p, track_len, marbles) for p in row] for row in rows], dtype=np.int64)
     track = board[(board >= 0) & (board < rules.CASTLE0)]
     if len(set(track.tolist())) != track.size:
         raise ValueError("two marbles on one track hole")
@@ -199,15 +225,15 @@ def legal_moves(positions, players: int, seat: int, hand: Sequence[int],
                 params: dict[str, Any] | None = None, strategy: str | None = None):
     """The kernel's legal (card, move) choices of ``hand`` for ``seat`` on a given board.
 
-    ``positions``: per seat, 5 oracle positions. Returns the list of ``(card, move)`` in the
-    kernel's order (cards by id, each card's moves in generation order) and, when
+    ``positions``: per seat, ``marbles`` oracle positions (5 official). Returns the list of
+    ``(card, move)`` in the kernel's order (cards by id, each card's moves in generation order) and, when
     ``strategy`` is greedy or aggressive, that strategy's choice as ``("play", card, move)`` or
     ``("discard", card)``.
     """
     players, resolved = _resolve(players, params)
     packed = pack_params(players, resolved)
-    track_len = rules.SIDE_HOLES * resolved["sides"]
-    board = board_codes(positions, players, track_len)
+    track_len = track_length(resolved)
+    board = board_codes(positions, players, track_len, resolved["marbles"])
     weight = {"greedy": 1, "aggressive": 3}.get(strategy, -1)
     hand_arr = np.array(sorted(hand), dtype=np.int64)
     recs, pick, owner = kernel.board_moves(players, packed, board, seat, hand_arr, weight)
@@ -225,13 +251,13 @@ def apply_move(positions, players: int, move: Any, params: dict[str, Any] | None
     that it is legal; returns ``(positions, bumps)`` with bumps as
     ``(seat, marble, hole, destination position)``."""
     players, resolved = _resolve(players, params)
-    track_len = rules.SIDE_HOLES * resolved["sides"]
-    board = board_codes(positions, players, track_len)
+    track_len = track_length(resolved)
+    board = board_codes(positions, players, track_len, resolved["marbles"])
     kind, owner, steps = move
     if len(steps) not in (1, 2):
         raise ValueError(f"a move has 1 or 2 steps, got {len(steps)}")
     ms = [int(s[0]) for s in steps] + [-1]
-    es = [position_code(s[2], track_len) for s in steps] + [rules.NONE]
+    es = [position_code(s[2], track_len, resolved["marbles"]) for s in steps] + [rules.NONE]
     out, bumps = kernel.board_apply(players, pack_params(players, resolved), board, int(owner),
                                     ms[0], es[0], ms[1], es[1])
     return (
@@ -362,7 +388,7 @@ def script_from_trace(events: pd.DataFrame, players: int | None = None,
 # --------------------------------------------------------------------------- scripted play
 
 
-def _encode_decision(turn: int, dec: Any, track_len: int) -> list[int]:
+def _encode_decision(turn: int, dec: Any, track_len: int, marbles: int) -> list[int]:
     row = [0] * kernel.D_WIDTH
     if not isinstance(dec, (list, tuple)) or not dec:
         raise ValueError(f"turn {turn}: bad decision {dec!r}")
@@ -388,8 +414,8 @@ def _encode_decision(turn: int, dec: Any, track_len: int) -> list[int]:
             marble, start, end, count = step
             base = kernel.D_M1 if i == 0 else kernel.D_M2
             row[base] = int(marble)
-            row[base + 1] = position_code(start, track_len)
-            row[base + 2] = position_code(end, track_len)
+            row[base + 1] = position_code(start, track_len, marbles)
+            row[base + 2] = position_code(end, track_len, marbles)
             row[base + 3] = int(count)
     except (TypeError, ValueError) as exc:
         raise ValueError(
@@ -422,7 +448,7 @@ def play_scripted(
     """
     players, resolved = _resolve(players, params)
     packed = pack_params(players, resolved)
-    track_len = rules.SIDE_HOLES * resolved["sides"]
+    track_len = track_length(resolved)
     n_cards = CARDS_PER_DECK * resolved["decks"]
     deck_orders = [list(o) for o in deck_orders]
     if not deck_orders:
@@ -434,11 +460,12 @@ def play_scripted(
             raise ValueError(f"reshuffle order {i} must hold card ids")
     orders = np.array([c for o in deck_orders for c in o], dtype=np.int64)
     offsets = np.cumsum([0] + [len(o) for o in deck_orders]).astype(np.int64)
-    script = np.array([_encode_decision(t, d, track_len) for t, d in enumerate(decisions)],
+    script = np.array([_encode_decision(t, d, track_len, resolved["marbles"])
+                       for t, d in enumerate(decisions)],
                       dtype=np.int64).reshape(-1, kernel.D_WIDTH)
     buffer = _new_trace(players, resolved)
     row = np.zeros(SPEC.layout(players).width, dtype=np.int64)
-    final = np.zeros((players, rules.MARBLES), dtype=np.int64)
+    final = np.zeros((players, resolved["marbles"]), dtype=np.int64)
     err, turn = kernel.play_script(players, packed, orders, offsets, script, row, buffer, final)
     if err != kernel.ERR_NONE:
         raise ValueError(f"illegal script at turn {turn}: {ERRORS[err]}")
@@ -474,8 +501,10 @@ SPEC = GameSpec(
     turns_name="turns",
     kernel=kernel,
     pack_params=pack_params,
+    check_params=check_board,
     trace=trace,
-    notes="first player (or team) with all 5 marbles in the castle wins; a team of m shares 1/m each",
+    notes="first player (or team) with all its marbles (5; parameter marbles) in the castle wins; "
+          "a team of m shares 1/m each",
     new_trace=_new_trace,
     log_capacity=LOG_CAPACITY,
     view=view,

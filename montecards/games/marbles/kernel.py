@@ -133,7 +133,9 @@ P_NINE = 3
 P_JFT = 4
 P_OPTIONAL = 5
 P_MAX_TURNS = 6
-N_PARAMS = 7
+P_SIDE_HOLES = 7
+P_MARBLES = 8
+N_PARAMS = 9
 
 # per-game row: turns, unfinished, bumps, discards, then seat blocks
 # win, score, bumps_made, bumps_suffered, discards
@@ -393,6 +395,7 @@ def play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offs
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+        np.int64(params[P_SIDE_HOLES]), np.int64(params[P_MARBLES]),
     )
     lazy = True
     if script is not None:
@@ -562,7 +565,7 @@ def trace_one(seed, index, players, params, strategies, row, trace, log, user, o
 @njit(cache=True)
 def play_script(players, params, orders, offsets, script, row, trace, positions):
     """Scripted game: explicit deck orders and every decision; returns ``(ERR_*, turn)`` and
-    leaves the final marble positions in ``positions`` (``(players, 5)``)."""
+    leaves the final marble positions in ``positions`` (``(players, marbles)``)."""
     g, deck_rng, choice_rng, _o, _f, _s = new_work()
     strategies = np.full(players, SCRIPTED, np.int64)
     err = play_game(g, deck_rng, choice_rng, players, params, strategies, orders, offsets,
@@ -570,7 +573,7 @@ def play_script(players, params, orders, offsets, script, row, trace, positions)
     if err == ERR_NONE:
         write_row(g, players, err, row)
     for s in range(players):
-        for m in range(MARBLES):
+        for m in range(positions.shape[1]):
             positions[s, m] = g[O_POS + MARBLES * s + m]
     return err, g[S_TURNS]
 
@@ -579,7 +582,7 @@ def play_script(players, params, orders, offsets, script, row, trace, positions)
 def board_moves(players, params, positions, seat, hand, weight):
     """Legal (card, move) list of ``hand`` for ``seat`` on a given board (tests, analysts).
 
-    ``positions`` is ``(players, 5)`` in the kernel's encoding. Returns the move records
+    ``positions`` is ``(players, marbles)`` in the kernel's encoding. Returns the move records
     (one row per (card, move) with the card in column 0, ``MW`` fields after it) and the
     seat's greedy pick (-1 when there is no legal move) for ``weight >= 0``.
     """
@@ -588,6 +591,7 @@ def board_moves(players, params, positions, seat, hand, weight):
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+        np.int64(params[P_SIDE_HOLES]), np.int64(params[P_MARBLES]),
     )
     place_marbles(g, players, positions)
     g[hand_n_at(seat)] = 0
@@ -625,13 +629,14 @@ def board_moves(players, params, positions, seat, hand, weight):
 @njit(cache=True)
 def board_apply(players, params, positions, owner, m1, e1, m2, e2):
     """Make a move's steps on a given board (no legality check); returns the new positions
-    ``(players, 5)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
+    ``(players, marbles)`` and the bumps, one row ``(seat, marble, hole, destination)`` per step
     (-1 rows: no bump)."""
     g, deck_rng, choice_rng, _o, _f, _s = new_work()
     set_up(
         g, players, np.int64(params[P_TEAMS]), np.int64(params[P_SIDES]),
         np.int64(params[P_DECKS]), np.int64(params[P_NINE]), np.int64(params[P_JFT]),
         np.int64(params[P_OPTIONAL]), np.int64(params[P_MAX_TURNS]),
+        np.int64(params[P_SIDE_HOLES]), np.int64(params[P_MARBLES]),
     )
     place_marbles(g, players, positions)
     bumps = np.full((2, 4), -1, np.int64)
@@ -645,8 +650,8 @@ def board_apply(players, params, positions, owner, m1, e1, m2, e2):
                 bumps[k, 1] = v % MARBLES
                 bumps[k, 2] = e
                 bumps[k, 3] = g[S_VDEST]
-    out = np.empty((players, MARBLES), np.int64)
+    out = np.empty((players, positions.shape[1]), np.int64)
     for s in range(players):
-        for m in range(MARBLES):
+        for m in range(positions.shape[1]):
             out[s, m] = position(g, s, m)
     return out, bumps

@@ -119,7 +119,9 @@ def route_ends(p, d, gap, cm, n, L, optional):
     """``(castle_end, track_end)`` of a marble at ``p`` moved forward ``n`` (NONE: not legal).
 
     ``d``: holes to its castle entry (track marbles); ``gap``: holes to the nearest own track
-    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``).
+    marble ahead (``L`` if none); ``cm``: the owner's occupied castle holes (bits ``1 << k``),
+    the holes past a castle of fewer than ``CASTLE_HOLES`` (the ``marbles`` parameter) set as
+    taken (``rules.set_up``): the castle's size needs no test of its own here.
     """
     ce = NONE
     te = NONE
@@ -147,7 +149,7 @@ def marble_info(g, owner):
     entry_hole = entry(g, owner)
     # the owner's track marbles sorted by hole, in O_TARGETS
     k = 0
-    for m in range(MARBLES):
+    for m in range(MARBLES):  # (a constant bound: marbles past S_MARBLES stand at NONE, -2)
         p = position(g, owner, m)
         g[info_at(m, I_P)] = p
         g[info_at(m, I_G1)] = L
@@ -226,7 +228,7 @@ def gen_forward(g, owner, slot, kind, n_steps, n, weight):
     optional = g[S_OPTIONAL]
     for m in range(MARBLES):
         p = g[info_at(m, I_P)]
-        if p != HOME:
+        if p >= 0:  # on the track or in the castle (not HOME, not NONE: no such marble)
             ce, te = route_ends(p, g[info_at(m, I_D)], g[info_at(m, I_G1)], cm, n_steps, L, optional)
             for which in range(2):
                 e = ce if which == 0 else te
@@ -261,10 +263,10 @@ def gen_split(g, owner, slot, total, n, weight):
     L = g[S_L]
     cm = castle_mask(g, owner)
     optional = g[S_OPTIONAL]
-    last = MARBLES if at_home(g, owner) <= MARBLES - 2 else 0  # two marbles out needed
+    last = MARBLES if at_home(g, owner) <= MARBLES - 2 else 0  # two marbles out needed (at most)
     for m1 in range(last):
         p1 = g[info_at(m1, I_P)]
-        if p1 == HOME:
+        if p1 < 0:  # at home, or no such marble (NONE)
             continue
         for a in range(1, total):
             if p1 >= CASTLE0 and p1 - CASTLE0 + a > CASTLE_HOLES:
@@ -294,7 +296,7 @@ def gen_split(g, owner, slot, total, n, weight):
                 b = total - a
                 for m2 in range(MARBLES):
                     p2 = g[info_at(m2, I_P)]
-                    if m2 == m1 or p2 == HOME or (backward and p2 >= CASTLE0):
+                    if m2 == m1 or p2 < 0 or (backward and p2 >= CASTLE0):
                         continue
                     # the nearest own track marble ahead (behind for the 9), the first marble
                     # at its new hole

@@ -4,7 +4,9 @@ The format is documented in docs/positions.md. A position holds, in the rules pa
 (docs/rules/marbles.md): the players, the deciding seat, the turn (turns count from 0, seat
 ``turn % players`` plays turn ``turn``), the rule parameters that differ from their defaults,
 where every marble stands (all public: ``home``, a track hole ``h``, castle hole ``c1``..``c5``,
-five per seat, marble 0 first), the seat's hand of six cards just after its draw, the discard
+five per seat, marble 0 first; with the rules ``marbles`` and ``holes_per_side`` that many per seat
+and castle holes ``c1``..``c<marbles>``, track holes ``0 .. holes_per_side * sides - 1``), the
+seat's hand of six cards just after its draw, the discard
 pile since the last reshuffle and the draw pile's size. The other hands (five cards each) and
 the order of the draw pile are never in it: they are the seat's unseen cards, every card not in
 its hand or the discard pile.
@@ -46,7 +48,8 @@ from montecards.rng import seed_stream
 GAME = "marbles"
 DECISIONS = ("play", "discard")
 KEYS = ("game", "players", "seat", "decision", "rules", "turn", "marbles", "hand", "discard", "draw_pile")
-RULE_NAMES = ("teams", "sides", "decks", "nine_split", "joker_from_track", "castle_entry", "max_turns")
+RULE_NAMES = ("teams", "sides", "holes_per_side", "marbles", "decks", "nine_split", "joker_from_track",
+              "castle_entry", "max_turns")
 HAND_AT_DECISION = rules.HAND_SIZE + 1
 
 
@@ -111,16 +114,23 @@ def place_text(code: int) -> str:
     return f"c{code - rules.CASTLE0}" if code >= rules.CASTLE0 else str(int(code))
 
 
-def _place(text: Any, track_len: int, where: str) -> int:
+def _place(text: Any, track_len: int, where: str, castle: int = rules.CASTLE_HOLES) -> int:
+    """The kernel's code of a place (``castle``: the castle's holes, the rule ``marbles``)."""
     t = str(text).strip().lower()
     if t in ("home", "h"):
         return rules.HOME
-    if t.startswith("c") and t[1:].isdigit() and 1 <= int(t[1:]) <= rules.CASTLE_HOLES:
+    if t.startswith("c") and t[1:].isdigit() and 1 <= int(t[1:]) <= castle:
         return rules.CASTLE0 + int(t[1:])
     if t.isdigit() and int(t) < track_len:
         return int(t)
     raise InputError(f"position: {where}: unknown place {text!r} (home, a track hole 0..{track_len - 1}, "
-                     f"or castle hole c1..c5)")
+                     f"or castle hole c1..c{castle})")
+
+
+def _places(g: np.ndarray, players: int) -> list[list[str]]:
+    """Every seat's marbles as places (the game's ``marbles`` per seat)."""
+    return [[place_text(int(rules.position(g, s, m))) for m in range(int(g[rules.S_MARBLES]))]
+            for s in range(players)]
 
 
 # --- moves -------------------------------------------------------------------------------------
@@ -202,9 +212,7 @@ def _listed(g: np.ndarray, seat: int) -> tuple[str, list[int], list[int]]:
 
 def _new_game(players: int, packed: np.ndarray) -> np.ndarray:
     g = np.zeros(WORK_SIZE, np.int64)
-    rules.set_up(g, players, np.int64(packed[0]), np.int64(packed[1]), np.int64(packed[2]),
-                 np.int64(packed[3]),
-                 np.int64(packed[4]), np.int64(packed[5]), np.int64(packed[6]))
+    rules.set_up(g, players, *(np.int64(v) for v in packed))  # (set_up takes the packed order)
     return g
 
 
@@ -228,7 +236,8 @@ class Position(PositionForms):
         self.rules = SPEC.resolve_params(self.players, given)
         self.packed = pack_params(self.players, self.rules)
         self.decks = int(self.rules["decks"])
-        self.track_len = rules.SIDE_HOLES * int(self.rules["sides"])
+        self.track_len = int(self.rules["holes_per_side"]) * int(self.rules["sides"])
+        self.n_marbles = int(self.rules["marbles"])
         self.turn = as_int(data.get("turn", self.seat), "turn")
         if self.turn < 0 or self.turn % self.players != self.seat:
             raise InputError(f"position: seat {self.seat} plays turns {self.seat}, "
@@ -246,16 +255,17 @@ class Position(PositionForms):
         if isinstance(value, str):
             value = [row.split(",") for row in value.split("/")]
         if not isinstance(value, (list, tuple)) or len(value) != self.players or any(
-                not isinstance(r, (list, tuple)) or len(r) != rules.MARBLES for r in value):
-            raise InputError(f"position: marbles must give {rules.MARBLES} places per seat for "
+                not isinstance(r, (list, tuple)) or len(r) != self.n_marbles for r in value):
+            raise InputError(f"position: marbles must give {self.n_marbles} places per seat for "
                              f"{self.players} seats "
                              "(one line: home,12,c2,home,home/...)")
-        board = [[_place(p, self.track_len, f"marble {m} of seat {s}") for m, p in enumerate(row)]
-                 for s, row in enumerate(value)]
+        board = [[_place(p, self.track_len, f"marble {m} of seat {s}", self.n_marbles)
+                  for m, p in enumerate(row)] for s, row in enumerate(value)]
         try:
             board_codes([[("home",) if c == rules.HOME
                           else ("castle", c - rules.CASTLE0) if c >= rules.CASTLE0
-                          else ("track", c) for c in row] for row in board], self.players, self.track_len)
+                          else ("track", c) for c in row] for row in board], self.players, self.track_len,
+                        self.n_marbles)
         except ValueError as exc:
             raise InputError(f"position: marbles: {exc}") from None
         return board
@@ -276,7 +286,7 @@ class Position(PositionForms):
                              f"pile), not {data['draw_pile']}")
         self.draw_pile = pile
         g = self._game()
-        done = [sum(1 for c in self.marbles[s] if c >= rules.CASTLE0) == rules.MARBLES
+        done = [sum(1 for c in self.marbles[s] if c >= rules.CASTLE0) == self.n_marbles
                 for s in range(self.players)]
         for s in range(self.players):
             team = [t for t in range(self.players) if g[rules.team_at(t)] == g[rules.team_at(s)]]
@@ -329,7 +339,8 @@ class Position(PositionForms):
 
     def to_string(self) -> str:
         """The one-line form: ``key=value`` fields; marbles seat by seat (``/`` between seats),
-        cards comma-separated (``-`` for none), a changed rule as its own field."""
+        cards comma-separated (``-`` for none), a changed rule as its own field (the rule
+        ``marbles=3``, a number, is told from the board ``marbles=home,12,c2/...`` by its form)."""
         d = self.to_dict()
         fields = [GAME, f"players={self.players}", f"seat={self.seat}"]
         for name, value in self.changed_rules().items():
@@ -352,7 +363,9 @@ def _line_data(pairs) -> dict[str, Any]:
     data: dict[str, Any] = {"game": GAME}
     given: dict[str, Any] = {}
     for key, value in pairs:
-        if key in LINE_FIELDS:
+        if key == "marbles" and str(value).strip().isdigit():
+            given[key] = value  # the rule (a count); the board always holds a "/" (2+ seats)
+        elif key in LINE_FIELDS:
             data[LINE_FIELDS[key]] = value
         elif key in RULE_NAMES:
             given[key] = value
@@ -561,8 +574,7 @@ class State:
         data = {
             "game": GAME, "players": self.players, "seat": seat, "rules": dict(self.params),
             "turn": self.turn,
-            "marbles": [[place_text(int(rules.position(g, s, m))) for m in range(rules.MARBLES)]
-                        for s in range(self.players)],
+            "marbles": _places(g, self.players),
             "hand": [int(rules.hand_card(g, seat, k)) for k in range(int(rules.hand_size(g, seat)))],
             "discard": [int(g[rules.disc_at(i)]) for i in range(int(g[rules.S_DISC_N]))],
         }
@@ -591,8 +603,7 @@ class State:
         return [int(rules.in_castle(self.g, s)) for s in range(self.players)]
 
     def marbles(self) -> list[list[str]]:
-        return [[place_text(int(rules.position(self.g, s, m))) for m in range(rules.MARBLES)]
-                for s in range(self.players)]
+        return _places(self.g, self.players)
 
     def __repr__(self) -> str:
         if self.over:
@@ -759,8 +770,7 @@ def seat_decisions(record: dict[str, Any], players: int) -> list[tuple[int, int,
                      if c not in hand and c not in discard]
             hand.append(alike[0] if alike else drawn)
             data = {"game": GAME, "players": players, "seat": seat, "rules": resolved, "turn": i,
-                    "marbles": [[place_text(int(rules.position(g, s, m))) for m in range(rules.MARBLES)]
-                                for s in range(players)],
+                    "marbles": _places(g, players),
                     "hand": hand, "discard": discard}
             try:
                 pos = Position(data)

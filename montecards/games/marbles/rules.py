@@ -8,9 +8,13 @@ State layout (named offsets below): the rules' state only, ``STATE_SIZE`` ints: 
 ``S_*``, then per-seat blocks ``O_*``:
 
 * ``O_POS + 5 * seat + m``: marble ``m`` of ``seat`` at ``HOME`` (-1), a track hole
-  ``0 <= h < L`` (``L = 18 * sides``), or castle hole ``k`` (1..5) encoded ``CASTLE0 + k``;
+  ``0 <= h < L`` (``L = holes_per_side * sides``), or castle hole ``k`` (1..marbles) encoded
+  ``CASTLE0 + k``; ``NONE`` for ``m >= marbles`` (``S_MARBLES``);
 * ``O_OCC + h``: marble id (``5 * seat + m``) on track hole ``h``, or -1;
-* ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``;
+* ``O_CMASK + seat``: the seat's occupied castle holes as bits ``1 << k``, and the holes past
+  its castle (``marbles + 1 .. 5``, ``castle_holes(marbles, CASTLE_HOLES)``) always set: a move
+  into them is blocked as by an own marble, which the rules treat alike (the marble goes on
+  around the track), so move generation needs no castle size of its own;
 * ``O_HAND + 6 * seat``: the hand, kept sorted by card id; ``O_PILE``: the draw pile (cards
   ``[S_DRAWN, S_PILE_N)`` still to draw, top first); ``O_DISC``: the discard pile, oldest first;
 * ``S_VDEST``: where the marble that ``apply_step`` last bumped went (home, or its entry
@@ -30,13 +34,14 @@ one more argument through the whole turn loop (Gift of Tulips measured +5 % time
 Readings of the rules page (the same as the naive oracle's R1-R14, which are sensible):
 
 * A forward track move by ``n`` from hole ``h`` passes holes ``h+1 .. h+n``. With
-  ``d = (entry - h) mod L`` the castle route exists when ``d < n <= d + 5`` (a marble standing
-  on its own entry, ``d = 0``, may enter with 1..5): holes ``h+1 .. h+d`` then castle holes
+  ``d = (entry - h) mod L`` the castle route exists when ``d < n <= d + c`` (``c`` the castle's
+  holes, the ``marbles`` parameter, 5 official; a marble standing on its own entry, ``d = 0``,
+  may enter with 1..c): holes ``h+1 .. h+d`` then castle holes
   ``1 .. n-d``. Any own marble on a route blocks it; other players' marbles never do. ``auto``:
   the castle route is taken whenever it is open; otherwise (overshoot, or blocked way in) the
   marble goes on around the track if that route is open. ``optional``: both are moves.
-* Castle marbles move forward only, by any forward count, staying within hole 5 and passing no
-  own castle marble. The 8 (and a 9 split's backward part) moves track marbles only, never
+* Castle marbles move forward only, by any forward count, staying within hole ``c`` and passing
+  no own castle marble. The 8 (and a 9 split's backward part) moves track marbles only, never
   into or out of the castle; own track marbles on the way block it.
 * No hole is protected (come-out holes neither). "Out" and the joker's home source take the
   lowest-indexed marble at home. Joker targets: every track marble of another player
@@ -64,8 +69,22 @@ from montecards.games.marbles.cards import CARDS_PER_DECK
 from montecards.rng import bounded
 
 MARBLES = 5
+"""Marbles per player the state layout holds (marble id ``5 * seat + m``): the most the
+``marbles`` parameter allows. A game with fewer uses marbles ``0 .. marbles-1`` of each seat
+(``S_MARBLES``); the slots past them hold ``NONE`` and no loop of the rules reads them."""
 CASTLE_HOLES = 5
+"""Castle holes of the official board (= ``marbles``' default): a castle has as many holes as
+a player has marbles, ``S_MARBLES`` at run time."""
 SIDE_HOLES = 18
+"""Holes per side of the official board (``holes_per_side``' default; ``S_SIDE_HOLES``)."""
+MIN_SIDE_HOLES = 10
+"""The shortest side ``holes_per_side`` allows: the castle entry (hole 3 of the side) and the
+come-out hole (hole 8) on it, and at least one hole after the come-out hole."""
+ENTRY_OFFSET = 3
+COME_OUT_OFFSET = 8
+HOME_EXTRA = 10
+"""A marble at home is ``HOME_EXTRA`` holes further from its castle than one on its come-out
+hole (rules: Strategies, ``L + marbles + 5`` in all; ``L + 10`` on the official board)."""
 HAND_SIZE = 5
 HAND_SLOTS = 6
 MAX_PLAYERS = 6
@@ -132,6 +151,9 @@ S_DISCARDS = 14
 S_RESHUFFLES = 15
 S_SIDES = 16
 S_VDEST = 17  # where the last bumped marble went (``apply_step``'s second result)
+S_MARBLES = 18  # marbles per player (= castle holes)
+S_HOME_DIST = 19  # remaining distance of a marble at home: L + marbles + 5
+S_SIDE_HOLES = 20  # holes per side
 N_SCALARS = 24
 
 O_ENTRY = N_SCALARS
@@ -467,14 +489,21 @@ def record(trace, ev, turn, seat, card, owner, marble, start, end, value):
 
 
 @hot
-def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
-    """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order."""
+def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns, side_holes, marbles):
+    """Empty board, geometry and teams; the draw pile holds the cards 0..n-1 in order.
+
+    Seat k's side starts at hole ``side_holes * side``; its castle entry is hole 3 and its
+    come-out hole hole 8 of that side (rules: Components and board)."""
     for i in range(O_OCC):
         g[at(0, i)] = 0
-    L = SIDE_HOLES * sides
+    L = side_holes * sides
     g[S_PLAYERS] = players
     g[S_L] = L
     g[S_SIDES] = sides
+    g[S_SIDE_HOLES] = side_holes
+    g[S_MARBLES] = marbles
+    # a marble on its come-out hole: L - 5 holes to the entry, + marbles; at home HOME_EXTRA more
+    g[S_HOME_DIST] = L - (COME_OUT_OFFSET - ENTRY_OFFSET) + marbles + HOME_EXTRA
     g[S_TEAMS] = teams
     g[S_NINE] = nine
     g[S_JFT] = jft
@@ -484,8 +513,8 @@ def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
     g[S_MAX_TURNS] = max_turns
     for k in range(players):
         side = k * sides // players
-        g[entry_at(k)] = SIDE_HOLES * side + 3
-        g[come_out_at(k)] = SIDE_HOLES * side + 8
+        g[entry_at(k)] = side_holes * side + ENTRY_OFFSET
+        g[come_out_at(k)] = side_holes * side + COME_OUT_OFFSET
         if teams == TEAMS_NONE:
             g[team_at(k)] = k
         elif teams == TEAMS_PAIRS:
@@ -493,8 +522,9 @@ def set_up(g, players, teams, sides, decks, nine, jft, optional, max_turns):
         else:
             g[team_at(k)] = k % 2
         for m in range(MARBLES):
-            g[pos_at(k, m)] = HOME
-        g[at_home_at(k)] = MARBLES
+            g[pos_at(k, m)] = HOME if m < marbles else NONE
+        g[at_home_at(k)] = marbles
+        g[cmask_at(k)] = castle_holes(marbles, CASTLE_HOLES)  # the holes past the castle
     for h in range(L):
         g[occ_at(h)] = -1
     for c in range(n_cards):
@@ -584,16 +614,16 @@ def reshuffle_lazy(g):
 @hot
 def dist(g, seat, p):
     """Remaining distance of a marble of ``seat`` at ``p`` (rules: Strategies)."""
-    L = g[S_L]
     if p == HOME:
-        r = L + 10
+        r = g[S_HOME_DIST]
     elif p >= CASTLE0:
-        r = CASTLE_HOLES - (p - CASTLE0)
+        r = g[S_MARBLES] - (p - CASTLE0)
     else:
+        L = g[S_L]
         r = entry(g, seat) - p
         if r < 0:
             r += L
-        r += 5
+        r += g[S_MARBLES]
     return r
 
 
@@ -601,14 +631,14 @@ def dist(g, seat, p):
 def mover(g, seat):
     """The seat whose marbles ``seat`` moves this turn; -1 if its whole team is done."""
     owner = seat
-    if g[S_TEAMS] != TEAMS_NONE and in_castle(g, seat) == MARBLES:
+    if g[S_TEAMS] != TEAMS_NONE and in_castle(g, seat) == g[S_MARBLES]:
         owner = -1
         players = g[S_PLAYERS]
         for i in range(1, players):
             t = seat + i
             if t >= players:
                 t -= players
-            if owner < 0 and team(g, t) == team(g, seat) and in_castle(g, t) < MARBLES:
+            if owner < 0 and team(g, t) == team(g, seat) and in_castle(g, t) < g[S_MARBLES]:
                 owner = t
     return owner
 
@@ -687,7 +717,7 @@ def undo_step(g, owner, m, start, victim, vdest):
 @hot
 def lowest_home(g, owner):
     first = -1
-    for m in range(MARBLES - 1, -1, -1):
+    for m in range(MARBLES - 1, -1, -1):  # (marbles past S_MARBLES stand at NONE)
         if position(g, owner, m) == HOME:
             first = m
     return first
@@ -732,12 +762,13 @@ def discard_card(g, seat, slot, turn, trace):
 
 @hot
 def place_marbles(g, players, positions):
-    """Place marbles on an empty board (kernel encoding), updating every derived field."""
+    """Place marbles on an empty board (kernel encoding), updating every derived field;
+    ``positions`` is ``(players, marbles)`` (``S_MARBLES``)."""
     for s in range(players):
         g[at_home_at(s)] = 0
         g[in_castle_at(s)] = 0
-        g[cmask_at(s)] = 0
-        for m in range(MARBLES):
+        g[cmask_at(s)] = castle_holes(g[S_MARBLES], CASTLE_HOLES)  # the holes past the castle
+        for m in range(g[S_MARBLES]):
             p = positions[s, m]
             g[pos_at(s, m)] = p
             if p == HOME:
@@ -751,7 +782,7 @@ def place_marbles(g, players, positions):
 
 @hot
 def castle_done(g, seat):
-    return in_castle(g, seat) == MARBLES
+    return in_castle(g, seat) == g[S_MARBLES]
 
 
 @hot_inline
@@ -760,8 +791,9 @@ def check_win(g, owner):
     players = g[S_PLAYERS]
     winning = team(g, owner)
     won = True
+    nm = g[S_MARBLES]
     for s in range(players):
-        if team(g, s) == winning and in_castle(g, s) < MARBLES:
+        if team(g, s) == winning and in_castle(g, s) < nm:
             won = False
     if won:
         for s in range(players):

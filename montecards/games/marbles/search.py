@@ -27,8 +27,9 @@ decision
    winning team (a seat's share is its team's, teams or not) and 0 for the others; an
    unfinished one (cut off) gives each team ``exp(-(R_t - R_min) / EVAL_SCALE)`` normalised
    over the teams, ``R_t`` the remaining distance of the team's marbles (the rules page's
-   distance, which greedy minimises: home ``L + 10``, track holes to the entry + 5, castle
-   ``5 - k``) and ``EVAL_SCALE`` 18 holes (one side of the board): the leader's estimated
+   distance, which greedy minimises: home ``L + marbles + 5``, track holes to the entry +
+   ``marbles``, castle ``marbles - k``; ``L + 10``, ``+ 5`` and ``5 - k`` on the official board)
+   and ``EVAL_SCALE`` one side of the board (18 holes on the official one): the leader's estimated
    win share, a side of distance behind worth a factor ``e``;
 5. **backs up** those shares along the path.
 
@@ -89,7 +90,6 @@ from montecards.engine.search import set_key as set_key  # (the kernel's and the
 from montecards.engine.weights import MAX_WEIGHTS, TABLE_SIZE, weight_index
 from montecards.games.marbles.moves import WORK_SIZE, gen_hand
 from montecards.games.marbles.rules import (
-    MARBLES,
     MAX_CARDS,
     MAX_MOVES,
     MAX_PLAYERS,
@@ -102,10 +102,12 @@ from montecards.games.marbles.rules import (
     O_MOVES,
     S_DISC_N,
     S_DRAWN,
+    S_MARBLES,
     S_MAX_TURNS,
     S_NCARDS,
     S_PILE_N,
     S_PLAYERS,
+    S_SIDE_HOLES,
     S_TURNS,
     disc_at,
     discard_card,
@@ -146,7 +148,8 @@ PLAYOUT_TUNED = 2  # (after the engine's PLAYOUT_RANDOM and PLAYOUT_GREEDY)
 
 EVAL_SCALE = 18.0
 """Holes of remaining distance that cost a cut-off play-out's team a factor ``e`` of its
-estimated win share (one side of the board)."""
+estimated win share on the official board: one side (``holes_per_side``, the state's
+``S_SIDE_HOLES``, on any board)."""
 
 KIND_DISCARD = 6
 """The kind of a discard's move key (``view.KIND_DISCARD``)."""
@@ -375,18 +378,19 @@ def evaluate(w, won, shares, distance):
         r = 0
         for t in range(players):
             if team(w, t) == team(w, s):
-                for m in range(MARBLES):
+                for m in range(w[S_MARBLES]):
                     r += dist(w, t, position(w, t, m))
         distance[s] = r
     low = distance[0]
     for s in range(1, players):
         low = min(low, distance[s])
+    scale = float(w[S_SIDE_HOLES])  # EVAL_SCALE on the official board
     z = 0.0
     for s in range(players):
         members = 0
         for t in range(players):
             members += team(w, t) == team(w, s)
-        shares[s] = math.exp(-(distance[s] - low) / EVAL_SCALE)
+        shares[s] = math.exp(-(distance[s] - low) / scale)
         z += shares[s] / members
     for s in range(players):
         shares[s] /= z

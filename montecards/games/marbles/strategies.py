@@ -20,8 +20,9 @@ up to ``SCRATCH_END``), and move generation's working space follows it (``moves.
   choice, the joker one choice per (source, target); with no legal move, a uniform card of
   the hand is discarded.
 * ``greedy``: the choice with the highest score = distance taken off the team's marbles
-  (remaining distance: home -> L + 10, track -> holes to the entry + 5, castle k -> 5 - k;
-  a bumped teammate counts as the team's) + distance its bumps add to opponents. Ties: the
+  (remaining distance, c the marbles per player: home -> L + c + 5, track -> holes to the
+  entry + c, castle k -> c - k; L + 10, + 5 and 5 - k on the official board; a bumped teammate
+  counts as the team's) + distance its bumps add to opponents. Ties: the
   lowest card rank (A = 1 .. K = 13, joker = 14), then the lowest marble index (the marble of
   the move's first step), then the lowest card id, then the first move in generation order.
   With no legal move: discard the lowest-ranked card (ties: lowest id).
@@ -57,8 +58,10 @@ from montecards.games.marbles.rules import (
     MV_M2,
     MV_SLOT,
     S_DISC_N,
+    S_HOME_DIST,
     S_JFT,
     S_L,
+    S_MARBLES,
     S_NCARDS,
     S_PLAYERS,
     S_VDEST,
@@ -129,11 +132,11 @@ def step_score(g, owner, m, end, weight):
         if v >= 0:
             vs = v // MARBLES
             before = dist(g, vs, end)
-            home = g[S_L] + 10
+            home = g[S_HOME_DIST]
             if team(g, vs) == team(g, owner):
                 e = entry(g, vs)
                 if e != end and (occupant(g, e) < 0 or e == p):
-                    score += before - 5
+                    score += before - g[S_MARBLES]
                 else:
                     score += before - home
             else:
@@ -371,7 +374,7 @@ def prepare_weighted(g, seat, owner):
     mine = team(g, owner)
     for s in range(g[S_PLAYERS]):
         if team(g, s) != mine:
-            for m in range(MARBLES):
+            for m in range(MARBLES):  # (marbles past S_MARBLES stand at NONE, -2)
                 p = position(g, s, m)
                 if p >= 0 and p < CASTLE0:
                     for d in range(1, REACH + 1):

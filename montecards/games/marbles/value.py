@@ -78,7 +78,9 @@ from montecards.games.marbles.rules import (
     MAX_PLAYERS,
     O_MOVES,
     S_DRAWN,
+    S_HOME_DIST,
     S_L,
+    S_MARBLES,
     S_NCARDS,
     S_PILE_N,
     S_PLAYERS,
@@ -183,7 +185,8 @@ def features(look, seat, next_seat, out):
     last = 0
     near = 0
     reach = 0
-    for m in range(MARBLES):
+    nm = look[S_MARBLES]
+    for m in range(nm):
         p = position(look, seat, m)
         d = dist(look, seat, p)
         togo += d
@@ -204,20 +207,21 @@ def features(look, seat, next_seat, out):
             outs += 1
         if r == 14:
             jokers += 1
-    share = togo / (MARBLES * (L + 10.0))
-    out[0] = in_castle(look, seat) / MARBLES
-    out[1] = home / MARBLES
+    home_dist = float(look[S_HOME_DIST])
+    share = togo / (nm * home_dist)
+    out[0] = in_castle(look, seat) / nm
+    out[1] = home / nm
     out[2] = share
     out[3] = share * share
-    out[4] = near / MARBLES
-    out[5] = min(outs, home) / MARBLES
+    out[4] = near / nm
+    out[5] = min(outs, home) / nm
     out[6] = jokers
-    out[7] = reach / MARBLES
+    out[7] = reach / nm
     wait = seat - next_seat
     if wait < 0:
         wait += players
     out[8] = wait / players
-    out[9] = last / (L + 10.0)
+    out[9] = last / home_dist
     out[10] = out[0] * out[0]
     for k in range(1, MAX_PLAYERS):
         out[N_BASE + k - 1] = 1.0 if seat == k else 0.0

@@ -56,7 +56,8 @@ A flat int64 array of ``OBS_SIZE``; seats are absolute seat numbers (the decidin
 ``obs_seat``), marbles are ids ``5 * seat + m``. Layout (``OBS_*`` offsets, ``obs_*`` accessors):
 the decision kind, seat, owner, turn and public rule parameters; the hand; per seat its team,
 castle entry, come-out hole, marbles at home and in the castle; every marble's position; the
-track's occupants; the discard pile; counts of the cards this seat has not seen, by rank. It
+track's occupants; the discard pile; counts of the cards this seat has not seen, by rank; the
+board's marbles per player and holes per side. It
 holds nothing else: not the other hands, not the order of the draw pile.
 """
 
@@ -70,7 +71,6 @@ from montecards.games.marbles.cards import CARDS_PER_DECK, JOKER_RANK
 from montecards.games.marbles.moves import gen_hand
 from montecards.games.marbles.rules import (
     CASTLE0,
-    CASTLE_HOLES,
     HAND_SLOTS,
     HOME,
     K_BACKWARD,
@@ -92,12 +92,14 @@ from montecards.games.marbles.rules import (
     S_DRAWN,
     S_JFT,
     S_L,
+    S_MARBLES,
     S_MAX_TURNS,
     S_NCARDS,
     S_NINE,
     S_OPTIONAL,
     S_PILE_N,
     S_PLAYERS,
+    S_SIDE_HOLES,
     S_SIDES,
     S_TEAMS,
     S_TURNS,
@@ -299,7 +301,7 @@ OBS_SEAT = 1  # the deciding seat
 OBS_OWNER = 2  # whose marbles the seat moves this turn (itself, or a teammate it plays for)
 OBS_PLAYERS = 3
 OBS_SIDES = 4
-OBS_TRACK = 5  # track holes L = 18 * sides
+OBS_TRACK = 5  # track holes L = holes_per_side * sides
 OBS_TEAMS = 6  # 0 none, 1 pairs, 2 two
 OBS_DECKS = 7
 OBS_NINE_SPLIT = 8  # 0/1
@@ -320,7 +322,9 @@ OBS_POS = OBS_IN_CASTLE + MAX_PLAYERS  # 5 * seat + m: marble position
 OBS_OCC = OBS_POS + MAX_PLAYERS * MARBLES  # per track hole: marble id on it, or -1
 OBS_DISCARD = OBS_OCC + MAX_TRACK  # the discard pile, oldest first, -1 past OBS_DISCARD_N
 OBS_UNSEEN = OBS_DISCARD + MAX_CARDS  # rank 1..14 at OBS_UNSEEN + rank - 1: cards not seen
-OBS_SIZE = OBS_UNSEEN + JOKER_RANK
+OBS_MARBLES = OBS_UNSEEN + JOKER_RANK  # marbles per player (= castle holes; 5 official)
+OBS_SIDE_HOLES = OBS_MARBLES + 1  # holes per side (18 official)
+OBS_SIZE = OBS_SIDE_HOLES + 1
 """Length of an observation; seat blocks are sized for ``MAX_PLAYERS`` seats (-1 past the
 players), the track block for the largest board (-1 past ``L``)."""
 
@@ -349,6 +353,19 @@ def obs_players(obs):
 @njit(cache=True, inline="always")
 def obs_track_len(obs):
     return obs[OBS_TRACK]
+
+
+@njit(cache=True, inline="always")
+def obs_marbles(obs):
+    """Marbles per player, the castle's holes (the ``marbles`` parameter; 5 official). A
+    seat's marbles ``m >= obs_marbles`` do not exist: their positions read ``NONE`` (-2)."""
+    return obs[OBS_MARBLES]
+
+
+@njit(cache=True, inline="always")
+def obs_side_holes(obs):
+    """Holes per side of the board (the ``holes_per_side`` parameter; 18 official)."""
+    return obs[OBS_SIDE_HOLES]
 
 
 @njit(cache=True, inline="always")
@@ -437,17 +454,19 @@ def obs_unseen(obs, rank):
 
 @njit(cache=True, inline="always")
 def obs_remaining(obs, seat, pos):
-    """The rules' remaining distance of a marble of ``seat`` at ``pos`` (Strategies): home
-    ``L + 10``; track: holes to its castle entry going forward + 5; castle hole k: 5 - k."""
+    """The rules' remaining distance of a marble of ``seat`` at ``pos`` (Strategies), ``c``
+    the marbles per player: home ``L + c + 5``; track: holes to its castle entry going forward
+    + c; castle hole k: c - k (official board: ``L + 10``, + 5, 5 - k)."""
     L = obs[OBS_TRACK]
+    c = obs[OBS_MARBLES]
     if pos == HOME:
-        return L + 10
+        return L + c + 5
     if pos >= CASTLE0:
-        return CASTLE_HOLES - (pos - CASTLE0)
+        return c - (pos - CASTLE0)
     d = obs[OBS_ENTRY + seat] - pos
     if d < 0:
         d += L
-    return d + CASTLE_HOLES
+    return d + c
 
 
 @njit(cache=True, inline="always")
@@ -512,6 +531,8 @@ def observe(g, seat, kind, obs):
     obs[OBS_JOKER_FROM_TRACK] = g[S_JFT]
     obs[OBS_CASTLE_OPTIONAL] = g[S_OPTIONAL]
     obs[OBS_MAX_TURNS] = g[S_MAX_TURNS]
+    obs[OBS_MARBLES] = g[S_MARBLES]
+    obs[OBS_SIDE_HOLES] = g[S_SIDE_HOLES]
     obs[OBS_TURN] = g[S_TURNS]
     obs[OBS_DRAW_N] = g[S_PILE_N] - g[S_DRAWN]
     n_disc = g[S_DISC_N]
