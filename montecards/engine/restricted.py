@@ -46,6 +46,8 @@ TWINS = {"greedy": "greedy", "random": "random", "weighted": "weighted", "tuned"
          "aggressive": "greedy"}
 """A built-in and the twin module ``montecards.strategies.<game>_<twin>`` that plays it."""
 TWIN_FUNCTION = {"aggressive": "choose_aggressive"}
+_BUILT: dict[tuple, RestrictedStrategy] = {}
+"""The restricted strategies of this process, by game, label and INNER's source and params."""
 
 
 def is_restricted(text: Any) -> bool:
@@ -80,10 +82,10 @@ def parse_label(text: str) -> tuple[str, list[tuple[str, str]]]:
         raise InputError(f"strategy {text!r}: write it restrict(STRATEGY, never=PATTERN, ...)")
     parts = split_top(body[len(PREFIX):-1])
     inner, terms = parts[0], []
-    if not inner or "=" in inner:
-        raise InputError(f"strategy {text!r}: the first argument of restrict(...) is the strategy it restricts")
     if is_restricted(inner):
         raise InputError(f"strategy {text!r}: restrict(...) inside restrict(...): give every term to one")
+    if not inner or "=" in inner:
+        raise InputError(f"strategy {text!r}: the first argument of restrict(...) is the strategy it restricts")
     if len(parts) == 1:
         raise InputError(f"strategy {text!r}: restrict(...) needs at least one term, never=PATTERN or first=PATTERN")
     for part in parts[1:]:
@@ -162,13 +164,17 @@ def build(text: str, spec: Any) -> RestrictedStrategy:
         masks[key] |= module.parse(pattern)
     inner = _inner(inner_text, spec)
     label = f"restrict({inner_text}, {', '.join(f'{k}={v}' for k, v in terms)})"
+    key = (spec.name, label, inner.source_hash, inner.params)
+    if key in _BUILT:  # compiled once per process (a decision log per game asks again and again)
+        return _BUILT[key]
     function = _wrapper(inner.function, module.plays, masks["never"], masks["first"],
                         bool(masks["never"].any()), bool(masks["first"].any()))
-    return RestrictedStrategy(
+    _BUILT[key] = RestrictedStrategy(
         function=function, game=spec.name, memory=inner.memory, params=inner.params,
         origin="restrict", source=label, source_hash=inner.source_hash, declared=inner.declared,
         param_names=inner.param_names, text=label, inner=inner, never=masks["never"],
         first=masks["first"])
+    return _BUILT[key]
 
 
 def rebuild(text: str, game: str) -> RestrictedStrategy:
@@ -223,6 +229,8 @@ def _wrapper(call: Any, plays: Any, never: np.ndarray, first: np.ndarray,
                 k += 1
         if k == 0 or k == n:  # every move matches (forced), or none does
             return call(obs, legal, params, memory, rng)
+        if k == 1:  # one move left: no choice for INNER (some twins read a two-move legal by slot)
+            return kept[0]
         moves = np.empty(k, dtype=np.int64)
         for j in range(k):
             moves[j] = legal[kept[j]]
