@@ -208,3 +208,19 @@ def test_patterns_parse():
     assert issubclass(StrategyError, InputError)
     # the twins are importable from the installed package
     assert tulips_greedy.choose is not None
+
+
+def test_restricted_play_table_pairs_the_games():
+    """The table's change is the restricted first seat's win share minus the baseline's, on the
+    very games ``simulate`` plays with the same seed."""
+    from montecards.analysis.restricted import restricted_play
+
+    table = restricted_play("parade", ["10"], players=2, n=400, seed=5)
+    assert list(table.index) == ["-", "10"]
+    base, rest = table.loc["-"], table.loc["10"]
+    assert rest.change == pytest.approx(rest.win_share - base.win_share)
+    assert rest.change_low < rest.change < rest.change_high < 0
+    res = mc.simulate("parade", players=2, n=400, seed=5, strategies=["restrict(greedy, never=10)", "greedy"])
+    assert res.to_dict()["win_share"][0] == pytest.approx(rest.win_share)
+    with pytest.raises(InputError):
+        restricted_play("parade", [], n=10)
