@@ -83,15 +83,19 @@ def parse_label(text: str) -> tuple[str, list[tuple[str, str]]]:
     parts = split_top(body[len(PREFIX):-1])
     inner, terms = parts[0], []
     if is_restricted(inner):
-        raise InputError(f"strategy {text!r}: restrict(...) inside restrict(...): give every term to one")
+        raise InputError(f"strategy {text!r}: restrict(...) inside restrict(...): "
+                         "give every term to one")
     if not inner or "=" in inner:
-        raise InputError(f"strategy {text!r}: the first argument of restrict(...) is the strategy it restricts")
+        raise InputError(f"strategy {text!r}: the first argument of restrict(...) is the "
+                         "strategy it restricts")
     if len(parts) == 1:
-        raise InputError(f"strategy {text!r}: restrict(...) needs at least one term, never=PATTERN or first=PATTERN")
+        raise InputError(f"strategy {text!r}: restrict(...) needs at least one term, "
+                         "never=PATTERN or first=PATTERN")
     for part in parts[1:]:
         key, sep, value = (s.strip() for s in part.partition("="))
         if not sep or key not in KEYS:
-            raise InputError(f"strategy {text!r}: unknown term {part!r} (terms are never=PATTERN and first=PATTERN)")
+            raise InputError(f"strategy {text!r}: unknown term {part!r} "
+                             "(terms are never=PATTERN and first=PATTERN)")
         if not value:
             raise InputError(f"strategy {text!r}: {key}= has an empty pattern")
         terms.append((key, value))
@@ -254,7 +258,8 @@ def _compile(strategy: RestrictedStrategy) -> Any:
         dispatcher = njit(function)
         dispatcher.compile(jit_user.SIG)
     except Exception as error:  # noqa: BLE001 - numba's typing errors
-        raise StrategyError(f"strategy {strategy.text} does not compile: {str(error).splitlines()[0]}") from None
+        raise StrategyError(
+            f"strategy {strategy.text} does not compile: {str(error).splitlines()[0]}") from None
     dispatcher.disable_compile()
     return dispatcher
 

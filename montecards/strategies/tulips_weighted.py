@@ -26,7 +26,7 @@ own function over the observation, ``view.obs_*``) and give it a weight.
 from numba import njit
 
 from montecards.games.tulips import view
-from montecards.games.tulips.strategies import N_FEATURES, DEFAULT_WEIGHTS, move_features, rival_seat
+from montecards.games.tulips.strategies import DEFAULT_WEIGHTS, N_FEATURES, move_features, rival_seat
 
 
 @njit(cache=True)
