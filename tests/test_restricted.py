@@ -224,3 +224,21 @@ def test_restricted_play_table_pairs_the_games():
     assert res.to_dict()["win_share"][0] == pytest.approx(rest.win_share)
     with pytest.raises(InputError):
         restricted_play("parade", [], n=10)
+
+
+def test_a_user_strategy_as_inner():
+    """INNER given as a file reference: it is loaded and restricted, and never starts a pile
+    while it can add (checked on its logged decisions)."""
+    from pathlib import Path
+
+    ref = str(Path(__file__).resolve().parents[1] / "examples" / "strategies" / "wigout_singles_first.py")
+    label = f"restrict({ref}:choose, never=start)"
+    checked = 0
+    for game in _decisions(wigout, [label, "greedy"], n=5):
+        for d in game:
+            if d.seat == 0 and any(wigout_view.is_add(m) for m in d.legal):
+                checked += 1
+                assert wigout_view.is_add(d.move)
+    assert checked > 20
+    res = mc.simulate("wigout", players=2, n=50, seed=3, strategies=[label, "greedy"])
+    assert list(res.strategies)[0] == label
