@@ -1,7 +1,7 @@
 """User strategies against the built-ins they copy: games per CPU-second, interleaved.
 
 For each game with an interface twin of its built-in ``greedy``
-(``examples/strategies/<game>_greedy.py:choose``), the same run — seed, players, every seat —
+(``montecards/strategies/<game>_greedy.py:choose``), the same run — seed, players, every seat —
 is played once with the built-in and once with the twin, alternately, ``--repeats`` times, on
 one thread (the ratio of two rates measured in the same process, in interleaved slices, is
 what this shared machine can measure; see README.md). The target (issue "Your own strategy"):
@@ -53,7 +53,7 @@ def cpu_rate(spec, config, games_per_slice: int, slices: int) -> float:
 
 def measure(game: str, repeats: int, slice_seconds: float) -> dict:
     builtin_name, players = TWINS[game]
-    twin = str(ROOT / "examples" / "strategies" / f"{game}_greedy.py") + ":choose"
+    twin = str(ROOT / "montecards" / "strategies" / f"{game}_greedy.py") + ":choose"
     spec, builtin, _, _ = prepare(game, players, builtin_name, None, 1)
     _, user, _, _ = prepare(game, players, twin, None, 1)
     warm_up(spec, builtin)
@@ -72,7 +72,7 @@ def measure(game: str, repeats: int, slice_seconds: float) -> dict:
         "game": game,
         "players": players,
         "builtin": builtin_name,
-        "twin": f"examples/strategies/{game}_greedy.py:choose",
+        "twin": f"montecards/strategies/{game}_greedy.py:choose",
         "games_per_slice": size,
         "builtin_cpu_games_per_s": statistics.median(p[0] for p in pairs),
         "twin_cpu_games_per_s": statistics.median(p[1] for p in pairs),

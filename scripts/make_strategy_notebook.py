@@ -90,7 +90,7 @@ cells = [
     new_code_cell("table.plot()"),
     new_markdown_cell(
         "## 5. Weights: tune a strategy without recompiling\n"
-        "`examples/strategies/parade_weighted.py` (the `weighted` built-in over the interface) scores "
+        "`montecards/strategies/parade_weighted.py` (the `weighted` built-in over the interface) scores "
         "a play by `params[0] * (its score change) + params[1] * (cards it takes) + ...`; with "
         "`[-1, -w]` that is greedy's score plus a price `w` per card taken. `params` are run-time "
         "data: every weight below reuses the same compiled code. Each point is a head-to-head "
@@ -99,7 +99,7 @@ cells = [
     ),
     new_code_cell(
         "import matplotlib.pyplot as plt\n\n"
-        "weighted = mc.load_strategy(\"examples/strategies/parade_weighted.py:choose\")\n"
+        "weighted = mc.load_strategy(\"montecards/strategies/parade_weighted.py:choose\")\n"
         "weights = [0.0, 0.25, 0.5, 1.0, 2.0]\n"
         "shares = []\n"
         "for w in weights:\n"

@@ -97,7 +97,7 @@ def test_the_search_player_gives_the_local_result_on_the_cluster(client, name):
 def test_user_strategies_play_on_the_cluster(client, tmp_path):
     """A worker imports a user strategy by its file path (hash-checked): the local numbers; a
     strategy defined only here (not importable) and a fault on a worker are one clear line."""
-    twin = str(ROOT / "examples" / "strategies" / "parade_greedy.py") + ":choose"
+    twin = str(ROOT / "montecards" / "strategies" / "parade_greedy.py") + ":choose"
     run = dict(n=600, players=3, strategies=[twin, "random", "greedy"], seed=5, chunk_size=100,
                keep_games=True)
     local = mc.simulate("parade", jobs=1, **run)
@@ -351,7 +351,7 @@ def test_a_worker_killed_mid_analysis_does_not_change_it(client):
 
 def test_tuning_on_the_cluster_gives_the_local_result(client):
     """mc.tune on the Dask backend: the same search, winner and held-out figures as locally."""
-    strategy = str(ROOT / "examples/strategies/parade_weighted.py") + ":choose"
+    strategy = str(ROOT / "montecards/strategies/parade_weighted.py") + ":choose"
     args = dict(strategy=strategy, x0=[-1.0, -0.5], players=2, budget=8_000, deals=500, popsize=2,
                 holdout=500, seed=4, progress=False)
     local = mc.tune("parade", jobs=1, **args)

@@ -373,6 +373,6 @@ def test_a_user_strategy_at_a_discard_without_move_ids_fails_its_run_in_one_line
     from tests.inprocess import run_main
 
     proc = run_main("simulate", "parade", "-p", "3", "-n", "20", "--param", f"discards={discards}",
-                    "-s", "examples/strategies/parade_greedy.py:choose")
+                    "-s", "montecards/strategies/parade_greedy.py:choose")
     assert proc.returncode == 2, proc.stdout
     assert "outside its 0 legal moves" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -396,7 +396,7 @@ def test_malformed_positions_are_refused_with_one_line(text, message):
 
 def test_analyse_refuses_a_user_strategy_for_the_play_outs():
     with pytest.raises(mc.InputError, match="built-in strategies only"):
-        mc.analyse("parade", _good(), opponents="examples/strategies/parade_greedy.py:choose")
+        mc.analyse("parade", _good(), opponents="montecards/strategies/parade_greedy.py:choose")
 
 
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):

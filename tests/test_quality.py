@@ -60,4 +60,4 @@ def test_decisions_bad_input_is_one_line_and_exit_2(args, message):
 
 def test_user_strategies_are_refused():
     with pytest.raises(InputError, match="built-in strategies"):
-        decision_errors("parade", 2, ["greedy", "examples/strategies/parade_greedy.py:choose"], n=1, seed=1)
+        decision_errors("parade", 2, ["greedy", "montecards/strategies/parade_greedy.py:choose"], n=1, seed=1)

@@ -83,7 +83,7 @@ def test_skill_levels_rate_anomia_and_its_depth_follows_the_face_off_model():
 
 
 def test_user_strategies_with_params_are_entrants():
-    ref = str(ROOT / "examples/strategies/parade_weighted.py") + ":choose"
+    ref = str(ROOT / "montecards/strategies/parade_weighted.py") + ":choose"
     t = mc.tournament("parade", [ref, "random"], players=2, n=100, seed=5, bootstrap=10,
                       strategy_params=[[-1.0, -0.3], None])
     assert any(e.endswith("[-1,-0.3]") for e in t.entrants)

@@ -19,7 +19,7 @@ from tests.inprocess import run_main
 tune_module = import_module("montecards.analysis.tune")  # (montecards.analysis.tune is the function)
 
 ROOT = Path(__file__).resolve().parent.parent
-WEIGHTED = str(ROOT / "examples/strategies/parade_weighted.py") + ":choose"
+WEIGHTED = str(ROOT / "montecards/strategies/parade_weighted.py") + ":choose"
 SMALL = dict(players=2, opponents="greedy", budget=24_000, deals=1_000, holdout=1_500, seed=11,
              popsize=4, progress=False, x0=[-1.0, -0.5], bounds=[(-3, 1), (-2, 2)])
 # (parade_weighted reads its first two weights, score_change and cards_taken; the rest default)

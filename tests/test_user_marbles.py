@@ -1,6 +1,6 @@
 """Joker Marbles played by user strategies (the kernel's user path, ``engine/user_seats.py``).
 
-The interface twins of ``examples/strategies/marbles_greedy.py`` (``choose``: greedy,
+The interface twins of ``montecards/strategies/marbles_greedy.py`` (``choose``: greedy,
 ``choose_aggressive``: aggressive), loaded by reference as any user strategy, play the very
 games of the built-ins they copy: the same per-game rows for the same seed, alone and mixed
 with other built-ins, at every player count, in teams and rule variants; the same trace and
@@ -31,8 +31,9 @@ from montecards.run.runner import RunConfig, play_chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "strategies"
-GREEDY = f"{EXAMPLES / 'marbles_greedy.py'}:choose"
-AGGRESSIVE = f"{EXAMPLES / 'marbles_greedy.py'}:choose_aggressive"
+TWINS_DIR = ROOT / "montecards" / "strategies"
+GREEDY = f"{TWINS_DIR / 'marbles_greedy.py'}:choose"
+AGGRESSIVE = f"{TWINS_DIR / 'marbles_greedy.py'}:choose_aggressive"
 CAUTIOUS = f"{EXAMPLES / 'marbles_cautious.py'}:choose"
 TWIN_OF = {GREEDY: "greedy", AGGRESSIVE: "aggressive"}
 SEED = 20261217

@@ -25,7 +25,7 @@ from montecards.games.parade import kernel as parade_kernel
 from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
-TWIN = str(ROOT / "examples" / "strategies" / "parade_greedy.py") + ":choose"
+TWIN = str(ROOT / "montecards" / "strategies" / "parade_greedy.py") + ":choose"
 
 
 def write(tmp_path: Path, name: str, body: str) -> str:
@@ -214,12 +214,12 @@ def test_cli_mixes_files_modules_and_builtins(tmp_path):
     ref = write(tmp_path, "weights", "def choose(obs, legal, params, memory, rng):\n"
                 "    return 0 if params[0] > 0 else len(legal) - 1\n") + ":choose"
     done = run_cli("simulate", "parade", "-n", "2000", "-p", "3", "-s", ref, "-s", "greedy", "-s",
-                   "examples.strategies.parade_greedy:choose", "--strategy-params", "1",
+                   "montecards.strategies.parade_greedy:choose", "--strategy-params", "1",
                    "--strategy-params", "-", "--strategy-params", "-", "--seed", "3", "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["strategies"][0].endswith("weights.py:choose[1]")
-    assert out["strategies"][2] == "examples.strategies.parade_greedy:choose"
+    assert out["strategies"][2] == "montecards.strategies.parade_greedy:choose"
     bad = write(tmp_path, "bad", "def choose(obs, legal, params, memory, rng):\n    return 99\n") + ":choose"
     failed = run_cli("simulate", "parade", "-n", "100", "-s", bad, "-s", "greedy")
     assert failed.returncode == 2

@@ -1,6 +1,6 @@
 """Gift of Tulips played by user strategies (issue 17): the user path plays the same games.
 
-* each interface twin in ``examples/strategies/tulips_*.py`` (loaded by reference, as a user
+* each interface twin in ``montecards/strategies/tulips_*.py`` and ``examples/strategies/tulips_*.py`` (loaded by reference, as a user
   writes it: ``"path/to/tulips_greedy.py:choose"``) gives the same per-game rows as the
   built-in it copies, for the same seed, at several player counts, alone and mixed with other
   built-ins;
@@ -29,9 +29,10 @@ from montecards.games import tulips
 from montecards.games.tulips import view
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "strategies"
-GREEDY = f"{EXAMPLES / 'tulips_greedy.py'}:choose"
+TWINS_DIR = Path(__file__).resolve().parent.parent / "montecards" / "strategies"
+GREEDY = f"{TWINS_DIR / 'tulips_greedy.py'}:choose"
 MAJORITY = f"{EXAMPLES / 'tulips_majority.py'}:choose"
-RANDOM = f"{EXAMPLES / 'tulips_random.py'}:choose"
+RANDOM = f"{TWINS_DIR / 'tulips_random.py'}:choose"
 IDEA = f"{EXAMPLES / 'tulips_secret_majority.py'}:choose"
 TWINS = {"greedy": GREEDY, "majority": MAJORITY}
 

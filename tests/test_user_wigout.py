@@ -1,4 +1,4 @@
-"""Wig Out!'s user path: the interface twins (examples/strategies/wigout_*.py), run as user
+"""Wig Out!'s user path: the interface twins (montecards/strategies/wigout_*.py, examples/strategies/wigout_singles_first.py), run as user
 strategies in the kernel, play the very games of the built-ins they copy.
 
 ``greedy`` and ``singles_first`` are deterministic: their twins give the same per-game rows,
@@ -34,11 +34,13 @@ from montecards.games.wigout.game import SPEC
 from montecards.run.runner import RunConfig, play_chunk
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "strategies"
+TWINS_DIR = Path(__file__).resolve().parent.parent / "montecards" / "strategies"
 
 
 def ref(name: str) -> str:
-    """The reference of ``examples/strategies/wigout_<name>.py:choose`` (an absolute path)."""
-    return f"{EXAMPLES / f'wigout_{name}.py'}:choose"
+    """The reference of ``montecards/strategies/wigout_<name>.py:choose`` (a twin) or ``examples/strategies/...`` (an absolute path)."""
+    folder = TWINS_DIR if name in ("greedy", "random", "weighted") else EXAMPLES
+    return f"{folder / f'wigout_{name}.py'}:choose"
 
 
 GREEDY, SINGLES, RANDOM, SPOILER = ref("greedy"), ref("singles_first"), ref("random"), ref("spoiler")

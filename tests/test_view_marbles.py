@@ -3,7 +3,7 @@
 Over many logged games (every built-in strategy, 2-6 players, teams and variants): every
 decision has a legal choice; the legal ids are unique, decode to the kernel's own move list of
 that board (``marbles.legal_moves``) in its order, and the interface twins of ``greedy`` and
-``aggressive`` (examples/strategies/marbles_greedy.py, over ``obs`` and ``legal`` only) make
+``aggressive`` (montecards/strategies/marbles_greedy.py, over ``obs`` and ``legal`` only) make
 exactly the logged choices; ``random``'s draw is a uniform index into ``legal``. The
 observation shows no hidden card: re-dealing the other hands and the draw pile leaves it as
 it was.
@@ -33,7 +33,7 @@ SEED = 20261201
 
 
 def load_example():
-    path = ROOT / "examples" / "strategies" / "marbles_greedy.py"
+    path = ROOT / "montecards" / "strategies" / "marbles_greedy.py"
     return load_module(path)  # the strategy loader's module name: numba's cache expects it
 
 
@@ -341,6 +341,6 @@ def test_twins_in_plain_python(tmp_path):
              n=np.array([len(d.legal) for _g, d in rows]), greedy=np.array([g for g, _d in rows]))
     env = os.environ | {"NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
-        [sys.executable, "-c", PLAIN_REPLAY, str(ROOT / "examples" / "strategies" / "marbles_greedy.py"),
+        [sys.executable, "-c", PLAIN_REPLAY, str(ROOT / "montecards" / "strategies" / "marbles_greedy.py"),
          str(path)], env=env, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [d.choice for _g, d in rows]

@@ -2,7 +2,7 @@
 
 The decision log of many seeded games (every strategy, 2-6 players): every logged choice is a
 legal move and is the move the game played; the interface twin of ``greedy``
-(examples/strategies/parade_greedy.py), given only the logged observation and legal moves,
+(montecards/strategies/parade_greedy.py), given only the logged observation and legal moves,
 makes every logged greedy choice, compiled and in plain Python; ``random``'s draws are draws
 over the legal list; and the observation hides the other hands and the deck order.
 """
@@ -29,7 +29,7 @@ from montecards.games.parade.cards import N_CARDS, N_COLOURS, card_id
 from montecards.rng import bounded, new_state, seed_stream
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "strategies" / "parade_greedy.py"
+EXAMPLE = ROOT / "montecards" / "strategies" / "parade_greedy.py"
 SEED = 20261201
 
 

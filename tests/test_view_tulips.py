@@ -2,7 +2,7 @@
 
 * every logged decision of many seeded games (2-6 players, every strategy mix, other card
   models) has a legal choice, and the legal list is what the rules allow;
-* the interface twins of the built-ins (examples/strategies/tulips_greedy.py,
+* the interface twins of the built-ins (montecards/strategies/tulips_greedy.py,
   tulips_majority.py and tulips_random.py), reading only ``obs`` and ``legal``, choose
   exactly what the built-in ``greedy`` and ``majority`` chose; ``random``'s twin, fed the
   seat's choice stream, draws exactly the built-in's moves;
@@ -30,7 +30,9 @@ NO_PARAMS = np.zeros(0, np.float64)
 
 
 def load_example(name: str):
-    path = ROOT / "examples" / "strategies" / f"{name}.py"
+    path = ROOT / "montecards" / "strategies" / f"{name}.py"  # a built-in's twin
+    if not path.exists():
+        path = ROOT / "examples" / "strategies" / f"{name}.py"
     return load_module(path)  # the strategy loader's module name: numba's cache expects it
 
 

@@ -2,7 +2,7 @@
 
 Over many seeded games (2-6 players, mixed strategies, rule variants) every logged decision
 has a legal choice, the log agrees with the trace, the built-ins' interface twins (written only
-over ``obs`` and ``legal``: examples/strategies/wigout_*.py) choose exactly what the kernel
+over ``obs`` and ``legal``: montecards/strategies/wigout_*.py, examples/strategies/wigout_singles_first.py) choose exactly what the kernel
 chose, ``random``'s draw is a uniform draw over ``legal`` from the game's choice stream, and the
 observation does not change when the hidden cards are re-dealt.
 """
@@ -24,10 +24,12 @@ from montecards.games.wigout.game import SPEC, pack_params
 from montecards.rng import seed_stream
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "strategies"
+TWINS_DIR = Path(__file__).resolve().parent.parent / "montecards" / "strategies"
 
 
 def _load(name):
-    return load_module(EXAMPLES / f"wigout_{name}.py").choose  # as the strategy loader imports it
+    folder = EXAMPLES if name == "singles_first" else TWINS_DIR
+    return load_module(folder / f"wigout_{name}.py").choose  # as the strategy loader imports it
 
 
 TWINS = {name: _load(name) for name in ("greedy", "singles_first", "random")}

@@ -47,7 +47,7 @@ def test_warmup_user_compiles_the_user_trace_too():
         "    def on_end(self, e): pass\n"
         "with ev.install_listener('numba:compile', Count()):\n"
         f"    mc.trace('parade', seed=7, index=3,\n"
-        f"             strategies=['{root}/examples/strategies/parade_greedy.py:choose', 'greedy'])\n"
+        f"             strategies=['{root}/montecards/strategies/parade_greedy.py:choose', 'greedy'])\n"
         "print(sorted(set(compiled)))\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=1800,

@@ -8,7 +8,7 @@
 * ``GREEDY_WEIGHTS`` / ``AGGRESSIVE_WEIGHTS`` play exactly greedy's / aggressive's games.
 * Other weights play other games; the defaults beat greedy (one seat against three, every
   seat in turn, 4 players); bad weights are an InputError; the CLI takes ``weighted[...]``.
-* ``examples/strategies/marbles_weighted.py`` (over the decision interface) plays the built-in's
+* ``montecards/strategies/marbles_weighted.py`` (over the decision interface) plays the built-in's
   very games.
 """
 
@@ -31,7 +31,7 @@ from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261230
-TWIN = f"{ROOT / 'examples' / 'strategies' / 'marbles_weighted.py'}:choose"
+TWIN = f"{ROOT / 'montecards' / 'strategies' / 'marbles_weighted.py'}:choose"
 
 
 def label(weights, name="weighted") -> str:

@@ -8,7 +8,7 @@ docs/strategies/parade.md "weighted and tuned: the features").
   is ``weighted`` with ``TUNED_WEIGHTS``;
 * every feature's weight changes play; bad weights are refused (``InputError``; exit 2 on the
   command line), good ones accepted in the name and as strategy params;
-* the interface twin ``examples/strategies/parade_weighted.py`` plays the built-in's games.
+* the interface twin ``montecards/strategies/parade_weighted.py`` plays the built-in's games.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from montecards.games.parade.game import SPEC
 from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
-TWIN = str(ROOT / "examples" / "strategies" / "parade_weighted.py") + ":choose"
+TWIN = str(ROOT / "montecards" / "strategies" / "parade_weighted.py") + ":choose"
 SEED = 20261202
 N_COLOURS = 6
 FEATURES = strategies.FEATURES

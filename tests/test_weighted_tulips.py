@@ -7,7 +7,7 @@
 * other weights change the play; the default weights play exactly
   greedy's games (same rows, same seed);
 * bad weights are InputErrors through ``mc.simulate``; ``-s 'weighted[...]'`` on the CLI;
-* the user-strategy twin ``examples/strategies/tulips_weighted.py`` plays the built-in's games.
+* the user-strategy twin ``montecards/strategies/tulips_weighted.py`` plays the built-in's games.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from montecards.games import tulips
 from montecards.games.tulips import strategies, view
 from tests.inprocess import run_main
 
-TWIN = f"{Path(__file__).resolve().parent.parent / 'examples' / 'strategies' / 'tulips_weighted.py'}:choose"
+TWIN = f"{Path(__file__).resolve().parent.parent / 'montecards' / 'strategies' / 'tulips_weighted.py'}:choose"
 N = strategies.N_FEATURES
 
 

@@ -8,7 +8,7 @@
 * ``weighted[1,0,...,0]`` is exactly ``greedy``, and the default weights win at least a fair
   share against ``greedy`` at every player count;
 * bad weights are refused with ``InputError`` (and exit code 2 on the command line);
-* the user-strategy twin ``examples/strategies/wigout_weighted.py`` makes the built-in's plays.
+* the user-strategy twin ``montecards/strategies/wigout_weighted.py`` makes the built-in's plays.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from montecards.games.wigout.game import SPEC
 from tests.inprocess import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
-TWIN_PATH = ROOT / "examples" / "strategies" / "wigout_weighted.py"
+TWIN_PATH = ROOT / "montecards" / "strategies" / "wigout_weighted.py"
 TWIN = f"{TWIN_PATH}:choose"
 W = SPEC.seat_params["weighted"]
 GREEDY_POINT = strategies.GREEDY_WEIGHTS  # the cards shed alone: greedy's play

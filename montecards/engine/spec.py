@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from montecards.engine import user_strategies
+from montecards.engine import restricted, user_strategies
 from montecards.engine.decisions import new_log, read_log
 from montecards.engine.kernel import chunk_runner
 from montecards.engine.options import check_deal, every_option, kernel_options
@@ -415,6 +415,8 @@ class GameSpec:
             return self.with_weights(*bracketed)
         if isinstance(name, str) and user_strategies.known(name) is not None:
             return user_strategies.known(name).for_game(self.name, self.has_decisions)
+        if restricted.is_restricted(name):
+            return restricted.build(name, self)
         if isinstance(name, str) and not user_strategies.looks_like_reference(name):
             allowed = ", ".join(self.strategies)
             raise InputError(

@@ -2,7 +2,7 @@
 
 A strategy sees what its seat sees at the table: its hand, the whole board, the discard pile
 and the number of cards left to draw (``view.py`` is that view, as a strategy written outside
-the kernel gets it; ``examples/strategies/marbles_greedy.py`` is greedy written over it, and
+the kernel gets it; ``montecards/strategies/marbles_greedy.py`` is greedy written over it, and
 ``tests/test_view_marbles.py`` shows both make the same choices). All of them share the
 kernel's legal-move generator (``moves.gen_hand``), which lists the hand's (card, move)
 choices and, for greedy and aggressive, scores them as it goes (``step_score``,

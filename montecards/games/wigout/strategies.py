@@ -3,7 +3,7 @@
 A chooser is called when a seat acts and has a legal play (the draw is forced, not a choice)
 and returns the play, ``2 * character + START / ADD`` (``rules``). Each reads only what its seat
 may see: its own hand (the counts and the held-once / held-twice masks) and the table's mask.
-Their twins over the decision interface (``view.py``) are ``examples/strategies/wigout_*.py``;
+Their twins over the decision interface (``view.py``) are ``montecards/strategies/wigout_*.py`` (and ``examples/strategies/wigout_singles_first.py``);
 ``tests/test_view_wigout.py`` shows they choose the same plays.
 
 ``weighted`` and ``tuned`` score every legal play by a weighted sum of the ``FEATURES`` below and

@@ -10,7 +10,7 @@ It makes exactly the built-in's choices (``tests/test_weighted_marbles.py``: the
 the same seed), so it is the place to start a strategy of your own: add a feature here, try it
 with ``--strategy-params``, and nothing else recompiles.
 
-    montecards simulate marbles -n 20000 -s examples/strategies/marbles_weighted.py:choose -s greedy \\
+    montecards simulate marbles -n 20000 -s montecards/strategies/marbles_weighted.py:choose -s greedy \\
         -s greedy -s greedy --strategy-params 1,1,1,-2,0,0,0,0,0,0,0,0 \\
         --strategy-params - --strategy-params - --strategy-params -
 

@@ -16,7 +16,7 @@ It makes the very choices of the built-in for the same weights (tests/test_weigh
 A seat given no weights (``params`` empty) plays ``weighted``'s defaults, which are greedy's
 choices. Weights are run-time data: trying others never recompiles anything::
 
-    montecards simulate tulips -s examples/strategies/tulips_weighted.py:choose -s majority \\
+    montecards simulate tulips -s montecards/strategies/tulips_weighted.py:choose -s majority \\
         --strategy-params 1,1,-1,0,0,0,0,0,0,0,0,0,0,0 --strategy-params -
 
 To make it your own, add a feature to ``move_features`` below's tuple (or replace it with your
@@ -26,7 +26,7 @@ own function over the observation, ``view.obs_*``) and give it a weight.
 from numba import njit
 
 from montecards.games.tulips import view
-from montecards.games.tulips.strategies import N_FEATURES, DEFAULT_WEIGHTS, move_features, rival_seat
+from montecards.games.tulips.strategies import DEFAULT_WEIGHTS, N_FEATURES, move_features, rival_seat
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ rest), so without params this plays greedy; ``params = [-1, -c]`` is greedy's sc
 price ``c`` per card taken (what this example computed before it became ``weighted``'s twin). ``memory`` (at least ``MEMORY_NEEDED`` floats; the
 default 128) is working space, ``rng`` is not used.
 
-    montecards simulate parade -s examples/strategies/parade_weighted.py:choose -s greedy \\
+    montecards simulate parade -s montecards/strategies/parade_weighted.py:choose -s greedy \\
         --strategy-params=-1,-0.3 --strategy-params -
 
 Plain loops over numpy arrays: numba compiles it as it stands, and it runs in Python too.

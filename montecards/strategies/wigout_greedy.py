@@ -9,7 +9,7 @@ choices; ``tests/test_view_wigout.py`` checks it on thousands of logged decision
 a template: ``choose`` must stay numba-compilable (plain loops over the int64 arrays). Once
 user strategies can run in the kernel (the "Your own strategy" issue), it is meant to run as
 
-    montecards simulate wigout -s examples/strategies/wigout_greedy.py:choose -s greedy
+    montecards simulate wigout -s montecards/strategies/wigout_greedy.py:choose -s greedy
 """
 
 from montecards.games.wigout import view

@@ -38,4 +38,6 @@ def choose(obs, legal, params, memory, rng):
     for i in range(legal.shape[0]):
         if view.move_kind(legal[i]) == kind:
             return i
-    return -1
+    # the drawn action is not legal: only under restrict(random, never=...), which removed it
+    # (the game's own legal moves always hold every action but the turn's first kind)
+    return bounded(rng, legal.shape[0])

@@ -10,7 +10,7 @@ order of ``FEATURES``; missing ones take ``DEFAULTS``, the built-in ``weighted``
 (``montecards/games/wigout/strategies.py``) makes exactly these choices for the same weights;
 ``tests/test_weighted_wigout.py`` checks it (same rows for the same seed).
 
-    montecards simulate wigout -s examples/strategies/wigout_weighted.py:choose -s greedy \\
+    montecards simulate wigout -s montecards/strategies/wigout_weighted.py:choose -s greedy \\
         -s greedy -s greedy --strategy-params 1,0,0,0,-2,-1,0,0,0,0 --strategy-params - \\
         --strategy-params - --strategy-params -
 
