@@ -17,7 +17,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "simulate", "trace", "tune", "tournament", "luck", "strategy", "load_strategy", "UserStrategy",
-    "StrategyError", "InputError", "get_game", "game_names", "analyse", "review", "state", "__version__",
+    "StrategyError", "InputError", "get_game", "game_names", "analyse", "review", "state", "card_worth", "__version__",
 ]
 
 _LAZY = {
@@ -36,6 +36,7 @@ _LAZY = {
     "analyse": ("montecards.analysis.moves", "analyse"),
     "review": ("montecards.analysis.moves", "review"),
     "state": ("montecards.analysis.moves", "state"),
+    "card_worth": ("montecards.analysis.restricted", "card_worth"),
 }
 """Loaded on first use, so that processes which only play chunks (Dask workers) do not pay
 for pandas and the analysis layer (about 65 MB each)."""
@@ -43,6 +44,7 @@ for pandas and the analysis layer (about 65 MB each)."""
 if TYPE_CHECKING:
     from montecards.analysis.luck import luck
     from montecards.analysis.moves import analyse, review, state
+    from montecards.analysis.restricted import card_worth
     from montecards.analysis.tournament import tournament
     from montecards.analysis.tune import tune
     from montecards.api import simulate, trace

@@ -677,8 +677,37 @@ def balance_command(game, vary, targets, players, strategies, strategy_params, n
     _emit(res, as_json, res.text(), plot_path)
 
 
+@click.command("restrict")
+@click.argument("game")
+@click.argument("patterns", nargs=-1, required=True)
+@click.option("-s", "--strategy", "strategy", default="greedy", show_default=True,
+              help="The player restricted in seat 1 and playing every other seat (a built-in with an "
+              "interface twin, or a user strategy).")
+@click.option("-p", "--players", "players", type=int, default=None, help="Player count (default: the game's).")
+@click.option("-n", "n", type=int, default=20_000, show_default=True, help="Games per pattern (the same deals).")
+@click.option("--first", "first", is_flag=True, help="first=PATTERN (play such a card whenever it can) instead of "
+              "never=PATTERN.")
+@click.option("--sample", type=int, default=2_000, show_default=True, metavar="GAMES",
+              help="Unrestricted games whose decision logs give the correlation columns (0: none).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed (the deals).")
+@click.option("-j", "--jobs", type=int, default=None, help="Threads (default: every core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, callback=_check_plot,
+              help="Also write the figure (the change per pattern, the correlation beside it) to this PNG file.")
+def restrict_command(game, patterns, strategy, players, n, first, sample, seed, jobs, as_json, plot_path) -> None:
+    """What a card is worth (restricted play, docs/metrics.md): for each PATTERN (a card, or a
+    class such as a colour or value: the game's forms), seat 1 plays restrict(STRATEGY,
+    never=PATTERN) against STRATEGY on the same deals as STRATEGY against itself; prints the
+    change in seat 1's win share with its interval, and beside it the correlation a reader of
+    game logs would compute."""
+    from montecards.analysis.restricted import card_worth
+
+    res = card_worth(game, list(patterns), strategy, players, n, seed, "first" if first else "never", jobs, sample)
+    _emit(res, as_json, res.text(), plot_path)
+
+
 COMMANDS = (seats_command, compare_command, sweep_command, tournament_command, report_command,
-            tune_command, luck_command, balance_command)
+            tune_command, luck_command, balance_command, restrict_command)
 
 
 def register(group: click.Group) -> None:

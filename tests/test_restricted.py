@@ -242,3 +242,48 @@ def test_a_user_strategy_as_inner():
     assert checked > 20
     res = mc.simulate("wigout", players=2, n=50, seed=3, strategies=[label, "greedy"])
     assert list(res.strategies)[0] == label
+
+
+def test_the_correlation_columns_count_the_logged_plays():
+    """``played_correlation`` against the decisions read one by one: a seat played a ten when one
+    of its logged play decisions chose a card of value 10; the win shares of those seats and of
+    the others."""
+    from montecards.analysis.restricted import played_correlation
+    from montecards.engine.spec import WIN_UNIT
+
+    found = played_correlation("parade", ["10", "red-0"], "greedy", 2, 30, 4)
+    for pattern, hit in (("10", lambda card: card % 11 == 10), ("red-0", lambda card: card == 0)):
+        played, wins = [], []
+        for index in range(30):
+            decisions = parade.decisions(seed=4, index=index, players=2, params=None,
+                                         strategy_names=["greedy", "greedy"])
+            _, row = get("parade").decision_log(4, index, 2, None, ["greedy", "greedy"])
+            layout = get("parade").layout(2)
+            for seat in range(2):
+                played.append(any(d.seat == seat and parade_view.obs_kind(d.obs) == parade_view.DECISION_PLAY
+                                  and hit(d.move) for d in decisions))
+                wins.append(row[layout.seat_slice("win")][seat] / WIN_UNIT)
+        played, wins = np.array(played), np.array(wins)
+        assert found[pattern]["played"] == pytest.approx(played.mean())
+        assert found[pattern]["win_if_played"] == pytest.approx(wins[played].mean())
+        assert found[pattern]["win_if_not"] == pytest.approx(wins[~played].mean())
+        assert 0 < played.mean() < 1
+
+
+def test_cli_restrict_prints_the_table_json_and_figure(tmp_path):
+    import json
+
+    res = run_main("restrict", "parade", "10", "-p", "2", "-n", "300", "--sample", "40", "--seed", "5",
+                   "--json", "--plot", str(tmp_path / "w.png"))
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["games"] == 300 and data["sample"] == 40 and data["key"] == "never"
+    base, ten = data["patterns"]
+    assert base["pattern"] == "-" and base["correlation"] is None
+    assert ten["pattern"] == "10" and ten["change_low"] < ten["change"] < ten["change_high"]
+    assert ten["correlation_low"] <= ten["correlation"] <= ten["correlation_high"]
+    assert (tmp_path / "w.png").stat().st_size > 10_000
+    for bad, word in ((("parade", "pink"), "pink"), (("anomia", "5"), "anomia")):
+        res = run_main("restrict", *bad, "-n", "10")
+        assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+        assert word in res.stderr.lower() and "Traceback" not in res.stderr

@@ -610,3 +610,38 @@ def balance_figure(result: Any):
     ax.set_title(f"{result.title}: rules searched ({', '.join(result.vary)}), "
                  f"{', '.join(map(str, result.players))} players", fontsize=10)
     return fig
+
+
+@styled
+def card_worth_bars(worth: Any, ax: Any = None):
+    """Restricted play (``CardWorth.plot``): per pattern the change in the restricted first
+    seat's win share as a bar with its 95 % interval (the card's worth); the correlation of
+    the unrestricted games, where measured, as a hollow marker with its interval beside it."""
+    rows = [r for r in worth.rows() if r["pattern"] != "-"]
+    if ax is None:
+        fig, ax = new_figure(width=7.5, height=2.2 + 0.45 * len(rows))
+    else:
+        fig = ax.figure
+    y = np.arange(len(rows))[::-1]
+    change = np.array([100 * r["change"] for r in rows])
+    err = np.array([[100 * (r["change"] - r["change_low"]) for r in rows],
+                    [100 * (r["change_high"] - r["change"]) for r in rows]])
+    ax.barh(y, change, xerr=err, color=colour(0), alpha=0.85, capsize=3,
+            label=f"change when seat 1 may {'not play' if worth.key == 'never' else 'must play first'} it "
+                  "(same deals)")
+    corr = [r.get("correlation") for r in rows]
+    if any(c is not None for c in corr):
+        keep = [i for i, c in enumerate(corr) if c is not None]
+        cy = y[keep] - 0.25
+        cv = np.array([100 * corr[i] for i in keep])
+        cerr = np.array([[100 * (corr[i] - rows[i]["correlation_low"]) for i in keep],
+                         [100 * (rows[i]["correlation_high"] - corr[i]) for i in keep]])
+        ax.errorbar(cv, cy, xerr=cerr, fmt="o", mfc="white", color=colour(1), capsize=2,
+                    label="played minus not played (correlation, not worth)")
+    ax.axvline(0, color=FAIR, lw=1)
+    ax.set_yticks(y, [r["pattern"] for r in rows])
+    ax.set_xlabel("seat 1's win share, percentage points (95 % interval)")
+    title = f"{worth.game}, {worth.players} players: what a card is worth to {short_strategy(worth.strategy, 40, 1)}"
+    ax.set_title(title)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35 - 0.6 / (1 + len(rows))), ncol=1)
+    return fig
