@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from montecards.analysis import compare_variants, share_interval
 from montecards.report.base import Report, pm, rate, seat_section, skill_section, timed, tuned_section
+from montecards.report.cards import card_section
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.generic import matchup_section, metrics_section
 from montecards.report.luck import luck_section
@@ -152,5 +153,6 @@ def designer(rep: Report, sa) -> None:
             "a neighbour behind it.",
     ) for p, sides in ((3, (3, 4, 5, 6)), (5, (5, 6, 7))) if p in sa.player_counts]
     luck_section(rep, 4)
+    card_section(rep, 4, ["joker", "7", "4", "A"], why="A pattern is a rank (every suit) or the jokers; only the plays are restricted, not a discard when nothing is playable.")
     if found:
         designer_section(rep, found)

@@ -15,6 +15,7 @@ from montecards.report.base import (
     timed,
     tuned_section,
 )
+from montecards.report.cards import card_section
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance, worst_seat
 from montecards.report.generic import matchup_ratings
 from montecards.report.luck import luck_section
@@ -241,6 +242,7 @@ def designer(rep: Report, sa) -> None:
         found.append(Imbalance(name, text, [p], space, ["fair", length], n=10_000, budget=160_000,
                                held_out=200_000, why=why if p == 3 else ""))
     luck_section(rep, 2)
+    card_section(rep, 2, ["red-0", "0", "10", "red"], why="A pattern is a card (`red-0`), a value or a colour; only the plays are restricted, not the final discard.")
     designer_section(rep, found, intro="A remedy may not change the game's length by more than about 10 % "
                                        "(the target `length=A:B`, from the official rules' mean length in "
                                        "the seat runs above).")

@@ -8,6 +8,7 @@ import pandas as pd
 
 from montecards.analysis import compare_variants, mean_interval
 from montecards.report.base import Report, pm, seat_section, skill_section, timed, tuned_section
+from montecards.report.cards import card_section
 from montecards.report.designer import Imbalance, designer_section, seat_imbalance
 from montecards.report.luck import luck_section
 from montecards.report.strengths import variant_at_strengths
@@ -153,6 +154,7 @@ def designer(rep: Report, sa) -> None:
     if 3 not in sa.player_counts:
         return
     luck_section(rep, 4)
+    card_section(rep, 4, ["keep", "give", "open", "secret"], why="In Gift of Tulips every action plays the card just drawn, so the patterns are the kinds of action.")
     designer_section(rep, [
         Imbalance(
             "the first seat at 3 players",

@@ -11,6 +11,7 @@ import pandas as pd
 from montecards.analysis import compare_variants, mean_interval, sweep
 from montecards.api import trace
 from montecards.report.base import Report, pm, rate, seat_runs, skill_section, timed, tuned_section
+from montecards.report.cards import card_section
 from montecards.report.designer import Imbalance, designer_section
 from montecards.report.generic import matchup_section
 from montecards.report.luck import luck_section
@@ -193,6 +194,7 @@ def designer(rep: Report, sa) -> None:
         d = sa.results[p].metrics()["deadlocks"]
         parts.append(f"{d['mean']:.3f} {pm(*d['ci95'], 3, 1)} deadlocked rounds per game at {p} players")
     luck_section(rep, 4)
+    card_section(rep, 4, ["start", "add"], why="A pattern here is a kind of play: starting a new pile, or adding to one.")
     designer_section(rep, [
         Imbalance(
             "deadlocks at 5–6 players",
