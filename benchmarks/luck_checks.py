@@ -25,7 +25,6 @@ import argparse
 import datetime
 import json
 import math
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -138,11 +137,10 @@ def main() -> None:
               f"[{100 * plo:.1f}, {100 * phi:.1f} %] (half width {c['half_width_plain']:.4f})", flush=True)
         results.append({"unbiasedness": u, "coverage": c})
     if args.record:
-        def git(*words: str) -> str:
-            return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        from benchmarks.core import git_info
 
-        commit = git("rev-parse", "HEAD")
-        dirty = bool(git("status", "--porcelain", "montecards"))
+        info = git_info()
+        commit, dirty = info["commit"], info["dirty"]
         date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "game": args.game,
                  "players": args.players, "results": results}

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -99,11 +98,10 @@ def main() -> None:
               f"mean luck {r['mean_luck']:+.5f} (z {z:+.2f}): win {r['win_share']:.4f} "
               f"adjusted {r['win_share_adjusted']:.4f}", flush=True)
     if args.record:
-        def git(*words: str) -> str:
-            return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        from benchmarks.core import git_info
 
-        commit = git("rev-parse", "HEAD")
-        dirty = bool(git("status", "--porcelain", "montecards"))
+        info = git_info()
+        commit, dirty = info["commit"], info["dirty"]
         date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "results": results}
         folder = ROOT / "benchmarks" / "history" / "luck"
