@@ -126,3 +126,26 @@ def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     proc = run_main(*args)
     assert proc.returncode == 2, proc.stderr
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_luck_serves_the_deck_and_skill_variants_and_refuses_ties():
+    """``LEDGER_RULES``: under a changed deck, wild cards and skill model the ledger stays exact
+    (every draw's expectation counts this game's own pile; the face-off's probability is the
+    state's): ``--luck`` takes them, the luck has mean 0, and the variance still falls. A tie
+    probability moves cards within the pile after a tiebreak: refused, in one line."""
+    params = {"cards_per_symbol": "8,8,8,8,14,14,14,14", "wild_pairs": "none", "theta": "0.6,0,0,0"}
+    res = mc.simulate("anomia", n=3000, players=4, seed=SEED, luck=True, jobs=1, keep_games=True, params=params)
+    out = res.to_dict()
+    luck = res.games[[f"luck_{s}" for s in range(4)]].to_numpy()
+    for seat in range(4):
+        assert abs(luck[:, seat].mean()) < 4 * luck[:, seat].std() / np.sqrt(len(luck))
+        assert out["variance_ratio"][seat] > 2.0
+    plain = mc.simulate("anomia", n=3000, players=4, seed=SEED, jobs=1, params=params).to_dict()
+    assert plain["win_share"] == out["win_share"]  # the very games of the plain run
+    with pytest.raises(InputError, match="tie_prob"):
+        mc.simulate("anomia", n=10, players=4, seed=SEED, luck=True, params={"tie_prob": 0.1})
+    proc = run_main("compare", "anomia", "-p", "4", "-n", "2000", "--seed", "3", "--luck", "--json",
+                    "--variant", "cards_per_symbol=11,11,11,11,12,12,12,12",
+                    "--variant", "cards_per_symbol=8,8,8,8,14,14,14,14")
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["luck"]) == 2

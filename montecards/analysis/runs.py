@@ -263,10 +263,10 @@ def prepare(
             seat.compiled()  # a strategy that does not compile fails here, before any game
     if luck:
         config = with_luck(spec, config, labels_of(entries))  # first: a game without a value says so
-        changed = changed_rules(spec, players, resolved)
-        if changed:  # the deal's luck term samples deals by the official rules (docs/luck.md)
+        beyond = rules_beyond_ledger(spec, players, resolved)
+        if beyond:  # e.g. the deal's luck term samples deals by the official rules (docs/luck.md)
             raise InputError(f"--luck follows the official rules only (its value and the deal's luck "
-                             f"term); drop --param {', '.join(changed)}")
+                             f"term); drop --param {', '.join(beyond)}")
     return spec, config, labels_of(entries), resolved
 
 
@@ -275,6 +275,20 @@ def changed_rules(spec: GameSpec, players: int, resolved: dict[str, Any]) -> lis
     rules at ``players``, sorted: what a value fitted on the official rules cannot serve."""
     official = spec.resolve_params(players, None)
     return sorted(k for k in resolved if resolved[k] != official.get(k))
+
+
+def rules_beyond_ledger(spec: GameSpec, players: int, resolved: dict[str, Any]) -> list[str]:
+    """The parameters off the official rules (:func:`changed_rules`) under which the game's luck
+    ledger is not exact: all of them, but those its value module lists in ``LEDGER_RULES``
+    (Anomia's deck and skill model: docs/luck.md)."""
+    import importlib
+
+    try:
+        module = importlib.import_module(games.GAME_MODULES[spec.name] + ".value")
+    except ModuleNotFoundError:  # a game without a value serves no rules (with_luck says so)
+        module = None
+    served = set(getattr(module, "LEDGER_RULES", ()))
+    return [k for k in changed_rules(spec, players, resolved) if k not in served]
 
 
 def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunConfig:

@@ -331,4 +331,12 @@ def ledger_before_face_off(g, lo, hi, ledger):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] * chance
 
 
-__all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE", "SCORE_ONLY", "ACC_SIZE"]
+LEDGER_RULES = ("cards_per_symbol", "wild_pairs", "remove_symbols", "theta", "winnings_face_up")
+"""The rule parameters under which the ledger stays exact at any value (``--luck`` takes them,
+``analysis.runs.rules_beyond_ledger``): every draw's expectation counts the codes left in this
+game's own pile, a face-off's takes the skill model's probability and the face-up rule from the
+state, and the deal's term is 0 whatever the deck. Not ``tie_prob``: a tiebreak moves a card
+within the draw pile, and a draw after it is no longer uniform over what V can see. V itself was
+fitted under the official rules; under others it removes less variance, it never biases."""
+
+__all__ = ["FEATURES", "N_FEATURES", "VALUE_SIZE", "SCORE_ONLY", "ACC_SIZE", "LEDGER_RULES"]
