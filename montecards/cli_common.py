@@ -58,10 +58,11 @@ def parse_strategy_params(texts: tuple[str, ...]) -> Any:
 
 
 def split_names(text: str) -> list[str]:
-    """``"greedy,weighted[1,0.5],random"`` -> the three names (commas inside brackets stay)."""
+    """``"greedy,weighted[1,0.5],random"`` -> the three names (commas inside brackets and
+    parentheses stay: ``restrict(greedy, never=10),greedy`` is two)."""
     out, depth, current = [], 0, ""
     for ch in text:
-        depth += (ch == "[") - (ch == "]")
+        depth += (ch in "[(") - (ch in "])")
         if ch == "," and depth == 0:
             out.append(current.strip())
             current = ""

@@ -287,3 +287,15 @@ def test_cli_restrict_prints_the_table_json_and_figure(tmp_path):
         res = run_main("restrict", *bad, "-n", "10")
         assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
         assert word in res.stderr.lower() and "Traceback" not in res.stderr
+
+
+def test_a_comma_list_of_seats_keeps_a_restrict_label_whole():
+    """``-s A,B`` lists (luck, balance, --versus) split at top-level commas only."""
+    from montecards.cli_common import split_names
+
+    assert split_names("restrict(greedy, never=10),greedy") == ["restrict(greedy, never=10)", "greedy"]
+    assert split_names("restrict(weighted[1,2], never=red, first=0),random") == [
+        "restrict(weighted[1,2], never=red, first=0)", "random"]
+    res = run_main("luck", "parade", "-p", "2", "-s", "restrict(greedy, never=10),greedy", "-n", "20",
+                   "--replays", "2", "--seed", "1", "--json")
+    assert res.returncode == 0, res.stderr
