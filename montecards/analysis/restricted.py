@@ -73,6 +73,7 @@ def restricted_play(game: str, patterns: Sequence[str], strategy: str = "greedy"
         found = played_correlation(game, patterns, strategy, seats, min(sample, n), base.seed)
         for name in CORRELATION_COLUMNS:
             frame[name] = [None] + [found[p][name] for p in patterns]
+    frame.attrs.update(game=base.spec.name, players=seats, seed=base.seed)  # the run, for card_worth
     return frame
 
 
@@ -195,6 +196,6 @@ def card_worth(game: str, patterns: Sequence[str], strategy: str = "greedy", pla
     """:func:`restricted_play` with the correlation of its first ``sample`` games (0: none), as
     a :class:`CardWorth` (text, ``to_dict``, ``plot``; in Jupyter a table)."""
     frame = restricted_play(game, patterns, strategy, players, n, seed, key, jobs, sample)
-    base = setup(game, players, [strategy], None, seed)
-    return CardWorth(base.spec.name, base.players, strategy, key, int(frame["games"].iloc[0]), base.seed,
-                     min(int(sample), int(frame["games"].iloc[0])), frame)
+    run, games = frame.attrs, int(frame["games"].iloc[0])
+    return CardWorth(run["game"], run["players"], strategy, key, games, run["seed"], min(int(sample), games),
+                     frame)
