@@ -233,16 +233,24 @@ def _plain(value: Any) -> Any:
               help="Processes compiling games side by side (default: one per core, at most one per game).")
 @click.option("--user", is_flag=True,
               help="Also compile the user-strategy paths of the run and trace kernels (for -s FILE.py:NAME).")
-def warmup(game_names, jobs, user) -> None:
+@click.option("--kernels", "kernel_names", default="run,trace,script,decisions", show_default=True, metavar="KINDS",
+              help="Comma list of the kernel kinds to compile: run (every built-in strategy's), trace, "
+                   "script (scripted games), decisions (decision logs).")
+def warmup(game_names, jobs, user, kernel_names) -> None:
     """Compile (or load from numba's cache) the kernels of every game, or of the GAMEs named:
     every built-in strategy's and the trace kernel. Later runs then start at once."""
     import time
 
-    from montecards.warmup import default_jobs, warm
+    from montecards.warmup import KERNELS, default_jobs, warm
 
     names = list(dict.fromkeys(game_names)) or games.names()
     for name in names:
         games.get(name)  # an unknown game: exit 2 before compiling anything
+    kernels = [k.strip() for k in kernel_names.split(",") if k.strip()]
+    unknown = [k for k in kernels if k not in KERNELS]
+    if unknown or not kernels:
+        raise InputError(f"--kernels: unknown kind {unknown[0]!r} (choose from {', '.join(KERNELS)})"
+                         if unknown else f"--kernels: name at least one of {', '.join(KERNELS)}")
     start = time.perf_counter()
     processes = default_jobs(len(names)) if jobs is None else min(jobs, len(names))
     click.echo(f"compiling the kernels of {len(names)} game{'s' if len(names) > 1 else ''} "
@@ -254,7 +262,7 @@ def warmup(game_names, jobs, user) -> None:
                    f"({warmed.cpu_seconds:.1f} s CPU; {', '.join(warmed.kernels) or 'nothing'}) "
                    f"at {time.perf_counter() - start:.1f} s")
 
-    results = warm(names, processes, user, report)
+    results = warm(names, processes, user, report, kernels)
     failed = [w.game for w in results if w.error]
     click.echo(f"warmup: {len(results) - len(failed)} of {len(results)} games ready in "
                f"{time.perf_counter() - start:.1f} s")

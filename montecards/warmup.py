@@ -40,10 +40,13 @@ def _first_legal(obs, legal, params, memory, rng):
     return 0
 
 
-def warm_game(game: str, user: bool = False) -> Warmed:
+KERNELS = ("run", "trace", "script", "decisions")
+
+
+def warm_game(game: str, user: bool = False, kernels: Sequence[str] = KERNELS) -> Warmed:
     """Compile (or load) ``game``'s kernels in this process: every built-in strategy's run
-    kernel, the trace, scripted-game and decision-log kernels (those the game has), and with
-    ``user`` the run and trace kernels' user-strategy paths."""
+    kernel, the trace, scripted-game and decision-log kernels (those the game has, of those
+    named in ``kernels``), and with ``user`` the run and trace kernels' user-strategy paths."""
     import numba
 
     from montecards import games
@@ -55,16 +58,18 @@ def warm_game(game: str, user: bool = False) -> Warmed:
     spec = games.get(game)
     done = []
     try:
-        for strategy in spec.strategies:
-            simulate(game, n=1, strategies=strategy, seed=0, jobs=1, progress=False)
-        done.append("run")
-        events = trace(game, seed=0, index=0)
-        done.append("trace")
+        if "run" in kernels:
+            for strategy in spec.strategies:
+                simulate(game, n=1, strategies=strategy, seed=0, jobs=1, progress=False)
+            done.append("run")
+        events = trace(game, seed=0, index=0) if {"trace", "script"} & set(kernels) else None
+        if "trace" in kernels:
+            done.append("trace")
         names = [spec.default_strategy] * spec.default_players
-        if spec.play_scripted is not None and spec.script_from_trace is not None:
+        if "script" in kernels and spec.play_scripted is not None and spec.script_from_trace is not None:
             spec.play_scripted(**spec.script_from_trace(events, spec.default_players, names, {}))
             done.append("script")
-        if spec.decisions is not None:
+        if "decisions" in kernels and spec.decisions is not None:
             spec.decisions(0, 0, spec.default_players, None, names)
             done.append("decisions")
         if user:
@@ -105,9 +110,10 @@ def default_jobs(n_games: int) -> int:
 
 
 def warm(names: Sequence[str], jobs: int | None = None, user: bool = False,
-         report: Callable[[Warmed, int, int], None] | None = None) -> list[Warmed]:
+         report: Callable[[Warmed, int, int], None] | None = None,
+         kernels: Sequence[str] = KERNELS) -> list[Warmed]:
     """Warm ``names`` on ``jobs`` processes (this one when 1); ``report(warmed, k, total)``
-    is called as each game finishes."""
+    is called as each game finishes; ``kernels`` names the kinds to compile (all by default)."""
     order = largest_first(names)
     jobs = default_jobs(len(order)) if jobs is None else max(1, min(jobs, len(order)))
     results: list[Warmed] = []
@@ -119,10 +125,10 @@ def warm(names: Sequence[str], jobs: int | None = None, user: bool = False,
 
     if jobs == 1:
         for name in order:
-            done(warm_game(name, user))
+            done(warm_game(name, user, kernels))
         return results
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(warm_game, name, user) for name in order]
+        futures = [pool.submit(warm_game, name, user, tuple(kernels)) for name in order]
         for future in as_completed(futures):
             done(future.result())
     return results

@@ -54,3 +54,24 @@ def test_warmup_user_compiles_the_user_trace_too():
                          env={**os.environ, "PYTHONPATH": str(root)})
     assert out.returncode == 0, out.stderr[-2000:]
     assert "trace_one" not in out.stdout, out.stdout
+
+
+def test_kernels_names_the_kinds_compiled():
+    """``warmup --kernels run,trace`` compiles the run and trace kernels only (CI's safe-JIT
+    pass has no use for the scripted or decision-log kernels beyond what its tests compile)."""
+    results = warm(["anomia"], jobs=1, kernels=("run", "trace"))
+    assert not results[0].error and results[0].kernels == ["run", "trace"]
+    out = CliRunner().invoke(cli, ["warmup", "anomia", "-j", "1", "--kernels", "trace"])
+    assert out.exit_code == 0, out.output
+    assert "(" in out.output and "; trace)" in out.output
+
+
+def test_an_unknown_kernel_kind_is_one_line_and_exit_2():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "montecards", "warmup", "anomia", "--kernels", "run,rnu"],
+                         capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == [
+        "error: --kernels: unknown kind 'rnu' (choose from run, trace, script, decisions)"]
