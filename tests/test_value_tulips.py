@@ -153,3 +153,21 @@ def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
             brute += out[:P] / (n - drawn)
         np.testing.assert_allclose(expect, brute, rtol=0, atol=1e-12)
         assert abs(expect.sum() - 1) < 1e-12
+
+
+def test_a_search_label_at_its_defaults_finds_the_value_fitted_on_the_bare_name(tmp_path):
+    """``ismcts[1000]`` (shown as ``ismcts[1000,0.7,0]``) is ``ismcts`` at its defaults: a value
+    fitted with ``-s ismcts`` serves it; other parameters fall back to greedy's value."""
+    from montecards.engine.value import find_value, lineup_candidates
+
+    defaults = {"ismcts": (1000.0, 0.7, 0.0), "tuned": (1.0, 2.0)}
+    full = ["ismcts[1000,0.7,0]", "ismcts[1000,0.7,0]"]
+    assert lineup_candidates(full, 2, defaults) == [full, ["ismcts", "ismcts"], ["greedy", "greedy"]]
+    assert lineup_candidates(["ismcts[900,0.7,0]", "tuned"], 2, defaults) == [
+        ["ismcts[900,0.7,0]", "tuned"], ["greedy", "greedy"]]
+    (tmp_path / "2p-greedy-greedy.json").write_text("{}")
+    assert find_value(tmp_path, "tulips", 2, full, defaults).name == "2p-greedy-greedy.json"
+    (tmp_path / "2p-ismcts-ismcts.json").write_text("{}")
+    assert find_value(tmp_path, "tulips", 2, full, defaults).name == "2p-ismcts-ismcts.json"
+    res = mc.simulate("tulips", n=2, players=P, strategies="ismcts[1000]", seed=SEED, luck=True, jobs=1)
+    assert res.to_dict()["value"].endswith("4p-ismcts-ismcts-ismcts-ismcts.json")

@@ -302,7 +302,8 @@ def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunCo
                          f"{', '.join(g for g in games.names() if games.get(g).value is not None)})")
     if config.user:
         raise InputError("--luck with a user strategy is not supported yet (built-in strategies only)")
-    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels)
+    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels,
+                      {name: w.default for name, w in spec.seat_params.items()})
     data = load_value(path, spec.name, config.players, spec.value.features)
     array = spec.value.array(data["vstart"], data["weights"])
     return replace(config, luck=array, luck_source=f"{path.parent.parent.name}/values/{path.name}")

@@ -302,11 +302,42 @@ def values_folder(spec_module: str) -> Path:
     return Path(origin).parent / "values"
 
 
-def find_value(folder: Path, game: str, players: int, lineup: Sequence[str]) -> Path:
-    """The value file a run of ``lineup`` uses: the one fitted on that lineup, else the
-    greedy lineup's (any V keeps the adjusted estimate unbiased: a value fitted on another
-    lineup only removes less variance). Refused in one line when there is neither."""
-    for candidate in (lineup, ["greedy"] * players):
+def bare_defaults(label: str, defaults: dict[str, Sequence[float]]) -> str:
+    """``label`` written bare when its parameters are its built-in's defaults
+    (``ismcts[1000,0.7,0]`` is ``ismcts`` where those are ``ismcts``'s), else ``label``."""
+    from montecards.engine.weights import parse_label
+
+    parsed = parse_label(label)
+    if parsed is None or parsed[0] not in defaults:
+        return label
+    name, parts = parsed
+    try:
+        given = tuple(float(p) for p in parts)
+    except ValueError:
+        return label
+    return name if given == tuple(float(d) for d in defaults[name]) else label
+
+
+def lineup_candidates(lineup: Sequence[str], players: int,
+                      defaults: dict[str, Sequence[float]] | None = None) -> list[list[str]]:
+    """The lineups whose value files a run of ``lineup`` may use, in order: its own, the same
+    with every label at its built-in's defaults written bare (``defaults``: name -> default
+    parameters; a value fitted with ``-s ismcts`` serves ``ismcts[1000]`` when 1,000 is the
+    default), and greedy's."""
+    out = [list(lineup)]
+    if defaults:
+        out.append([bare_defaults(label, defaults) for label in lineup])
+    out.append(["greedy"] * players)
+    return [c for k, c in enumerate(out) if c not in out[:k]]
+
+
+def find_value(folder: Path, game: str, players: int, lineup: Sequence[str],
+               defaults: dict[str, Sequence[float]] | None = None) -> Path:
+    """The value file a run of ``lineup`` uses: the one fitted on that lineup (its labels as
+    written, or at their defaults written bare: :func:`lineup_candidates`), else the greedy
+    lineup's (any V keeps the adjusted estimate unbiased: a value fitted on another lineup
+    only removes less variance). Refused in one line when there is none."""
+    for candidate in lineup_candidates(lineup, players, defaults):
         path = value_path(folder, players, candidate)
         if path.is_file():
             return path
