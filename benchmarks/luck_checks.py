@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--game", default="parade")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--lineup", nargs="+", default=["greedy"])
-    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--games", type=int, default=1_000_000, help="games of the unbiasedness check (0: skip it)")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--run-games", type=int, default=2_000)
     parser.add_argument("--truth-games", type=int, default=10_000_000)
@@ -123,10 +123,12 @@ def main() -> None:
     numba.set_num_threads(args.threads)
     results = []
     for lineup in args.lineup:
-        u = unbiasedness(args.game, args.players, lineup, args.games)
-        print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
-              "mean luck per seat (z): "
-              + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"])), flush=True)
+        # --games 0: the coverage alone (the 10^6 games already run, e.g. in an earlier session)
+        u = unbiasedness(args.game, args.players, lineup, args.games) if args.games else None
+        if u is not None:
+            print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
+                  "mean luck per seat (z): "
+                  + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"])), flush=True)
         c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games)
         lo, hi = binomial_interval(c["covered_adjusted"], c["runs"])
         plo, phi = binomial_interval(c["covered_plain"], c["runs"])
