@@ -699,7 +699,7 @@ def test_a_full_trace_buffer_is_an_error_not_a_cut():
     (["--param", "holes_per_side=9"], "error: parameter holes_per_side must be from 10 to 36, got 9"),
     (["--param", "sides=12", "--param", "holes_per_side=20"],
      "error: parameters sides x holes_per_side must be at most 216 track holes, got 12 x 20 = 240"),
-    (["--param", "marbles=3", "--luck"], "--luck follows the official rules only"),
+    (["--param", "marbles=3", "--luck"], "--luck is not exact under --param marbles"),
 ])
 def test_the_cli_refuses_a_bad_board_in_one_line_with_exit_2(args, message):
     """The board parameters' domains (and the luck ledger, fitted on the official board) from

@@ -102,8 +102,8 @@ def test_value_files_are_checked(tmp_path):
     (["simulate", "marbles", "-p", "5", "-n", "10", "--luck"], "no fitted value for marbles with 5 players"),
     (["simulate", "parade", "-p", "5", "-n", "10", "--luck"], "no fitted value for parade with 5 players"),
     (["tournament", "parade", "--luck"], "No such option '--luck'"),
-    (["simulate", "parade", "-p", "2", "-n", "10", "--luck", "--param", "opening_parade=4"],
-     "official rules only"),
+    (["simulate", "marbles", "-p", "4", "-n", "10", "--luck", "--param", "marbles=4"],
+     "--luck is not exact under --param marbles"),
 ])
 def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     proc = run_main(*args)  # in this process (a real one: tests/test_deal_share.py's bad input)
@@ -166,11 +166,11 @@ def test_luck_shares_for_the_luck_command():
     assert out["error_per_decision"] == {"greedy": None}  # decision quality: not measured yet
 
 
-def test_luck_refuses_changed_rules():
-    # the deal's luck term samples deals by the official rules: another opening parade would bias it
-    with pytest.raises(mc.InputError, match="official rules.*opening_parade"):
-        mc.simulate("parade", n=10, players=2, strategies="greedy", seed=SEED, luck=True,
-                    params={"opening_parade": 4})
+def test_luck_refuses_the_rules_its_ledger_does_not_serve():
+    # Joker Marbles' V reads the official board: another side length is refused, in one line
+    with pytest.raises(mc.InputError, match="not exact under --param holes_per_side .*official rules, and decks"):
+        mc.simulate("marbles", n=10, players=4, strategies="greedy", seed=SEED, luck=True,
+                    params={"holes_per_side": 12})
 
 
 def test_the_luck_command_adds_the_ledger_shares_where_a_value_exists():

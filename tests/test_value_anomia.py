@@ -118,8 +118,8 @@ def test_a_value_file_of_another_game_is_refused():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "anomia", "-n", "10", "--luck", "--param", "tie_prob=0.1"], "official rules only"),
-    (["sweep", "anomia", "tie_prob", "0.1", "-n", "10", "--luck"], "--luck follows the official rules only"),
+    (["simulate", "anomia", "-n", "10", "--luck", "--param", "tie_prob=0.1"], "not exact under --param tie_prob"),
+    (["sweep", "anomia", "tie_prob", "0.1", "-n", "10", "--luck"], "--luck is not exact under --param tie_prob"),
     (["value", "fit", "anomia", "-p", "7"], "7"),
 ])
 def test_bad_luck_input_is_one_line_and_exit_2(args, message):

@@ -119,7 +119,7 @@ def test_a_value_file_of_another_player_count_is_refused():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "marbles", "-p", "4", "-n", "10", "--luck", "--param", "decks=2"], "official rules only"),
+    (["simulate", "marbles", "-p", "4", "-n", "10", "--luck", "--param", "teams=pairs"], "not exact under --param teams"),
     (["simulate", "marbles", "-p", "5", "-n", "10", "--luck"], "no fitted value for marbles with 5 players"),
     (["simulate", "marbles", "-p", "7", "-n", "10", "--luck"], "players"),
 ])

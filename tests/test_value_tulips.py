@@ -116,8 +116,6 @@ def test_a_value_file_of_another_player_count_is_refused():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "tulips", "-p", "4", "-n", "10", "--luck", "--param", "secret_reveal=3"],
-     "official rules only"),
     (["simulate", "tulips", "-p", "7", "-n", "10", "--luck"], "players"),
 ])
 def test_bad_luck_input_is_one_line_and_exit_2(args, message):

@@ -141,7 +141,6 @@ def test_the_analysis_value_column_is_v_after_each_play():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["simulate", "wigout", "-p", "4", "-n", "10", "--luck", "--param", "rounds=3"], "official rules only"),
     (["seats", "wigout", "-p", "4", "-n", "10", "--luck", "--duplicate"], "--luck with duplicate deals"),
     (["value", "fit", "wigout", "-p", "7"], "players"),
 ])

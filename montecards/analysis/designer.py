@@ -151,12 +151,14 @@ def lead_metrics(spec: Any, config: Any, labels: list[str], resolved: dict[str, 
     lead yet (0: it led from the first event on, 1: only the result gave it the lead). Finished
     games only. A game or lineup without a value, other rules than the official ones, or a user
     strategy: no key, and ``lead_note`` says why."""
-    from montecards.analysis.runs import rules_beyond_ledger, with_luck
+    from montecards.analysis.runs import changed_rules, with_luck
     from montecards.engine.value import ACC_CHANGES, ACC_DECIDED
 
     if sample <= 0:
         return {}
-    changed = rules_beyond_ledger(spec, config.players, resolved)
+    # any rule off the official ones, even where the ledger stays exact (``LEDGER_RULES``): the
+    # leader by a V fitted under other rules is not a reading of this game's lead
+    changed = changed_rules(spec, config.players, resolved)
     if changed:
         return {"lead_note": f"lead changes follow the value, fitted under the official rules only "
                              f"(this run sets {', '.join(changed)})"}

@@ -264,9 +264,10 @@ def prepare(
     if luck:
         config = with_luck(spec, config, labels_of(entries))  # first: a game without a value says so
         beyond = rules_beyond_ledger(spec, players, resolved)
-        if beyond:  # e.g. the deal's luck term samples deals by the official rules (docs/luck.md)
-            raise InputError(f"--luck follows the official rules only (its value and the deal's luck "
-                             f"term); drop --param {', '.join(beyond)}")
+        if beyond:  # e.g. Joker Marbles' board: V's features read the official one (docs/luck.md)
+            served = ledger_rules(spec)
+            raise InputError(f"--luck is not exact under --param {', '.join(beyond)} (its ledger serves the "
+                             f"official rules{', and ' + ', '.join(served) if served else ' only'}: docs/luck.md)")
     return spec, config, labels_of(entries), resolved
 
 
@@ -277,17 +278,23 @@ def changed_rules(spec: GameSpec, players: int, resolved: dict[str, Any]) -> lis
     return sorted(k for k in resolved if resolved[k] != official.get(k))
 
 
-def rules_beyond_ledger(spec: GameSpec, players: int, resolved: dict[str, Any]) -> list[str]:
-    """The parameters off the official rules (:func:`changed_rules`) under which the game's luck
-    ledger is not exact: all of them, but those its value module lists in ``LEDGER_RULES``
-    (Anomia's deck and skill model: docs/luck.md)."""
+def ledger_rules(spec: GameSpec) -> tuple[str, ...]:
+    """The rule parameters under which the game's luck ledger stays exact: its value module's
+    ``LEDGER_RULES`` (every parameter of Parade, Gift of Tulips and Wig Out!; Anomia's but
+    ``tie_prob``; Joker Marbles' but the board and teams: docs/luck.md)."""
     import importlib
 
     try:
         module = importlib.import_module(games.GAME_MODULES[spec.name] + ".value")
     except ModuleNotFoundError:  # a game without a value serves no rules (with_luck says so)
-        module = None
-    served = set(getattr(module, "LEDGER_RULES", ()))
+        return ()
+    return tuple(getattr(module, "LEDGER_RULES", ()))
+
+
+def rules_beyond_ledger(spec: GameSpec, players: int, resolved: dict[str, Any]) -> list[str]:
+    """The parameters off the official rules (:func:`changed_rules`) under which the game's luck
+    ledger is not exact: all of them, but those of :func:`ledger_rules`."""
+    served = set(ledger_rules(spec))
     return [k for k in changed_rules(spec, players, resolved) if k not in served]
 
 

@@ -242,9 +242,10 @@ def compare_variants(
 
     ``luck=True`` (``--luck``, docs/luck.md): every variant played with the luck ledger; the
     quantities gain ``luck_k`` and ``adjusted_k`` (levels and paired differences) and
-    :meth:`VariantComparison.luck` the adjusted win shares and variance ratios. The ledger
-    follows the official rules only, so a variant that changes them is refused in one line,
-    as are games and player counts without a value and user strategies.
+    :meth:`VariantComparison.luck` the adjusted win shares and variance ratios. A variant
+    under which the game's ledger is not exact (a rule outside its ``LEDGER_RULES``: Anomia's
+    ``tie_prob``, Joker Marbles' board and teams) is refused in one line, as are games and
+    player counts without a value and user strategies.
     """
     spec = games.get(game)
     strategies = as_labels(strategies)  # user strategies are keyed by their labels
