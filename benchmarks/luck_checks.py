@@ -114,21 +114,27 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--lineup", nargs="+", default=["greedy"])
     parser.add_argument("--games", type=int, default=1_000_000, help="games of the unbiasedness check (0: skip it)")
-    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=200, help="runs of the coverage check (0: skip it)")
     parser.add_argument("--run-games", type=int, default=2_000)
     parser.add_argument("--truth-games", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     numba.set_num_threads(args.threads)
-    results = []
+    results: list[dict] = []
+    record = recorder(args) if args.record else None
     for lineup in args.lineup:
         # --games 0: the coverage alone (the 10^6 games already run, e.g. in an earlier session)
         u = unbiasedness(args.game, args.players, lineup, args.games) if args.games else None
+        results.append({"unbiasedness": u})
         if u is not None:
             print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
                   "mean luck per seat (z): "
                   + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"])), flush=True)
+            if record:  # written after each stage: a long run stopped later keeps what it measured
+                record(results)
+        if not args.runs:
+            continue
         c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games)
         lo, hi = binomial_interval(c["covered_adjusted"], c["runs"])
         plo, phi = binomial_interval(c["covered_plain"], c["runs"])
@@ -137,21 +143,30 @@ def main() -> None:
               f"{c['covered_adjusted']}/{c['runs']} [{100 * lo:.1f}, {100 * hi:.1f} %] "
               f"(half width {c['half_width_adjusted']:.4f}), plain {c['covered_plain']}/{c['runs']} "
               f"[{100 * plo:.1f}, {100 * phi:.1f} %] (half width {c['half_width_plain']:.4f})", flush=True)
-        results.append({"unbiasedness": u, "coverage": c})
-    if args.record:
-        from benchmarks.core import git_info
+        results[-1]["coverage"] = c
+        if record:
+            record(results)
 
-        info = git_info()
-        commit, dirty = info["commit"], info["dirty"]
-        date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+def recorder(args):
+    """A function writing the results so far to ``benchmarks/history/luck/<date>-<commit>-checks-
+    <game>-<players>p.json`` (one file per invocation, rewritten after each stage)."""
+    from benchmarks.core import git_info
+
+    info = git_info()
+    commit, dirty = info["commit"], info["dirty"]
+    date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+    folder = ROOT / "benchmarks" / "history" / "luck"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p.json"
+
+    def write(results: list[dict]) -> None:
         entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "game": args.game,
                  "players": args.players, "results": results}
-        folder = ROOT / "benchmarks" / "history" / "luck"
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p.json"
-        (folder / name).write_text(json.dumps(entry, indent=1) + "\n")
-        print(f"wrote {folder / name}")
+        path.write_text(json.dumps(entry, indent=1) + "\n")
+        print(f"wrote {path}", flush=True)
 
+    return write
 
 if __name__ == "__main__":
     main()
