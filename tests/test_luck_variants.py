@@ -45,3 +45,15 @@ def test_luck_under_a_variant_plays_the_same_games_and_has_mean_zero(game, playe
     np.testing.assert_allclose(luck.sum(axis=1), 0, atol=1e-3)  # one win is shared among the seats
     out = lucky.to_dict()
     assert out["params"] == plain.to_dict()["params"] and len(out["variance_ratio"]) == players
+
+
+def test_the_luck_command_gives_the_ledger_shares_under_a_served_variant():
+    """``montecards luck GAME --param ...``: the luck and drift shares under a rule the ledger
+    serves (the same definition; V keeps its official fit), none under one it does not."""
+    served = mc.luck("parade", players=2, deals=60, replays=2, seed=SEED, jobs=1,
+                     params={"two_player_margin": 1}).to_dict()
+    for name in ("luck_share", "drift_share"):
+        assert served[f"{name}_low"] <= served[name] <= served[f"{name}_high"], name
+    refused = mc.luck("marbles", players=4, deals=10, replays=2, seed=SEED, jobs=1,
+                      params={"teams": "pairs"}).to_dict()
+    assert "luck_share" not in refused

@@ -120,7 +120,8 @@ def _share_interval(plain: np.ndarray, part: np.ndarray, seed: int, boot: int = 
 
 
 def luck_shares(game: str, players: int | None = None, strategies: Sequence[str] | str | None = None,
-                n: int = 20_000, seed: int = 1, jobs: int | None = None) -> dict[str, Any]:
+                n: int = 20_000, seed: int = 1, jobs: int | None = None,
+                params: dict[str, Any] | None = None) -> dict[str, Any]:
     """The luck share and the drift share of the outcome variance of a lineup (docs/luck.md),
     over ``n`` games played with the ledger, pooled over the seats:
 
@@ -132,9 +133,14 @@ def luck_shares(game: str, players: int | None = None, strategies: Sequence[str]
       ``2 cov(luck, drift) / var(result)`` is the rest (``covariance_share``).
     * ``error_per_decision``: per strategy, None: decision quality (V after the chosen move
       minus the best legal move's, on the information set) is not measured yet.
+
+    ``params``: rule parameters, those under which the game's ledger stays exact
+    (``LEDGER_RULES``; docs/luck.md "Rule variants"), else refused in one line. V keeps the
+    official rules' fit, so under a variant the shares read the variant's games through that V
+    (compare variants by them knowing that V's fit, not only the rules, can move them).
     """
     n = check_count("n", n, 10)
-    run = setup(game, players, strategies, None, seed, jobs, luck=True)
+    run = setup(game, players, strategies, params, seed, jobs, luck=True)
     summary, rows = run.play(0, n, keep=True)
     layout = run.layout
     win = rows[:, layout.seat_slice("win")] / WIN_UNIT

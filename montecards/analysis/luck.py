@@ -335,15 +335,20 @@ def _triple(shares: dict[str, Any], name: str) -> tuple[float, float, float]:
 
 def _ledger_shares(spec, base, params, strategy_params, n: int) -> dict[str, Any] | None:
     """The luck and drift shares (``analysis.ledger.luck_shares``) where the game has a fitted
-    value for this lineup and player count under the official rules, else None (not printed,
-    not written). The error per decision is not measured yet (it stays None)."""
-    if spec.value is None or params or strategy_params or base.config.user:
+    value for this lineup and player count, and its ledger is exact under ``params``
+    (``LEDGER_RULES``), else None (not printed, not written). The error per decision is not
+    measured yet (it stays None)."""
+    from montecards.analysis.runs import rules_beyond_ledger
+
+    if spec.value is None or strategy_params or base.config.user:
+        return None
+    if params and rules_beyond_ledger(spec, base.players, spec.resolve_params(base.players, params)):
         return None
     from montecards.analysis.ledger import luck_shares
 
     try:
         return luck_shares(spec.name, base.players, list(base.strategies), n=n, seed=base.seed,
-                           jobs=base.jobs)
+                           jobs=base.jobs, params=params)
     except InputError:  # no value fitted for this lineup or player count
         return None
 
