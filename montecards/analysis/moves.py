@@ -275,7 +275,8 @@ def _fitted_value(game: str, module: Any, hook: str, players: int, rules: dict[s
     """``(value array, its file)``, or ``(None, "none (why not)")``: the game's value for
     ``players`` on the official rules, fitted on the lineup ``names`` or else on greedy's; the
     position module must have ``hook`` (what uses the value)."""
-    from montecards.engine.value import lineup_candidates, load_value, value_path, values_folder
+    from montecards.analysis.runs import seat_defaults
+    from montecards.engine.value import find_value, load_value, values_folder
 
     spec = games.get(game)
     if spec.value is None or not hasattr(module, hook):
@@ -286,14 +287,14 @@ def _fitted_value(game: str, module: Any, hook: str, players: int, rules: dict[s
     if changed:
         return None, (f"none (the value is fitted on the official rules; {what} changes "
                       f"{', '.join(f'{k}={rules[k]}' for k in changed)})")
-    folder = values_folder(games.GAME_MODULES[spec.name])
-    for lineup in lineup_candidates(names, players, {name: w.default for name, w in spec.seat_params.items()}):
-        path = value_path(folder, players, lineup)
-        if path.is_file():
-            data = load_value(path, spec.name, players, spec.value.features)
-            return spec.value.array(data["vstart"], data["weights"]), f"{spec.name}/values/{path.name}"
-    return None, (f"none (no fitted value for {spec.name} with {players} players: "
-                  f"montecards value fit {spec.name} -p {players})")
+    try:
+        path = find_value(values_folder(games.GAME_MODULES[spec.name]), spec.name, players, names,
+                          seat_defaults(spec))
+    except InputError:
+        return None, (f"none (no fitted value for {spec.name} with {players} players: "
+                      f"montecards value fit {spec.name} -p {players})")
+    data = load_value(path, spec.name, players, spec.value.features)
+    return spec.value.array(data["vstart"], data["weights"]), f"{spec.name}/values/{path.name}"
 
 
 def _record_luck(game: str, module: Any, record: dict[str, Any], opponents: Any, seed: int

@@ -298,6 +298,12 @@ def rules_beyond_ledger(spec: GameSpec, players: int, resolved: dict[str, Any]) 
     return [k for k in changed_rules(spec, players, resolved) if k not in served]
 
 
+def seat_defaults(spec: GameSpec) -> dict[str, tuple[float, ...]]:
+    """Each parameterised built-in's default parameters (``engine.value.find_value``: a label at
+    its defaults finds the value fitted on the bare name)."""
+    return {name: w.default for name, w in spec.seat_params.items()}
+
+
 def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunConfig:
     """``config`` taking luck (``--luck``, docs/luck.md): its value array from the game's value
     file for this lineup (``engine.value.find_value``). Refused in one line for a game without
@@ -309,8 +315,7 @@ def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunCo
                          f"{', '.join(g for g in games.names() if games.get(g).value is not None)})")
     if config.user:
         raise InputError("--luck with a user strategy is not supported yet (built-in strategies only)")
-    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels,
-                      {name: w.default for name, w in spec.seat_params.items()})
+    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels, seat_defaults(spec))
     data = load_value(path, spec.name, config.players, spec.value.features)
     array = spec.value.array(data["vstart"], data["weights"])
     return replace(config, luck=array, luck_source=f"{path.parent.parent.name}/values/{path.name}")
