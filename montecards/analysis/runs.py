@@ -266,8 +266,9 @@ def prepare(
         beyond = rules_beyond_ledger(spec, players, resolved)
         if beyond:  # e.g. Joker Marbles' board: V's features read the official one (docs/luck.md)
             served = ledger_rules(spec)
+            also = ", and " + ", ".join(served) if served else " only"
             raise InputError(f"--luck is not exact under --param {', '.join(beyond)} (its ledger serves the "
-                             f"official rules{', and ' + ', '.join(served) if served else ' only'}: docs/luck.md)")
+                             f"official rules{also}: docs/luck.md)")
     return spec, config, labels_of(entries), resolved
 
 
@@ -315,7 +316,8 @@ def with_luck(spec: GameSpec, config: RunConfig, labels: Sequence[str]) -> RunCo
                          f"{', '.join(g for g in games.names() if games.get(g).value is not None)})")
     if config.user:
         raise InputError("--luck with a user strategy is not supported yet (built-in strategies only)")
-    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels, seat_defaults(spec))
+    path = find_value(values_folder(config.spec_module), spec.name, config.players, labels,
+                      seat_defaults(spec))
     data = load_value(path, spec.name, config.players, spec.value.features)
     array = spec.value.array(data["vstart"], data["weights"])
     return replace(config, luck=array, luck_source=f"{path.parent.parent.name}/values/{path.name}")
