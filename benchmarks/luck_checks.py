@@ -14,6 +14,7 @@
 
     python benchmarks/luck_checks.py --game anomia --players 4 --lineup default [--record]
     python benchmarks/luck_checks.py --game tulips --players 4 --lineup greedy tuned --games 1000000
+    python benchmarks/luck_checks.py --game anomia --players 4 --lineup default --param theta=0.5,0,0,0
 
 ``--record`` writes ``benchmarks/history/luck/<date>-<commit>-checks-<game>.json``. The games
 run on ``--threads`` threads (the engine's block pool); each lineup's figures print as they come.
@@ -38,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from montecards.analysis.intervals import mean_interval  # noqa: E402
 from montecards.analysis.results import luck_estimates  # noqa: E402
 from montecards.analysis.runs import prepare  # noqa: E402
+from montecards.cli_common import parse_params  # noqa: E402
 from montecards.engine.spec import WIN_UNIT  # noqa: E402
 from montecards.engine.value import LUCK_UNIT  # noqa: E402
 from montecards.run.runner import config_layout, play_chunk  # noqa: E402
@@ -50,8 +52,8 @@ def columns(rows: np.ndarray, layout, name: str, unit: int) -> np.ndarray:
     return rows[:, layout.seat_slice(name)] / unit
 
 
-def unbiasedness(game: str, players: int, lineup: str, n: int) -> dict:
-    spec, config, labels, _ = prepare(game, players, lineup, None, SEED, luck=True)
+def unbiasedness(game: str, players: int, lineup: str, n: int, params: dict | None = None) -> dict:
+    spec, config, labels, _ = prepare(game, players, lineup, params, SEED, luck=True)
     layout = config_layout(spec, config)
     sums = np.zeros((3, players))  # win, adjusted, luck
     squares = np.zeros(players)
@@ -71,8 +73,9 @@ def unbiasedness(game: str, players: int, lineup: str, n: int) -> dict:
             "seconds": time.time() - start}
 
 
-def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_games: int) -> dict:
-    spec, plain, _, _ = prepare(game, players, lineup, None, SEED + 1)
+def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_games: int,
+             params: dict | None = None) -> dict:
+    spec, plain, _, _ = prepare(game, players, lineup, params, SEED + 1)
     base = spec.layout(players)
     wins = []
     for first in range(0, truth_games, 20 * CHUNK):
@@ -80,7 +83,7 @@ def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_game
         wins.append(rows[:, base.seat_slice("win")][:, 0] / WIN_UNIT)
     win = np.concatenate(wins)
     truth, truth_se = float(win.mean()), float(win.std(ddof=1) / math.sqrt(win.shape[0]))
-    spec, lucky, _, _ = prepare(game, players, lineup, None, SEED + 2, luck=True)
+    spec, lucky, _, _ = prepare(game, players, lineup, params, SEED + 2, luck=True)
     layout = config_layout(spec, lucky)
     covered_adjusted = covered_plain = 0
     half_adjusted, half_plain = [], []
@@ -118,14 +121,17 @@ def main() -> None:
     parser.add_argument("--run-games", type=int, default=2_000)
     parser.add_argument("--truth-games", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule parameter, as simulate's --param (e.g. Anomia's theta=1,0,0,0)")
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
+    params = parse_params(tuple(args.param)) or None
     numba.set_num_threads(args.threads)
     results: list[dict] = []
     record = recorder(args) if args.record else None
     for lineup in args.lineup:
         # --games 0: the coverage alone (the 10^6 games already run, e.g. in an earlier session)
-        u = unbiasedness(args.game, args.players, lineup, args.games) if args.games else None
+        u = unbiasedness(args.game, args.players, lineup, args.games, params) if args.games else None
         results.append({"unbiasedness": u})
         if u is not None:
             print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
@@ -135,7 +141,7 @@ def main() -> None:
                 record(results)
         if not args.runs:
             continue
-        c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games)
+        c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games, params)
         lo, hi = binomial_interval(c["covered_adjusted"], c["runs"])
         plo, phi = binomial_interval(c["covered_plain"], c["runs"])
         print(f"  coverage of the first seat's truth {c['truth']:.4f} (se {c['truth_se']:.5f}, "
@@ -158,11 +164,13 @@ def recorder(args):
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     folder = ROOT / "benchmarks" / "history" / "luck"
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p.json"
+    variant = "".join("-" + p.split("=")[0] for p in args.param)  # e.g. -theta
+    path = folder / (f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p"
+                     f"{variant}.json")
 
     def write(results: list[dict]) -> None:
         entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "game": args.game,
-                 "players": args.players, "results": results}
+                 "players": args.players, "params": args.param, "results": results}
         path.write_text(json.dumps(entry, indent=1) + "\n")
         print(f"wrote {path}", flush=True)
 
