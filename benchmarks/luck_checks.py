@@ -55,8 +55,9 @@ def columns(rows: np.ndarray, layout, name: str, unit: int) -> np.ndarray:
     return rows[:, layout.seat_slice(name)] / unit
 
 
-def unbiasedness(game: str, players: int, lineup: str, n: int, params: dict | None = None,
-                 seed: int = SEED) -> dict:
+def unbiasedness(
+    game: str, players: int, lineup: str, n: int, params: dict | None = None, seed: int = SEED
+) -> dict:
     spec, config, labels, _ = prepare(game, players, lineup, params, seed, luck=True)
     layout = config_layout(spec, config)
     sums = np.zeros((3, players))  # win, adjusted, luck
@@ -68,17 +69,33 @@ def unbiasedness(game: str, players: int, lineup: str, n: int, params: dict | No
         sums[0] += columns(rows, layout, "win", WIN_UNIT).sum(axis=0)
         sums[1] += columns(rows, layout, "adjusted", LUCK_UNIT).sum(axis=0)
         sums[2] += luck.sum(axis=0)
-        squares += (luck ** 2).sum(axis=0)
+        squares += (luck**2).sum(axis=0)
     mean_luck = sums[2] / n
-    se = np.sqrt((squares / n - mean_luck ** 2) * n / (n - 1) / n)
-    return {"lineup": labels, "games": n, "seed": seed, "value": config.luck_source,
-            "win_share": (sums[0] / n).tolist(), "win_share_adjusted": (sums[1] / n).tolist(),
-            "mean_luck": mean_luck.tolist(), "mean_luck_se": se.tolist(), "z": (mean_luck / se).tolist(),
-            "seconds": time.time() - start}
+    se = np.sqrt((squares / n - mean_luck**2) * n / (n - 1) / n)
+    return {
+        "lineup": labels,
+        "games": n,
+        "seed": seed,
+        "value": config.luck_source,
+        "win_share": (sums[0] / n).tolist(),
+        "win_share_adjusted": (sums[1] / n).tolist(),
+        "mean_luck": mean_luck.tolist(),
+        "mean_luck_se": se.tolist(),
+        "z": (mean_luck / se).tolist(),
+        "seconds": time.time() - start,
+    }
 
 
-def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_games: int,
-             params: dict | None = None, seed: int = SEED) -> dict:
+def coverage(
+    game: str,
+    players: int,
+    lineup: str,
+    runs: int,
+    m: int,
+    truth_games: int,
+    params: dict | None = None,
+    seed: int = SEED,
+) -> dict:
     spec, plain, _, _ = prepare(game, players, lineup, params, seed + 1)
     base = spec.layout(players)
     wins = []
@@ -104,12 +121,23 @@ def coverage(game: str, players: int, lineup: str, runs: int, m: int, truth_game
         covered_plain += plow <= truth <= phigh
         half_plain.append((phigh - plow) / 2)
         z_plain.append((pmean - truth) / ((phigh - plow) / 2 / Z95))
-    return {"seed": seed, "truth": truth, "truth_se": truth_se, "truth_games": truth_games, "runs": runs, "run_games": m,
-            "covered_adjusted": covered_adjusted, "covered_plain": covered_plain,
-            "half_width_adjusted": float(np.mean(half_adjusted)), "half_width_plain": float(np.mean(half_plain)),
-            # the spread of the runs' z scores: 1 when the intervals are as wide as they should be
-            "z_mean_adjusted": float(np.mean(z_adjusted)), "z_sd_adjusted": float(np.std(z_adjusted, ddof=1)),
-            "z_mean_plain": float(np.mean(z_plain)), "z_sd_plain": float(np.std(z_plain, ddof=1))}
+    return {
+        "seed": seed,
+        "truth": truth,
+        "truth_se": truth_se,
+        "truth_games": truth_games,
+        "runs": runs,
+        "run_games": m,
+        "covered_adjusted": covered_adjusted,
+        "covered_plain": covered_plain,
+        "half_width_adjusted": float(np.mean(half_adjusted)),
+        "half_width_plain": float(np.mean(half_plain)),
+        # the spread of the runs' z scores: 1 when the intervals are as wide as they should be
+        "z_mean_adjusted": float(np.mean(z_adjusted)),
+        "z_sd_adjusted": float(np.std(z_adjusted, ddof=1)),
+        "z_mean_plain": float(np.mean(z_plain)),
+        "z_sd_plain": float(np.std(z_plain, ddof=1)),
+    }
 
 
 def binomial_interval(k: int, n: int) -> tuple[float, float]:
@@ -126,15 +154,26 @@ def main() -> None:
     parser.add_argument("--game", default="parade")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--lineup", nargs="+", default=["greedy"])
-    parser.add_argument("--games", type=int, default=1_000_000, help="games of the unbiasedness check (0: skip it)")
+    parser.add_argument(
+        "--games", type=int, default=1_000_000, help="games of the unbiasedness check (0: skip it)"
+    )
     parser.add_argument("--runs", type=int, default=200, help="runs of the coverage check (0: skip it)")
     parser.add_argument("--run-games", type=int, default=2_000)
     parser.add_argument("--truth-games", type=int, default=10_000_000)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="a rule parameter, as simulate's --param (e.g. Anomia's theta=1,0,0,0)")
-    parser.add_argument("--seed", type=int, default=SEED,
-                        help="the 10^6 games' seed; the truth's is seed + 1, the coverage runs' seed + 2")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule parameter, as simulate's --param (e.g. Anomia's theta=1,0,0,0)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=SEED,
+        help="the 10^6 games' seed; the truth's is seed + 1, the coverage runs' seed + 2",
+    )
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
     params = parse_params(tuple(args.param)) or None
@@ -143,26 +182,40 @@ def main() -> None:
     record = recorder(args) if args.record else None
     for lineup in args.lineup:
         # --games 0: the coverage alone (the 10^6 games already run, e.g. in an earlier session)
-        u = unbiasedness(args.game, args.players, lineup, args.games, params, args.seed) if args.games else None
+        u = (
+            unbiasedness(args.game, args.players, lineup, args.games, params, args.seed)
+            if args.games
+            else None
+        )
         results.append({"unbiasedness": u})
         if u is not None:
-            print(f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck ({u['seconds']:.0f} s); "
-                  "mean luck per seat (z): "
-                  + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"])), flush=True)
+            print(
+                f"{args.game} {args.players}p {lineup}: {args.games:,} games with luck "
+                f"({u['seconds']:.0f} s); "
+                "mean luck per seat (z): "
+                + ", ".join(f"{m:+.5f} ({z:+.2f})" for m, z in zip(u["mean_luck"], u["z"], strict=True)),
+                flush=True,
+            )
             if record:  # written after each stage: a long run stopped later keeps what it measured
                 record(results)
         if not args.runs:
             continue
-        c = coverage(args.game, args.players, lineup, args.runs, args.run_games, args.truth_games, params, args.seed)
+        c = coverage(
+            args.game, args.players, lineup, args.runs, args.run_games, args.truth_games, params, args.seed
+        )
         lo, hi = binomial_interval(c["covered_adjusted"], c["runs"])
         plo, phi = binomial_interval(c["covered_plain"], c["runs"])
-        print(f"  coverage of the first seat's truth {c['truth']:.4f} (se {c['truth_se']:.5f}, "
-              f"{c['truth_games']:,} plain games) by {c['runs']} runs of {c['run_games']:,}: adjusted "
-              f"{c['covered_adjusted']}/{c['runs']} [{100 * lo:.1f}, {100 * hi:.1f} %] "
-              f"(half width {c['half_width_adjusted']:.4f}), plain {c['covered_plain']}/{c['runs']} "
-              f"[{100 * plo:.1f}, {100 * phi:.1f} %] (half width {c['half_width_plain']:.4f}); the runs' z scores: "
-              f"adjusted mean {c['z_mean_adjusted']:+.3f} sd {c['z_sd_adjusted']:.3f}, plain mean "
-              f"{c['z_mean_plain']:+.3f} sd {c['z_sd_plain']:.3f} (sd 1: intervals as wide as they should be)", flush=True)
+        print(
+            f"  coverage of the first seat's truth {c['truth']:.4f} (se {c['truth_se']:.5f}, "
+            f"{c['truth_games']:,} plain games) by {c['runs']} runs of {c['run_games']:,}: adjusted "
+            f"{c['covered_adjusted']}/{c['runs']} [{100 * lo:.1f}, {100 * hi:.1f} %] "
+            f"(half width {c['half_width_adjusted']:.4f}), plain {c['covered_plain']}/{c['runs']} "
+            f"[{100 * plo:.1f}, {100 * phi:.1f} %] (half width {c['half_width_plain']:.4f}); "
+            "the runs' z scores: "
+            f"adjusted mean {c['z_mean_adjusted']:+.3f} sd {c['z_sd_adjusted']:.3f}, plain mean "
+            f"{c['z_mean_plain']:+.3f} sd {c['z_sd_plain']:.3f} (sd 1: intervals as wide as they should be)",
+            flush=True,
+        )
         results[-1]["coverage"] = c
         if record:
             record(results)
@@ -180,16 +233,27 @@ def recorder(args):
     folder.mkdir(parents=True, exist_ok=True)
     variant = "".join("-" + p.split("=")[0] for p in args.param)  # e.g. -theta
     variant += f"-seed{args.seed}" if args.seed != SEED else ""
-    path = folder / (f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p"
-                     f"{variant}.json")
+    path = folder / (
+        f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p"
+        f"{variant}.json"
+    )
 
     def write(results: list[dict]) -> None:
-        entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "game": args.game,
-                 "players": args.players, "params": args.param, "results": results}
+        entry = {
+            "schema": 1,
+            "date": date,
+            "commit": commit,
+            "dirty": dirty,
+            "game": args.game,
+            "players": args.players,
+            "params": args.param,
+            "results": results,
+        }
         path.write_text(json.dumps(entry, indent=1) + "\n")
         print(f"wrote {path}", flush=True)
 
     return write
+
 
 if __name__ == "__main__":
     main()

@@ -18,7 +18,8 @@ reads the cards alone (any function of them, subtracted with its mean) leaves at
 ``within``: its variance ratio is at most ``total / within``, printed with a bootstrap
 interval over deals.
 
-    python benchmarks/search_noise.py --game parade --players 2 --lineup ismcts --deals 1000 --replays 4 --record
+    python benchmarks/search_noise.py --game parade --players 2 --lineup ismcts --deals 1000 --replays 4
+    python benchmarks/search_noise.py --game tulips --players 4 --lineup ismcts --deals 400 --record
 """
 
 from __future__ import annotations
@@ -41,10 +42,26 @@ SEED = 20261207
 
 # the lines of each game's ``seed_game`` that seed the card and choice streams
 PATCHES = {
-    "parade": [("seed_stream(work[1], seed, index, DECK_STREAM)", "seed_stream(work[1], seed, index & 0xFFFFFFFF, DECK_STREAM)"),
-               ("seed_stream(work[2], seed, index, CHOICE_STREAM)", "seed_stream(work[2], seed, index & 0xFFFFFFFF, CHOICE_STREAM)")],
-    "tulips": [("seed_stream(deck_rng, seed, index, DECK_STREAM)", "seed_stream(deck_rng, seed, index & 0xFFFFFFFF, DECK_STREAM)"),
-               ("seed_stream(choice_rng, seed, index, CHOICE_STREAM)", "seed_stream(choice_rng, seed, index & 0xFFFFFFFF, CHOICE_STREAM)")],
+    "parade": [
+        (
+            "seed_stream(work[1], seed, index, DECK_STREAM)",
+            "seed_stream(work[1], seed, index & 0xFFFFFFFF, DECK_STREAM)",
+        ),
+        (
+            "seed_stream(work[2], seed, index, CHOICE_STREAM)",
+            "seed_stream(work[2], seed, index & 0xFFFFFFFF, CHOICE_STREAM)",
+        ),
+    ],
+    "tulips": [
+        (
+            "seed_stream(deck_rng, seed, index, DECK_STREAM)",
+            "seed_stream(deck_rng, seed, index & 0xFFFFFFFF, DECK_STREAM)",
+        ),
+        (
+            "seed_stream(choice_rng, seed, index, CHOICE_STREAM)",
+            "seed_stream(choice_rng, seed, index & 0xFFFFFFFF, CHOICE_STREAM)",
+        ),
+    ],
 }
 
 PLAY = textwrap.dedent("""
@@ -75,8 +92,9 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=4)
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), commit], cwd=ROOT, check=True)
@@ -90,36 +108,79 @@ def main() -> None:
             kernel.write_text(text)
             out = Path(tmp) / "y.npy"
             start = time.time()
-            subprocess.run([sys.executable, "-c", PLAY, args.game, str(args.players), args.lineup, str(args.deals),
-                            str(args.replays), str(SEED), str(out)],
-                           cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree), MONTECARDS_NO_PROGRESS="1"),
-                           check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    PLAY,
+                    args.game,
+                    str(args.players),
+                    args.lineup,
+                    str(args.deals),
+                    str(args.replays),
+                    str(SEED),
+                    str(out),
+                ],
+                cwd=tree,
+                env=dict(os.environ, PYTHONPATH=str(tree), MONTECARDS_NO_PROGRESS="1"),
+                check=True,
+            )
             seconds = time.time() - start
             y = np.load(out)[:, :, 0]
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False)
     total, within = split(y)
     if within == 0:  # greedy and the other deterministic lineups: every replay the same game
-        print(f"{args.game} {args.players}p {args.lineup}: every replay of each of {args.deals} deals is the same "
-              f"game (total variance {total:.4f}, none with the cards fixed)")
+        print(
+            f"{args.game} {args.players}p {args.lineup}: every replay of each of {args.deals} deals is "
+            "the same "
+            f"game (total variance {total:.4f}, none with the cards fixed)"
+        )
         return
     rng = np.random.default_rng(1)
     ratios = [np.divide(*split(y[rng.integers(0, len(y), len(y))])) for _ in range(2000)]
     low, high = np.percentile(ratios, [2.5, 97.5])
-    print(f"{args.game} {args.players}p {args.lineup}: {args.deals} deals x {args.replays} replays "
-          f"({seconds:.0f} s): seat 0 win share {y.mean():.4f}; total variance {total:.4f}, with the cards "
-          f"fixed {within:.4f} ({100 * within / total:.1f} %); a correction reading the cards alone: "
-          f"variance ratio at most {total / within:.3f} [{low:.3f}, {high:.3f}]")
+    print(
+        f"{args.game} {args.players}p {args.lineup}: {args.deals} deals x {args.replays} replays "
+        f"({seconds:.0f} s): seat 0 win share {y.mean():.4f}; total variance {total:.4f}, with the cards "
+        f"fixed {within:.4f} ({100 * within / total:.1f} %); a correction reading the cards alone: "
+        f"variance ratio at most {total / within:.3f} [{low:.3f}, {high:.3f}]"
+    )
     if args.record:
         date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        path = ROOT / "benchmarks" / "history" / "luck" / f"{date[:10]}-{commit[:10]}-search-noise-{args.game}-{args.players}p.json"
-        path.write_text(json.dumps({
-            "schema": 1, "date": date, "commit": commit, "command": " ".join(["python"] + sys.argv),
-            "game": args.game, "players": args.players, "lineup": args.lineup, "seed": SEED,
-            "deals": args.deals, "replays": args.replays, "seconds": seconds,
-            "seat0_win_share": float(y.mean()), "total_variance": total, "within_variance": within,
-            "within_share": within / total, "ratio_bound": total / within,
-            "ratio_bound_low": float(low), "ratio_bound_high": float(high)}, indent=1) + "\n")
+        path = (
+            ROOT
+            / "benchmarks"
+            / "history"
+            / "luck"
+            / f"{date[:10]}-{commit[:10]}-search-noise-{args.game}-{args.players}p.json"
+        )
+        path.write_text(
+            json.dumps(
+                {
+                    "schema": 1,
+                    "date": date,
+                    "commit": commit,
+                    "command": " ".join(["python"] + sys.argv),
+                    "game": args.game,
+                    "players": args.players,
+                    "lineup": args.lineup,
+                    "seed": SEED,
+                    "deals": args.deals,
+                    "replays": args.replays,
+                    "seconds": seconds,
+                    "seat0_win_share": float(y.mean()),
+                    "total_variance": total,
+                    "within_variance": within,
+                    "within_share": within / total,
+                    "ratio_bound": total / within,
+                    "ratio_bound_low": float(low),
+                    "ratio_bound_high": float(high),
+                },
+                indent=1,
+            )
+            + "\n"
+        )
         print(f"wrote {path}")
 
 
