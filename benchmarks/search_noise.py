@@ -28,6 +28,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -153,7 +154,8 @@ def main() -> None:
             / "benchmarks"
             / "history"
             / "luck"
-            / f"{date[:10]}-{commit[:10]}-search-noise-{args.game}-{args.players}p.json"
+            / f"{date[:10]}-{commit[:10]}-search-noise-{args.game}-{args.players}p-"
+            f"{re.sub(r'[^A-Za-z0-9]+', '-', args.lineup).strip('-')}.json"
         )
         path.write_text(
             json.dumps(
