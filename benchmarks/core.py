@@ -510,6 +510,28 @@ def git_info() -> dict[str, Any]:
     }
 
 
+def luck_recorder(what: str, dirty_counts: bool = True):
+    """A function writing a record ``history/luck/<date>-<commit>[-dirty]-<what>.json`` (the
+    luck benchmarks'): it takes the record's fields, adds ``schema``, ``date``, ``commit`` and
+    ``dirty`` and writes them, the same file at every call (a long run rewrites it after each
+    stage); it returns the path. ``dirty_counts`` False: the script ran the commit itself (a
+    worktree of it), so uncommitted changes did not take part."""
+    info = git_info()
+    commit, dirty = info["commit"], info["dirty"] and dirty_counts
+    date = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    folder = HISTORY_DIR / "luck"
+    path = folder / f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-{what}.json"
+
+    def write(fields: dict[str, Any]) -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, **fields}
+        path.write_text(json.dumps(entry, indent=1) + "\n")
+        print(f"wrote {path}", flush=True)
+        return path
+
+    return write
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

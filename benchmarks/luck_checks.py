@@ -25,8 +25,6 @@ run on ``--threads`` threads (the engine's block pool); each lineup's figures pr
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
 import sys
 import time
@@ -223,37 +221,22 @@ def main() -> None:
 
 def recorder(args):
     """A function writing the results so far to ``benchmarks/history/luck/<date>-<commit>-checks-
-    <game>-<players>p.json`` (one file per invocation, rewritten after each stage)."""
-    from benchmarks.core import git_info
+    <game>-<players>p[-param][-seedS].json`` (one file per invocation, rewritten after each stage)."""
+    from benchmarks.core import luck_recorder
 
-    info = git_info()
-    commit, dirty = info["commit"], info["dirty"]
-    date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    folder = ROOT / "benchmarks" / "history" / "luck"
-    folder.mkdir(parents=True, exist_ok=True)
     variant = "".join("-" + p.split("=")[0] for p in args.param)  # e.g. -theta
     variant += f"-seed{args.seed}" if args.seed != SEED else ""
-    path = folder / (
-        f"{date[:10]}-{commit[:10]}{'-dirty' if dirty else ''}-checks-{args.game}-{args.players}p"
-        f"{variant}.json"
+    write = luck_recorder(f"checks-{args.game}-{args.players}p{variant}")
+    return lambda results: write(
+        {"game": args.game, "players": args.players, "params": args.param, "results": results}
     )
-
-    def write(results: list[dict]) -> None:
-        entry = {
-            "schema": 1,
-            "date": date,
-            "commit": commit,
-            "dirty": dirty,
-            "game": args.game,
-            "players": args.players,
-            "params": args.param,
-            "results": results,
-        }
-        path.write_text(json.dumps(entry, indent=1) + "\n")
-        print(f"wrote {path}", flush=True)
-
-    return write
 
 
 if __name__ == "__main__":
-    main()
+    from montecards.errors import InputError
+
+    try:
+        main()
+    except InputError as error:  # bad input: one line, exit 2
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)

@@ -13,8 +13,6 @@ variance ratio with β = 1 (what ``--luck`` gives) and with the cross-fitted β,
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import sys
 from pathlib import Path
 
@@ -60,16 +58,9 @@ def main() -> None:
               f"{r['ratio_cross_fitted']:.3f} cross-fitted (beta {r['beta_halves'][0]:.2f}, "
               f"{r['beta_halves'][1]:.2f})", flush=True)
     if args.record:
-        from benchmarks.core import git_info
+        from benchmarks.core import luck_recorder
 
-        commit = git_info()["commit"]
-        date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        path = ROOT / "benchmarks" / "history" / "luck" / f"{date[:10]}-{commit[:10]}-luck-coefficient.json"
-        path.write_text(json.dumps({"schema": 1, "date": date, "commit": commit,
-                                    "command": " ".join(["python"] + sys.argv), "results": results},
-                                   indent=1) + "\n")
-        print(f"wrote {path}")
-
+        luck_recorder("luck-coefficient")({"command": " ".join(["python"] + sys.argv), "results": results})
 
 if __name__ == "__main__":
     main()

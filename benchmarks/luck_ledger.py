@@ -22,8 +22,6 @@ writes ``benchmarks/history/luck/<date>-<commit>.json``.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import sys
 import time
 from pathlib import Path
@@ -98,17 +96,9 @@ def main() -> None:
               f"mean luck {r['mean_luck']:+.5f} (z {z:+.2f}): win {r['win_share']:.4f} "
               f"adjusted {r['win_share_adjusted']:.4f}", flush=True)
     if args.record:
-        from benchmarks.core import git_info
+        from benchmarks.core import luck_recorder
 
-        info = git_info()
-        commit, dirty = info["commit"], info["dirty"]
-        date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        entry = {"schema": 1, "date": date, "commit": commit, "dirty": dirty, "results": results}
-        folder = ROOT / "benchmarks" / "history" / "luck"
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"{entry['date'][:10]}-{commit[:10]}{'-dirty' if dirty else ''}-{args.game}.json"
-        (folder / name).write_text(json.dumps(entry, indent=1) + "\n")
-        print(f"wrote {folder / name}")
+        luck_recorder(args.game)({"results": results})
 
 
 if __name__ == "__main__":

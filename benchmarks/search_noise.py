@@ -7,10 +7,10 @@ plays ``--deals`` games ``--replays`` K times each with **every card the same** 
 searches' random numbers independent: replay k of game d is game ``d + k * 2**32``, whose card
 streams read the index modulo 2**32. Nothing in the package does that (a replay of
 ``montecards luck`` keeps the deal and the searches' key, and redraws the rest), so the script
-checks out the commit into a temporary worktree, changes the two lines of the game's
-``seed_game`` that seed its card and choice streams, and plays there (a first run compiles the
-patched kernel, a few minutes). With ``greedy`` (no randomness of its own) every replay is the
-same game: the script's own check.
+checks out the commit into a temporary worktree, changes the lines of the game's kernel that
+seed its card and choice streams from ``(seed, index)`` (its ``seed_game``), and plays there (a
+first run compiles the patched kernel, a few minutes). With ``greedy`` (no randomness of its
+own) every replay is the same game: the script's own check.
 
 The split (seat 0's win share y[d, k]): ``within`` = mean over d of the variance over k (what
 the searches' numbers add with the cards fixed) against the total variance. A correction that
@@ -25,8 +25,6 @@ interval over deals.
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import re
 import subprocess
@@ -39,31 +37,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 SEED = 20261207
 
-# the lines of each game's ``seed_game`` that seed the card and choice streams
-PATCHES = {
-    "parade": [
-        (
-            "seed_stream(work[1], seed, index, DECK_STREAM)",
-            "seed_stream(work[1], seed, index & 0xFFFFFFFF, DECK_STREAM)",
-        ),
-        (
-            "seed_stream(work[2], seed, index, CHOICE_STREAM)",
-            "seed_stream(work[2], seed, index & 0xFFFFFFFF, CHOICE_STREAM)",
-        ),
-    ],
-    "tulips": [
-        (
-            "seed_stream(deck_rng, seed, index, DECK_STREAM)",
-            "seed_stream(deck_rng, seed, index & 0xFFFFFFFF, DECK_STREAM)",
-        ),
-        (
-            "seed_stream(choice_rng, seed, index, CHOICE_STREAM)",
-            "seed_stream(choice_rng, seed, index & 0xFFFFFFFF, CHOICE_STREAM)",
-        ),
-    ],
-}
+# a game's card and choice streams, seeded from the game's index in its kernel (its ``seed_game``)
+STREAM = re.compile(r"seed_stream\((\w+(?:\[\d+\])?), seed, index, ")
+CARD_ONLY = r"seed_stream(\1, seed, index & 0xFFFFFFFF, "
 
 PLAY = textwrap.dedent("""
     import sys, numpy as np
@@ -86,13 +65,15 @@ def split(y: np.ndarray) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=sorted(PATCHES), default="parade")
+    parser.add_argument("--game", default="parade")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--lineup", default="ismcts")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--replays", type=int, default=4)
     parser.add_argument("--record", action="store_true")
     args = parser.parse_args()
+    if not (ROOT / "montecards" / "games" / args.game / "kernel.py").is_file():
+        parser.error(f"no game {args.game!r} (montecards/games/{args.game}/kernel.py)")
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -101,11 +82,9 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), commit], cwd=ROOT, check=True)
         try:
             kernel = tree / "montecards" / "games" / args.game / "kernel.py"
-            text = kernel.read_text()
-            for old, new in PATCHES[args.game]:
-                if text.count(old) != 1:
-                    sys.exit(f"error: {kernel.relative_to(tree)} no longer has {old!r} once: update PATCHES")
-                text = text.replace(old, new)
+            text, count = STREAM.subn(CARD_ONLY, kernel.read_text())
+            if not count:
+                sys.exit(f"error: {kernel.relative_to(tree)} seeds no stream from (seed, index): see STREAM")
             kernel.write_text(text)
             out = Path(tmp) / "y.npy"
             start = time.time()
@@ -134,8 +113,7 @@ def main() -> None:
     if within == 0:  # greedy and the other deterministic lineups: every replay the same game
         print(
             f"{args.game} {args.players}p {args.lineup}: every replay of each of {args.deals} deals is "
-            "the same "
-            f"game (total variance {total:.4f}, none with the cards fixed)"
+            f"the same game (total variance {total:.4f}, none with the cards fixed)"
         )
         return
     rng = np.random.default_rng(1)
@@ -148,43 +126,28 @@ def main() -> None:
         f"variance ratio at most {total / within:.3f} [{low:.3f}, {high:.3f}]"
     )
     if args.record:
-        date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-        path = (
-            ROOT
-            / "benchmarks"
-            / "history"
-            / "luck"
-            / f"{date[:10]}-{commit[:10]}-search-noise-{args.game}-{args.players}p-"
-            f"{re.sub(r'[^A-Za-z0-9]+', '-', args.lineup).strip('-')}.json"
-        )
-        path.write_text(
-            json.dumps(
-                {
-                    "schema": 1,
-                    "date": date,
-                    "commit": commit,
-                    "command": " ".join(["python"] + sys.argv),
-                    "game": args.game,
-                    "players": args.players,
-                    "lineup": args.lineup,
-                    "seed": SEED,
-                    "deals": args.deals,
-                    "replays": args.replays,
-                    "seconds": seconds,
-                    "seat0_win_share": float(y.mean()),
-                    "total_variance": total,
-                    "within_variance": within,
-                    "within_share": within / total,
-                    "ratio_bound": total / within,
-                    "ratio_bound_low": float(low),
-                    "ratio_bound_high": float(high),
-                },
-                indent=1,
-            )
-            + "\n"
-        )
-        print(f"wrote {path}")
+        from benchmarks.core import luck_recorder
 
+        lineup = re.sub(r"[^A-Za-z0-9]+", "-", args.lineup).strip("-")
+        luck_recorder(f"search-noise-{args.game}-{args.players}p-{lineup}", dirty_counts=False)(
+            {
+                "command": " ".join(["python"] + sys.argv),
+                "game": args.game,
+                "players": args.players,
+                "lineup": args.lineup,
+                "seed": SEED,
+                "deals": args.deals,
+                "replays": args.replays,
+                "seconds": seconds,
+                "seat0_win_share": float(y.mean()),
+                "total_variance": total,
+                "within_variance": within,
+                "within_share": within / total,
+                "ratio_bound": total / within,
+                "ratio_bound_low": float(low),
+                "ratio_bound_high": float(high),
+            }
+        )
 
 if __name__ == "__main__":
     main()
