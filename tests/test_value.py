@@ -182,3 +182,68 @@ def test_the_luck_command_adds_the_ledger_shares_where_a_value_exists():
     assert any(line.startswith("Luck share") for line in res.findings())
     three = mc.luck("parade", players=3, deals=30, replays=2, seed=SEED, jobs=1).to_dict()
     assert "luck_share" not in three and "drift_share" not in three  # no value fitted at 3 players
+
+
+def _draw_bringing(card_offset: int, pool: int):
+    """A fresh random stream whose next lazy draw from ``pool`` cards takes offset ``card_offset``
+    (searched over seeds: the rules' own ``finish_turn`` then makes the draw)."""
+    from montecards.rng import bounded, new_state, seed_stream
+
+    for k in range(100_000):
+        stream = new_state()
+        seed_stream(stream, np.uint64(777), k, 0)
+        probe = stream.copy()
+        if bounded(probe, pool) == card_offset:
+            return stream
+    raise AssertionError("no stream found")
+
+
+@pytest.mark.parametrize("lineup", ["greedy", "tuned"])
+def test_a_draws_expectation_is_over_the_states_the_game_reaches(lineup):
+    """E[V(after a draw) | before], as the ledger takes it, is the mean of V over the states the
+    rules' own lazy draw reaches, one per card of the pile. V reads the pile where the end is
+    in sight (``end_in_sight``): a copy that only overwrote the top of the pile held the drawn
+    card twice and lost the top card (a small bias, fixed: docs/luck.md)."""
+    from montecards.engine.value import ACC_EXPECT
+    from montecards.games.parade import rules
+    from montecards.games.parade.cards import N_CARDS
+    from montecards.games.parade.strategies import greedy_play, new_takings
+    from montecards.rng import new_state, seed_stream
+
+    no_trace = np.zeros((0, 4), np.int64)
+    _, config, _, _ = prepare("parade", 2, lineup, None, SEED, luck=True)
+    ledger = parade_value.new_ledger(config.luck, config.strategies, config.params)
+    checked = reads_pile = 0
+    for index in range(8):
+        g = rules.new_state()
+        deck = new_state()
+        seed_stream(deck, np.uint64(SEED), index, 0)
+        rules.set_up(g, 2, 2, deck, True, no_trace)
+        seat, done = 0, False
+        while not done:
+            rules.play_card(g, seat, greedy_play(g, seat, new_takings()), no_trace)
+            drawn = rules.n_drawn(g)
+            pool = N_CARDS - drawn
+            if rules.last_round_left(g) < 0:
+                parade_value.ledger_before_draw(g, seat, ledger)
+                expect = ledger[1][ACC_EXPECT:ACC_EXPECT + 2].copy()
+                mean, old = np.zeros(2), np.zeros(2)
+                out = np.zeros(8)
+                for j in range(pool):
+                    h = g.copy()
+                    rules.finish_turn(h, seat, _draw_bringing(j, pool), True, no_trace)
+                    assert h[rules.HAND_N + seat] == g[rules.HAND_N + seat] + 1
+                    parade_value.values(h, ledger, out)
+                    mean += out[:2] / pool
+                    h = g.copy()  # the old copy: the top of the pile overwritten, nothing swapped
+                    h[rules.DECK + drawn] = g[rules.DECK + drawn + j]
+                    rules.finish_turn(h, seat, deck.copy(), False, no_trace)
+                    parade_value.values(h, ledger, out)
+                    old += out[:2] / pool
+                np.testing.assert_allclose(expect, mean, rtol=0, atol=1e-12)
+                checked += 1
+                reads_pile += not np.allclose(old, mean, rtol=0, atol=1e-12)
+            done = rules.finish_turn(g, seat, deck, True, no_trace)
+            seat = rules.next_seat(seat, 2)
+    assert checked > 100
+    assert reads_pile > 0  # the states where the old copy was wrong were among them

@@ -455,12 +455,16 @@ def ledger_before_draw(g, seat, ledger):
         acc[ACC_EXPECT + s] = 0.0
     pool = N_CARDS - drawn
     for j in range(drawn, N_CARDS):
+        # the draw brings card j as the lazy shuffle does, swapped to the top: the spare's pile
+        # then holds the very cards of the state the game reaches (``end_in_sight`` reads them)
         spare[DECK + drawn] = g[DECK + j]
+        spare[DECK + j] = g[DECK + drawn]
         finish_turn(spare, seat, rng, False, no_trace)
         values(spare, ledger, acc[ACC_V:])
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_V + s] / pool
-        # what finish_turn changed, restored
+        # what finish_turn and the swap changed, restored
+        spare[DECK + j] = g[DECK + j]
         spare[TURNS] = g[TURNS]
         spare[DRAWN] = g[DRAWN]
         spare[LAST_ROUND_LEFT] = g[LAST_ROUND_LEFT]
