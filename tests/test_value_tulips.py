@@ -124,9 +124,12 @@ def test_bad_luck_input_is_one_line_and_exit_2(args, message):
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
+@pytest.mark.parametrize("lineup", ["greedy", "ismcts"])
+def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card(lineup):
     # ledger_before_draw weighs each (colour, value) kind of the pool by its count; the same
-    # expectation taken card by card over the whole pool (the cards removed at setup included)
+    # expectation taken card by card over the whole pool (the cards removed at setup included);
+    # with ``ismcts`` V reads the drawn card unplayed (value.new_model), with ``greedy`` after
+    # greedy's action
     from montecards.games.tulips import kernel, rules
     from montecards.rng import seed_stream
 
@@ -136,7 +139,10 @@ def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
     seed_stream(deck_rng, np.uint64(SEED), 3, kernel.DECK_STREAM)
     seed_stream(choice_rng, np.uint64(SEED), 3, kernel.CHOICE_STREAM)
     assert kernel.set_up(g, config.strategies, deck_rng, choice_rng, None, None, None) == kernel.ERR_NONE
-    ledger = tulips_value.new_ledger(config.luck, config.strategies, config.params)
+    _, lucky, _, _ = prepare("tulips", P, lineup, None, SEED, luck=True)
+    ledger = tulips_value.new_ledger(lucky.luck, lucky.strategies, lucky.params)
+    reading = tulips_value.MODEL_UNPLAYED if lineup == "ismcts" else tulips_value.MODEL_GREEDY
+    assert (ledger[8][:P] == reading).all()
     ledger_start(ledger, np.uint64(SEED), 3)
     acc, look = ledger[1], ledger[4]
     drawn, n = g[rules.DRAWN], g[rules.N_DECK]
@@ -146,7 +152,7 @@ def test_the_draws_expectation_by_kinds_is_the_mean_over_every_unseen_card():
         out = np.zeros(6)
         brute = np.zeros(P)
         for j in range(drawn, n):
-            tulips_value.pending(g, look, 1, g[rules.DECK + j], first_class, 1)
+            tulips_value.pending(g, look, 1, g[rules.DECK + j], first_class, 1, ledger[8])
             tulips_value.look_values(look, ledger, out)
             brute += out[:P] / (n - drawn)
         np.testing.assert_allclose(expect, brute, rtol=0, atol=1e-12)

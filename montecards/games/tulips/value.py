@@ -6,11 +6,12 @@ luck ledger's hooks at the game's chance events (docs/luck.md).
 tulips``): each seat gets ``z = w . f(state, seat)`` and ``V(state, seat) = exp(z_seat) / sum
 over seats of exp(z)``, so the values of a state add up to one win, as the win shares do. V
 reads the true state (the secret festival's faces included). A state in which a seat holds a
-drawn card it has not played yet (after a draw, before its action) is read after V's model
-plays it: ``greedy``'s action (``strategies.greedy_action``), for every seat; after the deal,
-before the bouquet/secret choices, after ``greedy``'s set-up choice. Any V keeps the
-luck-adjusted estimate unbiased: a model further from the lineup's play only removes less
-variance.
+drawn card it has not played yet (after a draw, before its action) is read after ``greedy``'s
+action on it (``strategies.greedy_action``), or, for a seat that searches, with the card unplayed
+and described by the "drawn: ..." features (``new_model``: no built-in models a search's action
+well); after the deal, before the bouquet/secret choices, after ``greedy``'s set-up choice. Any V
+keeps the luck-adjusted estimate unbiased: a model further from the lineup's play only removes
+less variance.
 
 The features of a seat (``FEATURES``), each also multiplied by the draw pile's progress (the
 same lead decides more the nearer the end), and the seat's place:
@@ -26,7 +27,13 @@ same lead decides more the nearer the end), and the seat's place:
 * ``cards of the top three colours``: bouquet cards whose colour pays majorities now;
 * ``lowest points so far``: 1 for the seat with the fewest points so far (``greedy`` gives
   its gifts to that seat: rules, Strategies);
-* ``has played this round``: 1 when the seat's turn of the current round is over.
+* ``has played this round``: 1 when the seat's turn of the current round is over;
+* ``drawn: holds it``, ``drawn: give points``, ``drawn: keep points``, ``drawn: value``,
+  ``drawn: own cards of its colour, top three``: for the seat holding a drawn card unplayed
+  (only a seat that searches: ``new_model``; 0 otherwise and for the other seats): 1, the points
+  a gift of it would score now (value + give bonus; 0 when the turn's first action was a gift:
+  rules, A turn), the keep bonus (0 when it was a keep), its value, and the seat's bouquet cards
+  of its colour when that colour is in the top three places.
 
 **The ledger** (``new_ledger``, ``ledger_deal``, ``ledger_before_draw``, ``ledger_after_draw``,
 ``ledger_before_reveal``, ``ledger_end``, ``ledger_result``): the kernel's ``play_game``
@@ -77,6 +84,8 @@ from montecards.games.tulips.rules import (
     COUNT,
     DECK,
     DRAWN,
+    GIVE,
+    KEEP,
     N_DECK,
     N_SECRET,
     PILE_END,
@@ -92,9 +101,12 @@ from montecards.games.tulips.rules import (
     dealt_card,
     draw_festival,
     final_scores,
+    give_points,
+    keep_points,
     majorities,
     next_card,
     open_festival_setup,
+    place_of,
     player_count,
     raise_colour,
     random_opening,
@@ -109,13 +121,15 @@ from montecards.games.tulips.rules import (
     tulips,
     value_of,
 )
-from montecards.games.tulips.strategies import WORK_SIZE, greedy_action, greedy_setup
+from montecards.games.tulips.strategies import ISMCTS, OMNISCIENT, WORK_SIZE, greedy_action, greedy_setup
 from montecards.games.tulips.view import move_action, move_receiver
 from montecards.rng import uniform
 
 BASE = ("points if the game ended now", "points so far", "majority points now",
         "majority points after the secret reveal", "tulips", "cards of the top three colours",
-        "lowest points so far", "has played this round")
+        "lowest points so far", "has played this round",
+        "drawn: holds it", "drawn: give points", "drawn: keep points", "drawn: value",
+        "drawn: own cards of its colour, top three")
 N_BASE = len(BASE)
 FEATURES = (
     BASE
@@ -146,6 +160,27 @@ ACC_SIZE = ACC_TMP + MAX_PLAYERS
 # scratch after the rules' state in ``look`` (V's working copy)
 MAJ_NOW = STATE_SIZE
 MAJ_AFTER = MAJ_NOW + MAX_PLAYERS
+PEND_SEAT = MAJ_AFTER + MAX_PLAYERS  # the seat holding a drawn card unplayed (-1: none), the card,
+PEND_CARD = PEND_SEAT + 1  # and the class of the turn's first action (``pending``)
+PEND_FIRST = PEND_SEAT + 2
+
+MODEL_GREEDY = 0
+MODEL_UNPLAYED = 1
+
+
+@njit(cache=True)
+def new_model(strategies):
+    """How V reads a seat's drawn card (``pending``): after ``greedy``'s action on it
+    (``MODEL_GREEDY``), or unplayed, through the "drawn: ..." features (``MODEL_UNPLAYED``),
+    for a seat that searches (``ismcts``, ``omniscient``): no built-in is a close model of a
+    search (it chooses ``tuned``'s move 48 % of the time, ``greedy``'s 45 %), and a V that
+    commits to a wrong action moves too much (docs/luck.md: the first seat's variance ratio
+    1.21 with ``greedy``'s action, 1.09 with ``majority``'s, 1.34 unplayed)."""
+    model = np.zeros(MAX_PLAYERS, np.int64)
+    for s in range(strategies.shape[0]):
+        if strategies[s] == ISMCTS or strategies[s] == OMNISCIENT:
+            model[s] = MODEL_UNPLAYED
+    return model
 MAX_KINDS = 256  # distinct (colour, value) kinds in the pool: at most 4 colours x 16 values
 
 
@@ -154,10 +189,11 @@ def new_recorder(value, capacity, rate, strategies, params):
     """A ledger (``new_ledger``) that records the features of every seat at sampled states (the
     fit's, ``luck.sample_block``) instead of taking luck: ``rate`` of the states after the
     deal and after a draw."""
-    size = max(WORK_SIZE, MAJ_AFTER + MAX_PLAYERS)
+    size = max(WORK_SIZE, PEND_FIRST + 1)
     ledger = (value, np.zeros(ACC_SIZE, np.float64), np.zeros(size, np.int64), np.zeros(4, np.uint64),
               np.zeros(size, np.int64), np.zeros(2 * MAX_KINDS, np.int64),
-              np.zeros((capacity, MAX_PLAYERS * N_FEATURES), np.float64), np.zeros(1, np.int64))
+              np.zeros((capacity, MAX_PLAYERS * N_FEATURES), np.float64), np.zeros(1, np.int64),
+              new_model(strategies))
     ledger[1][ACC_RATE] = rate
     return ledger
 
@@ -165,9 +201,10 @@ def new_recorder(value, capacity, rate, strategies, params):
 @njit(cache=True)
 def new_ledger(value, strategies, params):
     """A block's ledger: (value array, accumulator, spare state, random stream, V's working
-    copy, the pool's kinds (card, count), record buffer (empty: not recording), record count).
-    ``value`` is ``engine.value``'s array: V(start) per seat, then the weights; ``strategies``
-    and ``params``: the run's (V models every seat by ``greedy``: unused)."""
+    copy, the pool's kinds (card, count), record buffer (empty: not recording), record count,
+    how V reads each seat's drawn card: ``new_model``). ``value`` is ``engine.value``'s array:
+    V(start) per seat, then the weights; ``strategies`` and ``params``: the run's (``params``
+    unused)."""
     return new_recorder(value, 0, 0.0, strategies, params)
 
 
@@ -193,6 +230,20 @@ def features(look, seat, out):
     out[5] = top / 10.0
     out[6] = lowest
     out[7] = 1.0 if seat < look[TURNS] % players else 0.0
+    out[8] = 0.0
+    out[9] = 0.0
+    out[10] = 0.0
+    out[11] = 0.0
+    out[12] = 0.0
+    if look[PEND_SEAT] == seat:
+        card = look[PEND_CARD]
+        first = look[PEND_FIRST]
+        out[8] = 1.0
+        out[9] = give_points(look, card) / 10.0 if first != GIVE else 0.0
+        out[10] = keep_points(look, card) / 10.0 if first != KEEP else 0.0
+        out[11] = value_of(look, card) / 10.0
+        colour = colour_of(look, card)
+        out[12] = bouquet_count(look, seat, colour) / 10.0 if place_of(look, colour) < 3 else 0.0
     for k in range(N_BASE):
         out[N_BASE + k] = out[k] * progress
     for k in range(1, MAX_PLAYERS):
@@ -251,11 +302,18 @@ def copy_state(g, look):
 
 
 @hot
-def pending(g, look, seat, card, first_class, bump):
+def pending(g, look, seat, card, first_class, bump, model):
     """``look``: ``g`` with ``card`` drawn by ``seat`` (``bump``: count the draw, when ``g`` is
-    the state before it) and played by V's model (``greedy_action``)."""
+    the state before it), then played by ``greedy``'s action, or held unplayed for the
+    "drawn: ..." features (``new_model``)."""
     copy_state(g, look)
     look[DRAWN] += bump
+    if model[seat] == MODEL_UNPLAYED:
+        look[PEND_SEAT] = seat
+        look[PEND_CARD] = card
+        look[PEND_FIRST] = first_class
+        return
+    look[PEND_SEAT] = -1
     move = greedy_action(look, seat, card, first_class)
     apply_action(look, seat, card, move_action(move), move_receiver(move), None)
 
@@ -265,6 +323,7 @@ def model_setup(look):
     """In place: the bouquets and the secret festival emptied, then every seat's dealt cards
     placed by V's model (``greedy_setup``)."""
     players = player_count(look)
+    look[PEND_SEAT] = -1
     for i in range(MAX_PLAYERS * N_COLOURS):
         look[COUNT + i] = 0
         look[VSUM + i] = 0
@@ -339,7 +398,7 @@ def ledger_before_draw(g, seat, first_class, ledger):
     for s in range(players):
         acc[ACC_EXPECT + s] = 0.0
     for i in range(n):
-        pending(g, look, seat, kinds[2 * i], first_class, 1)
+        pending(g, look, seat, kinds[2 * i], first_class, 1, ledger[8])
         look_values(look, ledger, acc[ACC_TMP:])
         for s in range(players):
             acc[ACC_EXPECT + s] += acc[ACC_TMP + s] * kinds[2 * i + 1] / pool
@@ -349,7 +408,7 @@ def ledger_before_draw(g, seat, first_class, ledger):
 def ledger_after_draw(g, seat, card, first_class, ledger):
     """After a draw (``card``, before the seat plays it): the draw's luck term."""
     acc, look, record = ledger[1], ledger[4], ledger[6]
-    pending(g, look, seat, card, first_class, 0)
+    pending(g, look, seat, card, first_class, 0, ledger[8])
     if record.shape[0] > 0:
         look_record(look, ledger)
         return
